@@ -1,0 +1,24 @@
+from django.contrib import admin
+from django.http import HttpRequest
+
+from accounts.models import ApiToken, Profile
+
+
+@admin.register(Profile)
+class ProfileAdmin(admin.ModelAdmin):
+    list_display = ("user", "display_name", "country", "is_bot", "bot_level", "created")
+    list_filter = ("is_bot", "bot_level")
+    search_fields = ("user__username", "display_name")
+    raw_id_fields = ("user",)
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(admin.ModelAdmin):
+    # Tokens are created by their owners through the API; staff may only look and revoke.
+    list_display = ("name", "user", "created", "last_used", "expiry")
+    search_fields = ("name", "user__username")
+    readonly_fields = ("name", "user", "created", "last_used", "expiry", "token_key")
+    exclude = ("digest",)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False

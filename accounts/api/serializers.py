@@ -1,0 +1,126 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model, password_validation
+from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.core.validators import URLValidator
+from rest_framework import serializers
+
+from accounts.models import ApiToken
+
+User = get_user_model()
+
+
+def validate_avatar(value: str) -> None:
+    """An https image URL, or a short text such as an emoji."""
+    if "://" in value:
+        try:
+            URLValidator(schemes=["https"])(value)
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError("Use an https:// URL.") from exc
+    elif len(value) > 8 or any(ch.isspace() for ch in value):
+        raise serializers.ValidationError("Use an emoji (up to 8 characters) or an https:// URL.")
+
+
+# ------------------------------------------------------------------ output
+
+
+class MeSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    email = serializers.EmailField()
+    date_joined = serializers.DateTimeField()
+    display_name = serializers.CharField(source="profile.display_name")
+    bio = serializers.CharField(source="profile.bio")
+    country = serializers.CharField(source="profile.country")
+    avatar = serializers.CharField(source="profile.avatar")
+    is_bot = serializers.BooleanField(source="profile.is_bot")
+    bot_level = serializers.IntegerField(source="profile.bot_level", allow_null=True)
+
+
+class TokenSerializer(serializers.ModelSerializer[ApiToken]):
+    expiry = serializers.DateTimeField(
+        allow_null=True, help_text="When the token stops working; null: until revoked."
+    )
+    last_used = serializers.DateTimeField(
+        allow_null=True, help_text="Last authenticated request (to the minute); null: never."
+    )
+
+    class Meta:
+        model = ApiToken
+        fields = ["id", "name", "created", "last_used", "expiry"]
+
+
+class TokenCreatedSerializer(TokenSerializer):
+    token = serializers.CharField(
+        help_text="The token itself. Shown only in this response: store it now."
+    )
+
+    class Meta(TokenSerializer.Meta):
+        fields = [*TokenSerializer.Meta.fields, "token"]
+
+
+class LoginResultSerializer(serializers.Serializer[Any]):
+    user = MeSerializer()
+    token = TokenCreatedSerializer(
+        allow_null=True, help_text="The new API token when `token_name` was given, else null."
+    )
+
+
+# ------------------------------------------------------------------ input
+
+
+class SignupSerializer(serializers.Serializer[Any]):
+    username = serializers.CharField(max_length=150, validators=[UnicodeUsernameValidator()])
+    password = serializers.CharField(write_only=True, style={"input_type": "password"})
+    email = serializers.EmailField(required=False, default="", allow_blank=True)
+    display_name = serializers.CharField(max_length=40, required=False, default="")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        candidate = User(username=attrs["username"], email=attrs.get("email", ""))
+        try:
+            password_validation.validate_password(attrs["password"], user=candidate)
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError({"password": list(exc.messages)}) from exc
+        return attrs
+
+
+class LoginSerializer(serializers.Serializer[Any]):
+    username = serializers.CharField()
+    password = serializers.CharField(style={"input_type": "password"})
+    token_name = serializers.CharField(
+        max_length=64,
+        required=False,
+        help_text="Also create an API token with this name and return it.",
+    )
+    token_expires_in_days = serializers.IntegerField(
+        min_value=1, max_value=3650, required=False, allow_null=True, default=None
+    )
+
+
+class ProfileUpdateSerializer(serializers.Serializer[Any]):
+    display_name = serializers.CharField(max_length=40, required=False)
+    bio = serializers.CharField(max_length=500, required=False, allow_blank=True)
+    country = serializers.RegexField(
+        r"^[A-Z]{2}$",
+        required=False,
+        allow_blank=True,
+        help_text="ISO 3166-1 alpha-2 code, e.g. RS; empty to clear.",
+    )
+    avatar = serializers.CharField(
+        max_length=200, required=False, allow_blank=True, validators=[validate_avatar]
+    )
+
+
+class TokenCreateSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField(max_length=64, help_text="What the token is for, e.g. `my-bot`.")
+    expires_in_days = serializers.IntegerField(
+        min_value=1,
+        max_value=3650,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Days until the token stops working; null or absent: until revoked.",
+    )

@@ -1,0 +1,231 @@
+"""Account endpoints: signup, login/logout, the profile (/me) and personal API tokens.
+
+Thin: parse with an input serializer, call a service, answer with an output serializer.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from django.contrib.auth import authenticate, login, logout
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import permissions, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts import selectors, services
+from accounts.api.serializers import (
+    LoginResultSerializer,
+    LoginSerializer,
+    MeSerializer,
+    ProfileUpdateSerializer,
+    SignupSerializer,
+    TokenCreatedSerializer,
+    TokenCreateSerializer,
+    TokenSerializer,
+)
+from accounts.authentication import request_user
+from accounts.lockout import LOCKED_OUT_CODE, LOCKED_OUT_MESSAGE, retry_after_seconds
+from remi_site.api_errors import ApiError, error_responses
+
+SESSION_BACKEND = "django.contrib.auth.backends.ModelBackend"
+
+
+def _token_payload(token: Any, raw: str) -> dict[str, Any]:
+    data: dict[str, Any] = dict(TokenSerializer(token).data)
+    data["token"] = raw
+    return data
+
+
+def _expiry(days: int | None) -> timedelta | None:
+    return None if days is None else timedelta(days=days)
+
+
+class SignupView(APIView):
+    authentication_classes: list[type] = []
+    permission_classes = [permissions.AllowAny]
+    throttle_scope = "signup"
+
+    @extend_schema(
+        operation_id="auth_signup",
+        tags=["auth"],
+        summary="Create an account",
+        description="Creates the account and signs the caller in (session cookie). "
+        "To use the API with a token, then call `POST /auth/login` with `token_name`.",
+        request=SignupSerializer,
+        responses={201: MeSerializer, **error_responses(400, 429)},
+    )
+    def post(self, request: Request) -> Response:
+        data = SignupSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            user = services.user_signup(**data.validated_data)
+        except services.UsernameTaken as exc:
+            raise ApiError(exc.code, exc.message) from exc
+        login(request._request, user, backend=SESSION_BACKEND)
+        return Response(MeSerializer(user).data, status=status.HTTP_201_CREATED)
+
+
+class LoginView(APIView):
+    authentication_classes: list[type] = []
+    permission_classes = [permissions.AllowAny]
+    throttle_scope = "login"
+
+    @extend_schema(
+        operation_id="auth_login",
+        tags=["auth"],
+        summary="Sign in (session), optionally creating an API token",
+        description="Starts a session (cookie). With `token_name`, also creates a personal "
+        "API token and returns it once. Failed attempts are counted: after too many for "
+        "one username from one address, logins are refused with 429 `locked_out` for a while.",
+        request=LoginSerializer,
+        responses={
+            200: LoginResultSerializer,
+            400: OpenApiResponse(
+                error_responses(400)[400].response,
+                description="Invalid input, or `invalid_credentials`.",
+            ),
+            429: OpenApiResponse(
+                error_responses(429)[429].response,
+                description="`throttled`, or `locked_out` after repeated failures.",
+            ),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        data = LoginSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        http_request = request._request  # django-axes tracks attempts on the HttpRequest
+        user = authenticate(
+            http_request,
+            username=data.validated_data["username"],
+            password=data.validated_data["password"],
+        )
+        if user is None:
+            if getattr(http_request, "axes_locked_out", False):
+                seconds = retry_after_seconds()
+                raise ApiError(
+                    LOCKED_OUT_CODE,
+                    LOCKED_OUT_MESSAGE,
+                    status=429,
+                    details={"retry_after": seconds},
+                    headers={"Retry-After": str(seconds)},
+                )
+            raise ApiError("invalid_credentials", "Wrong username or password.")
+        login(http_request, user)
+        token = None
+        if data.validated_data.get("token_name"):
+            token = self._create_token(user, data.validated_data)
+        return Response({"user": MeSerializer(user).data, "token": token})
+
+    @staticmethod
+    def _create_token(user: Any, validated: dict[str, Any]) -> dict[str, Any]:
+        try:
+            token, raw = services.token_create(
+                user=user,
+                name=validated["token_name"],
+                expires_in=_expiry(validated.get("token_expires_in_days")),
+            )
+        except services.TooManyTokens as exc:
+            raise ApiError(exc.code, exc.message) from exc
+        return _token_payload(token, raw)
+
+
+class LogoutView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        operation_id="auth_logout",
+        tags=["auth"],
+        summary="End the session",
+        description="Ends the web session. API tokens stay valid: revoke them with "
+        "`DELETE /tokens/{id}`.",
+        request=None,
+        responses={204: None, **error_responses(403)},
+    )
+    def post(self, request: Request) -> Response:
+        logout(request._request)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class MeView(APIView):
+    @extend_schema(
+        operation_id="me_retrieve",
+        tags=["account"],
+        summary="Your account and profile",
+        responses={200: MeSerializer, **error_responses(401)},
+    )
+    def get(self, request: Request) -> Response:
+        return Response(MeSerializer(request_user(request)).data)
+
+    @extend_schema(
+        operation_id="me_update",
+        tags=["account"],
+        summary="Change your profile",
+        request=ProfileUpdateSerializer,
+        responses={200: MeSerializer, **error_responses(400, 401)},
+    )
+    def patch(self, request: Request) -> Response:
+        data = ProfileUpdateSerializer(data=request.data, partial=True)
+        data.is_valid(raise_exception=True)
+        user = request_user(request)
+        user.profile = services.profile_update(user=user, **data.validated_data)
+        return Response(MeSerializer(user).data)
+
+
+class TokenListView(APIView):
+    @extend_schema(
+        operation_id="tokens_list",
+        tags=["tokens"],
+        summary="Your API tokens",
+        description="Working tokens, newest first. The tokens themselves are never shown "
+        "again after creation.",
+        responses={200: TokenSerializer(many=True), **error_responses(401)},
+    )
+    def get(self, request: Request) -> Response:
+        tokens = selectors.token_list(user=request_user(request))
+        return Response(TokenSerializer(tokens, many=True).data)
+
+    @extend_schema(
+        operation_id="tokens_create",
+        tags=["tokens"],
+        summary="Create an API token",
+        request=TokenCreateSerializer,
+        responses={
+            201: TokenCreatedSerializer,
+            400: OpenApiResponse(
+                error_responses(400)[400].response,
+                description="Invalid input, or `too_many_tokens`.",
+            ),
+            **error_responses(401),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        data = TokenCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            token, raw = services.token_create(
+                user=request_user(request),
+                name=data.validated_data["name"],
+                expires_in=_expiry(data.validated_data["expires_in_days"]),
+            )
+        except services.TooManyTokens as exc:
+            raise ApiError(exc.code, exc.message) from exc
+        return Response(_token_payload(token, raw), status=status.HTTP_201_CREATED)
+
+
+class TokenDetailView(APIView):
+    @extend_schema(
+        operation_id="tokens_revoke",
+        tags=["tokens"],
+        summary="Revoke an API token",
+        description="The token stops working at once.",
+        responses={204: None, **error_responses(401, 404)},
+    )
+    def delete(self, request: Request, token_id: int) -> Response:
+        try:
+            services.token_revoke(user=request_user(request), token_id=token_id)
+        except services.TokenNotFound as exc:
+            raise ApiError(exc.code, exc.message, status=404) from exc
+        return Response(status=status.HTTP_204_NO_CONTENT)

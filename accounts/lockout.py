@@ -1,0 +1,48 @@
+"""The response to a login attempt while django-axes has the client locked out."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from remi_site.api_errors import error_json_response
+
+LOCKED_OUT_CODE = "locked_out"
+LOCKED_OUT_MESSAGE = "Too many failed login attempts. Try again later."
+
+
+def client_ip(request: HttpRequest) -> str:
+    """The client's address: REMOTE_ADDR, or behind PROXY_COUNT proxies the
+    X-Forwarded-For entry the outermost one added (the same rule as DRF's throttles)."""
+    remote: str = request.META.get("REMOTE_ADDR", "")
+    proxies = settings.PROXY_COUNT
+    if proxies:
+        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+        addresses = [part.strip() for part in forwarded.split(",") if part.strip()]
+        if addresses:
+            return addresses[-min(proxies, len(addresses))]
+    return remote
+
+
+def retry_after_seconds() -> int:
+    return int(settings.AXES_COOLOFF_TIME.total_seconds())
+
+
+def lockout_response(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    """AXES_LOCKOUT_CALLABLE: 429 with Retry-After, in the API's error shape for the API
+    and as a page for the web login."""
+    seconds = retry_after_seconds()
+    response: HttpResponse
+    if request.path.startswith("/api/"):
+        response = error_json_response(
+            LOCKED_OUT_CODE, LOCKED_OUT_MESSAGE, status=429, details={"retry_after": seconds}
+        )
+    else:
+        response = render(
+            request, "accounts/locked_out.html", {"minutes": seconds // 60}, status=429
+        )
+    response["Retry-After"] = str(seconds)
+    return response

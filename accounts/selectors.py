@@ -1,0 +1,16 @@
+"""Reads for accounts."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import User
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+from accounts.models import ApiToken
+
+
+def token_list(*, user: User) -> QuerySet[ApiToken]:
+    """The user's tokens that still work, newest first."""
+    return ApiToken.objects.filter(user=user).filter(
+        Q(expiry__isnull=True) | Q(expiry__gt=timezone.now())
+    )

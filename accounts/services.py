@@ -1,0 +1,135 @@
+"""Writes for accounts: signup, profile edits, API tokens, the built-in bots.
+
+Each public function is one transaction. Validation of user input (password
+strength, field formats) is the serializers' and forms' job; these functions check
+the rules that hold whoever calls them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.db import transaction
+
+from accounts.models import ApiToken, Profile
+
+
+class AccountError(Exception):
+    """A rule of the accounts domain was broken; ``code`` is stable for clients."""
+
+    code = "account_error"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class UsernameTaken(AccountError):
+    code = "username_taken"
+
+
+class TooManyTokens(AccountError):
+    code = "too_many_tokens"
+
+
+class TokenNotFound(AccountError):
+    code = "not_found"
+
+
+@transaction.atomic
+def user_signup(*, username: str, password: str, email: str = "", display_name: str = "") -> User:
+    """Create a person's account and profile. The password must already be validated."""
+    if User.objects.filter(username__iexact=username).exists():
+        raise UsernameTaken(f"The username {username!r} is taken.")
+    user = User.objects.create_user(username=username, email=email, password=password)
+    profile = user.profile
+    profile.display_name = display_name or username
+    profile.save(update_fields=["display_name"])
+    return user
+
+
+PROFILE_FIELDS = frozenset({"display_name", "bio", "country", "avatar"})
+
+
+@transaction.atomic
+def profile_update(*, user: User, **changes: Any) -> Profile:
+    """Change the editable fields of the user's profile (display_name, bio, country, avatar)."""
+    unknown = set(changes) - PROFILE_FIELDS
+    if unknown:
+        raise TypeError(f"not editable: {', '.join(sorted(unknown))}")
+    profile = Profile.objects.select_for_update().get(user=user)
+    for field, value in changes.items():
+        setattr(profile, field, value)
+    profile.full_clean()
+    profile.save(update_fields=sorted(changes))
+    return profile
+
+
+@transaction.atomic
+def token_create(
+    *, user: User, name: str, expires_in: timedelta | None = None
+) -> tuple[ApiToken, str]:
+    """Create a named API token; returns it with the raw token, which is not stored."""
+    # Lock the user row so that two concurrent creations cannot both pass the limit.
+    User.objects.select_for_update().filter(pk=user.pk).first()
+    if ApiToken.objects.filter(user=user).count() >= settings.API_TOKENS_PER_USER:
+        raise TooManyTokens(
+            f"You have {settings.API_TOKENS_PER_USER} tokens, the most allowed. Revoke one first."
+        )
+    token, raw = ApiToken.objects.create(user=user, expiry=expires_in, name=name)
+    return token, raw
+
+
+@transaction.atomic
+def token_revoke(*, user: User, token_id: int) -> None:
+    """Delete one of the user's tokens; it stops working at once."""
+    deleted, _ = ApiToken.objects.filter(user=user, pk=token_id).delete()
+    if not deleted:
+        raise TokenNotFound("No such token.")
+
+
+# ------------------------------------------------------------------ bots
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    username: str
+    display_name: str
+    level: int
+    avatar: str
+    bio: str
+
+
+BUILTIN_BOTS = (
+    BotSpec("random-rita", "Random Rita", 1, "🎲", "Plays any legal move. Any at all."),
+    BotSpec("greedy-goran", "Greedy Goran", 2, "🐷", "Lays down the biggest meld he can, now."),
+    BotSpec("careful-katarina", "Careful Katarina", 3, "🦉", "Keeps her hand low and waits."),
+    BotSpec("expert-emil", "Expert Emil", 4, "🧠", "Counts every card you pick up."),
+)
+
+
+@transaction.atomic
+def bots_ensure() -> list[User]:
+    """Create the built-in bot accounts, or bring them back to their spec. Idempotent."""
+    bots = []
+    for spec in BUILTIN_BOTS:
+        user, created = User.objects.get_or_create(username=spec.username)
+        if created or user.has_usable_password():
+            user.set_unusable_password()  # nobody logs in as a bot
+            user.save(update_fields=["password"])
+        user.profile, _ = Profile.objects.update_or_create(
+            user=user,
+            defaults={
+                "display_name": spec.display_name,
+                "is_bot": True,
+                "bot_level": spec.level,
+                "avatar": spec.avatar,
+                "bio": spec.bio,
+            },
+        )
+        bots.append(user)
+    return bots

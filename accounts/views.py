@@ -1,0 +1,102 @@
+"""Account web pages: signup and the profile page (login/logout are Django's views)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_POST
+
+from accounts import selectors, services
+from accounts.authentication import request_user
+from accounts.forms import ProfileForm, SignupForm, TokenCreateForm
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("home")
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = services.user_signup(
+            username=form.cleaned_data["username"],
+            password=form.cleaned_data["password1"],
+            email=form.cleaned_data["email"],
+            display_name=form.cleaned_data["display_name"],
+        )
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, f"Welcome, {user.profile.display_name}!")
+        next_url = request.GET.get("next", "")
+        if url_has_allowed_host_and_scheme(next_url, {request.get_host()}):
+            return redirect(next_url)
+        return redirect("home")
+    return render(request, "accounts/signup.html", {"form": form})
+
+
+def _profile_page(
+    request: HttpRequest,
+    *,
+    form: ProfileForm | None = None,
+    token_form: TokenCreateForm | None = None,
+    new_token: str | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    user = request_user(request)
+    context = {
+        "form": form or ProfileForm(instance=user.profile),
+        "token_form": token_form or TokenCreateForm(),
+        "tokens": selectors.token_list(user=user),
+        "new_token": new_token,
+    }
+    return render(request, "accounts/profile.html", context, status=status)
+
+
+@login_required
+def profile(request: HttpRequest) -> HttpResponse:
+    if request.method != "POST":
+        return _profile_page(request)
+    user = request_user(request)
+    form = ProfileForm(request.POST, instance=user.profile)
+    if not form.is_valid():
+        return _profile_page(request, form=form, status=400)
+    services.profile_update(
+        user=user, **{field: form.cleaned_data[field] for field in form.Meta.fields}
+    )
+    messages.success(request, "Profile saved.")
+    return redirect("accounts:profile")
+
+
+@login_required
+@require_POST
+def token_create(request: HttpRequest) -> HttpResponse:
+    form = TokenCreateForm(request.POST)
+    if not form.is_valid():
+        return _profile_page(request, token_form=form, status=400)
+    days = form.cleaned_data["expires_in_days"]
+    try:
+        _token, raw = services.token_create(
+            user=request_user(request),
+            name=form.cleaned_data["name"],
+            expires_in=timedelta(days=days) if days else None,
+        )
+    except services.TooManyTokens as exc:
+        form.add_error(None, exc.message)
+        return _profile_page(request, token_form=form, status=400)
+    # Rendered, not redirected: the raw token must not travel through the session.
+    return _profile_page(request, new_token=raw)
+
+
+@login_required
+@require_POST
+def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
+    try:
+        services.token_revoke(user=request_user(request), token_id=token_id)
+    except services.TokenNotFound:
+        messages.error(request, "No such token.")
+    else:
+        messages.success(request, "Token revoked.")
+    return redirect("accounts:profile")

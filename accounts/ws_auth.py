@@ -1,0 +1,37 @@
+"""Websocket authentication by API token, for programs (browsers use the session).
+
+A client that sends ``Authorization: Bearer <token>`` in the handshake gets that
+token's user in ``scope["user"]``. Goes inside channels' AuthMiddlewareStack, so a
+session user, when there is one, is kept.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.middleware import BaseMiddleware
+from django.contrib.auth.models import AnonymousUser
+from rest_framework import exceptions
+
+from accounts.authentication import ApiTokenAuthentication
+
+
+@database_sync_to_async
+def _user_for_token(raw: bytes) -> Any:
+    try:
+        user, _token = ApiTokenAuthentication().authenticate_credentials(raw)
+    except exceptions.AuthenticationFailed:
+        return AnonymousUser()
+    return user
+
+
+class TokenAuthMiddleware(BaseMiddleware):
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
+        user = scope.get("user")
+        if user is None or not user.is_authenticated:
+            header = dict(scope.get("headers", [])).get(b"authorization", b"")
+            scheme, _, raw = header.partition(b" ")
+            if scheme.lower() == b"bearer" and raw.strip():
+                scope = dict(scope, user=await _user_for_token(raw.strip()))
+        return await super().__call__(scope, receive, send)

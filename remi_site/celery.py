@@ -1,0 +1,17 @@
+"""The Celery app, configured from Django settings (the ``CELERY_`` names).
+
+Start a worker with ``celery -A remi_site worker`` and the one beat with
+``celery -A remi_site beat``; the embedded run command starts both.
+"""
+
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "remi_site.settings")
+
+app = Celery("remi_site")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+# tasks.py of every installed app (accounts, games); the site's own come from
+# CELERY_IMPORTS.
+app.autodiscover_tasks()

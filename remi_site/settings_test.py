@@ -1,0 +1,52 @@
+"""Settings for the test suite: the real PostgreSQL and Redis on their standard ports.
+
+``TEST_DATABASE_URL`` and ``TEST_REDIS_URL`` point elsewhere. Under pytest-xdist each
+worker gets its own test database (pytest-django adds the ``_gwN`` suffix) and its own
+Redis database number, so workers never see each other's cache, throttles or channel
+messages, and a test may ``cache.clear()`` freely.
+"""
+
+import os
+
+from remi_site.settings import *
+
+_worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+_redis_db = 1 + int(_worker.removeprefix("gw") or 0) % 15  # 0 is left to the dev server
+
+DATABASES = {
+    "default": {
+        **env.db_url_config(
+            env.str("TEST_DATABASE_URL", default="postgres://postgres@127.0.0.1:5432/remi")
+        ),
+        "CONN_MAX_AGE": 0,
+    }
+}
+
+REDIS_URL = f"{env.str('TEST_REDIS_URL', default='redis://127.0.0.1:6379').rstrip('/')}/{_redis_db}"
+CACHES["default"]["LOCATION"] = REDIS_URL
+CHANNEL_LAYERS["default"]["CONFIG"]["hosts"] = [REDIS_URL]
+CELERY_BROKER_URL = CELERY_RESULT_BACKEND = REDIS_URL
+# Tasks run inline, in the test's transaction: no worker to wait for.
+CELERY_TASK_ALWAYS_EAGER = True
+CELERY_TASK_EAGER_PROPAGATES = True
+
+# Fast hashing: tests create many users.
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+# No collectstatic manifest in tests.
+STORAGES = {
+    **STORAGES,
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+
+# Generous limits, so that only the tests about throttling meet them.
+REST_FRAMEWORK = {
+    **REST_FRAMEWORK,
+    "DEFAULT_THROTTLE_RATES": {
+        scope: "100000/min" for scope in REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]
+    },
+}
+
+# Serve static files from the source folders (no collectstatic), e.g. for browser tests.
+WHITENOISE_AUTOREFRESH = True
+WHITENOISE_USE_FINDERS = True

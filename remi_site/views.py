@@ -1,0 +1,42 @@
+"""Site-level views: the landing page, /healthz and the error pages."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.template import loader
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+from remi_site import health
+from remi_site.api_errors import error_json_response
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "home.html")
+
+
+@never_cache
+@require_GET
+def healthz(request: HttpRequest) -> JsonResponse:
+    """200 when the database and Redis answer, 503 otherwise; the worker's heartbeat
+    age is reported either way."""
+    healthy, body = health.report()
+    return JsonResponse(body, status=200 if healthy else 503)
+
+
+def _wants_json(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/")
+
+
+def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    if _wants_json(request):
+        return error_json_response("not_found", "Not found.", status=404)
+    return render(request, "404.html", status=404)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    if _wants_json(request):
+        return error_json_response("server_error", "Internal server error.", status=500)
+    # Rendered without the request's context processors: what failed may fail again.
+    return HttpResponse(loader.get_template("500.html").render(), status=500)

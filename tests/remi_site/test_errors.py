@@ -1,0 +1,145 @@
+"""One error shape for the whole API: {"error": {"code", "message", "details"}}."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.test import RequestFactory
+from rest_framework.throttling import SimpleRateThrottle
+
+from remi_site import views
+
+pytestmark = pytest.mark.django_db
+
+
+def error_of(response):
+    body = json.loads(response.content)
+    assert set(body) == {"error"}
+    assert set(body["error"]) == {"code", "message", "details"}
+    assert isinstance(body["error"]["message"], str) and body["error"]["message"]
+    return body["error"]
+
+
+def test_unknown_api_url_is_404_in_the_error_shape(api_client):
+    response = api_client.get("/api/v1/no-such-thing")
+
+    assert response.status_code == 404
+    assert error_of(response)["code"] == "not_found"
+
+
+def test_unknown_object_is_404_in_the_error_shape(auth_client):
+    response = auth_client.delete("/api/v1/tokens/999999")
+
+    assert response.status_code == 404
+    assert error_of(response)["code"] == "not_found"
+
+
+def test_missing_credentials_are_401_with_www_authenticate(api_client):
+    response = api_client.get("/api/v1/me")
+
+    assert response.status_code == 401
+    assert response["WWW-Authenticate"] == "Bearer"
+    assert error_of(response)["code"] == "not_authenticated"
+
+
+def test_a_bad_token_is_401(api_client):
+    api_client.credentials(HTTP_AUTHORIZATION="Bearer remi_not-a-real-token")
+
+    response = api_client.get("/api/v1/me")
+
+    assert response.status_code == 401
+    assert error_of(response)["code"] == "authentication_failed"
+
+
+def test_csrf_failure_is_403_in_the_error_shape(user):
+    from rest_framework.test import APIClient
+
+    client = APIClient(enforce_csrf_checks=True)
+    client.force_login(user)
+
+    response = client.patch("/api/v1/me", {"bio": "x"}, format="json")
+
+    assert response.status_code == 403
+    assert error_of(response)["code"] == "permission_denied"
+
+
+def test_validation_errors_are_400_with_the_fields(auth_client):
+    response = auth_client.post("/api/v1/tokens", {"name": "", "expires_in_days": 0})
+
+    assert response.status_code == 400
+    error = error_of(response)
+    assert error["code"] == "invalid"
+    assert set(error["details"]["fields"]) == {"name", "expires_in_days"}
+
+
+def test_malformed_json_is_a_parse_error(auth_client):
+    response = auth_client.generic(
+        "POST", "/api/v1/tokens", "{not json", content_type="application/json"
+    )
+
+    assert response.status_code == 400
+    assert error_of(response)["code"] == "parse_error"
+
+
+def test_form_posts_are_not_accepted(auth_client):
+    response = auth_client.post("/api/v1/tokens", {"name": "x"}, format="multipart")
+
+    assert response.status_code == 415
+    assert error_of(response)["code"] == "unsupported_media_type"
+
+
+def test_wrong_method_is_405(auth_client):
+    response = auth_client.put("/api/v1/tokens", {}, format="json")
+
+    assert response.status_code == 405
+    assert error_of(response)["code"] == "method_not_allowed"
+
+
+def test_throttled_requests_are_429_with_retry_after(auth_client, clear_cache, monkeypatch):
+    rates = {**SimpleRateThrottle.THROTTLE_RATES, "user": "2/min"}
+    monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", rates)
+    for _ in range(2):
+        assert auth_client.get("/api/v1/me").status_code == 200
+
+    response = auth_client.get("/api/v1/me")
+
+    assert response.status_code == 429
+    error = error_of(response)
+    assert error["code"] == "throttled"
+    assert 0 < int(response["Retry-After"]) <= 60
+    assert error["details"]["retry_after"] == int(response["Retry-After"])
+
+
+def test_anonymous_requests_are_throttled_too(api_client, clear_cache, monkeypatch):
+    rates = {**SimpleRateThrottle.THROTTLE_RATES, "anon": "1/min"}
+    monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", rates)
+    assert api_client.post("/api/v1/auth/login", {}).status_code == 400
+
+    response = api_client.post("/api/v1/auth/login", {})
+
+    assert response.status_code == 429
+    assert "Retry-After" in response
+
+
+def test_server_errors_under_api_are_json():
+    request = RequestFactory().get("/api/v1/anything")
+
+    response = views.server_error(request)
+
+    assert response.status_code == 500
+    assert error_of(response)["code"] == "server_error"
+
+
+def test_server_errors_elsewhere_are_a_page():
+    response = views.server_error(RequestFactory().get("/somewhere"))
+
+    assert response.status_code == 500
+    assert b"Something went wrong" in response.content
+
+
+def test_unknown_pages_are_a_page(client):
+    response = client.get("/no-such-page/")
+
+    assert response.status_code == 404
+    assert b"Not found" in response.content

@@ -1,0 +1,131 @@
+"""The two configurations: the embedded default and production from the environment."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PRODUCTION_ENV = {
+    "SECRET_KEY": "k3$Zq9!vB7wR2pL0xN5mT8cY4hJ6gF1dS-aQ_eW+uI*oP@zX&rV",
+    "DATABASE_URL": "postgres://remi:secret@db.internal:5432/remi",
+    "REDIS_URL": "redis://cache.internal:6379/0",
+    "ALLOWED_HOSTS": "remi.example.com",
+    "CSRF_TRUSTED_ORIGINS": "https://remi.example.com",
+    "EMAIL_URL": "smtp+tls://mailer:secret@smtp.example.com:587",
+    "DEFAULT_FROM_EMAIL": "Remi online <noreply@remi.example.com>",
+}
+
+# Variables that select a configuration: removed so that each test sets its own.
+CONFIG_VARS = {
+    "SECRET_KEY", "DATABASE_URL", "REDIS_URL", "ALLOWED_HOSTS", "CSRF_TRUSTED_ORIGINS",
+    "DEBUG", "EMAIL_URL", "DJANGO_SETTINGS_MODULE", "REMI_VAR_DIR",
+}  # fmt: skip
+
+
+def run_python(
+    code: str, extra_env: dict[str, str], *args: str
+) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k not in CONFIG_VARS}
+    env.update(extra_env)
+    return subprocess.run(
+        [sys.executable, *(["-c", code] if code else []), *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_production_settings_pass_check_deploy():
+    result = run_python(
+        "", PRODUCTION_ENV, "manage.py", "check", "--deploy", "--fail-level", "WARNING"
+    )
+
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output
+    assert "System check identified no issues" in output
+
+
+def read_settings(extra_env: dict[str, str]) -> dict[str, object]:
+    code = """
+import json, django
+from django.conf import settings
+django.setup()
+print(json.dumps({
+    "DEBUG": settings.DEBUG,
+    "ENGINE": settings.DATABASES["default"]["ENGINE"],
+    "NAME": str(settings.DATABASES["default"]["NAME"]),
+    "CONN_MAX_AGE": settings.DATABASES["default"].get("CONN_MAX_AGE"),
+    "ALLOWED_HOSTS": settings.ALLOWED_HOSTS,
+    "CACHE": settings.CACHES["default"]["LOCATION"],
+    "BROKER": settings.CELERY_BROKER_URL,
+    "CHANNELS": settings.CHANNEL_LAYERS["default"]["CONFIG"]["hosts"],
+    "EMAIL_BACKEND": settings.EMAIL_BACKEND,
+    "SECURE_SSL_REDIRECT": settings.SECURE_SSL_REDIRECT,
+    "SESSION_COOKIE_SECURE": settings.SESSION_COOKIE_SECURE,
+}))
+"""
+    result = run_python(code, {"DJANGO_SETTINGS_MODULE": "remi_site.settings", **extra_env})
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def test_embedded_default_is_sqlite_and_the_local_redis_socket(tmp_path):
+    values = read_settings({"REMI_VAR_DIR": str(tmp_path)})
+
+    assert values["DEBUG"] is True
+    assert values["ENGINE"] == "django.db.backends.sqlite3"
+    assert values["NAME"] == str(tmp_path / "remi.sqlite3")
+    assert values["ALLOWED_HOSTS"] == ["localhost", "127.0.0.1", "[::1]"]
+    assert values["CACHE"] == f"unix://{tmp_path}/redis.sock"
+    assert values["CHANNELS"] == [f"unix://{tmp_path}/redis.sock"]
+    assert values["BROKER"] == f"redis+socket://{tmp_path}/redis.sock"
+    assert values["EMAIL_BACKEND"] == "django.core.mail.backends.console.EmailBackend"
+    assert values["SECURE_SSL_REDIRECT"] is False
+
+
+def test_production_uses_postgres_redis_and_secure_defaults():
+    values = read_settings(PRODUCTION_ENV)
+
+    assert values["DEBUG"] is False
+    assert values["ENGINE"] == "django.db.backends.postgresql"
+    assert values["CONN_MAX_AGE"] == 60
+    assert values["ALLOWED_HOSTS"] == ["remi.example.com"]
+    assert values["CACHE"] == values["BROKER"] == "redis://cache.internal:6379/0"
+    assert values["EMAIL_BACKEND"] == "django.core.mail.backends.smtp.EmailBackend"
+    assert values["SECURE_SSL_REDIRECT"] is True
+    assert values["SESSION_COOKIE_SECURE"] is True
+
+
+def test_debug_off_without_a_secret_key_refuses_to_start():
+    result = run_python(
+        "import django; django.setup()",
+        {"DJANGO_SETTINGS_MODULE": "remi_site.settings", "DEBUG": "false"},
+    )
+
+    assert result.returncode != 0
+    assert "SECRET_KEY must be set" in result.stderr
+
+
+def test_importing_the_engine_does_not_import_django():
+    result = run_python("import sys, games.engine; print('django' in sys.modules)", {})
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "False"
+
+
+def test_collectstatic_works_in_production(tmp_path):
+    env = {**PRODUCTION_ENV, "STATIC_ROOT": str(tmp_path)}
+
+    result = run_python("", env, "manage.py", "collectstatic", "--noinput", "-v", "0")
+
+    assert result.returncode == 0, result.stderr
+    manifest = json.loads((tmp_path / "staticfiles.json").read_text())
+    assert manifest["paths"]["css/site.css"].startswith("css/site.")
+    assert (tmp_path / "drf_spectacular_sidecar").is_dir()  # the offline API docs
