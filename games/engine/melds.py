@@ -131,9 +131,7 @@ def check_meld(cards: Sequence[Card], ruleset: Ruleset, *, laid_down: bool = Tru
                 return _check_run(tuple(reversed(cards)), reals, ruleset, laid_down)
             except IllegalMeld:
                 raise error from None
-    raise IllegalMeld(
-        "mixed_suits", "a run must be of one suit and a set of one rank", cards
-    )
+    raise IllegalMeld("mixed_suits", "a run must be of one suit and a set of one rank", cards)
 
 
 def _check_set(cards: tuple[Card, ...], reals: list[Card], ruleset: Ruleset) -> Meld:

@@ -151,13 +151,14 @@ def _coerce(name: str, kind: Any, value: Any) -> Any:
     try:
         if kind in (DiscardTake, SetJokerSwap, StarterChoice):
             return kind(value)
-        if kind == "finish":
-            return None if value is None else FinishScoring(**value)
+        if kind in ("finish", "finish?"):
+            if value is None and kind == "finish?":
+                return None
+            return _finish(value)
         if kind == "tuple3":
-            items = tuple(int(v) for v in value)
-            if len(items) != 3:
+            if not isinstance(value, list | tuple) or len(value) != 3:
                 raise ValueError
-            return items
+            return tuple(_strict_int(v) for v in value)
         if kind is bool:
             if not isinstance(value, bool):
                 raise ValueError
@@ -165,14 +166,30 @@ def _coerce(name: str, kind: Any, value: Any) -> Any:
         if kind in (int, "int?"):
             if value is None and kind == "int?":
                 return None
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise ValueError
+            return _strict_int(value)
+        if kind is str and isinstance(value, str):
             return value
-        if kind is str:
-            return str(value)
     except (TypeError, ValueError):
         pass
     raise ValueError(f"bad value for ruleset field {name!r}: {value!r}")
+
+
+def _strict_int(value: Any) -> int:
+    # bool is an int subclass, and "3" or 3.0 in stored JSON is a bug, not a number.
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError
+    return value
+
+
+def _finish(value: Any) -> FinishScoring:
+    if not isinstance(value, dict):
+        raise ValueError
+    unopened = value.get("unopened")
+    fields = {key: item for key, item in value.items() if key != "unopened"}
+    return FinishScoring(
+        **{key: _strict_int(item) for key, item in fields.items()},
+        unopened=None if unopened is None else _strict_int(unopened),
+    )
 
 
 _FIELD_TYPES: Final[dict[str, Any]] = {
@@ -199,8 +216,8 @@ _FIELD_TYPES: Final[dict[str, Any]] = {
     "penalty_ace": int,
     "penalty_joker": int,
     "normal_close": "finish",
-    "joker_close": "finish",
-    "mixed_hand_close": "finish",
+    "joker_close": "finish?",
+    "mixed_hand_close": "finish?",
     "dry_hand_close": "finish",
     "match_deals": "tuple3",
     "match_end_score": "int?",
