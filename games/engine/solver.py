@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 from itertools import combinations
 from typing import Final, Literal
 
@@ -56,7 +56,7 @@ _JOKER_CODE: Final = -1  # a joker in a candidate's laid-out codes
 # 24 cards x 25 points x _LOW and the meld count below _LOW, so the fields
 # never mix.
 _HIGH: Final = 1 << 20
-_LOW: Final = 1 << 5
+_LOW: Final = 1 << 6
 
 # How many narrow searches (see _Search.value) before a plain one.
 _NARROW_TRIES: Final = 1
@@ -125,7 +125,7 @@ class _Scoring:
         return self.weight(worth, self.joker_penalty) + 1
 
 
-@cache
+@lru_cache(maxsize=64)  # a few presets and house rules
 def _scoring(ruleset: Ruleset, objective: Objective) -> _Scoring:
     royal = ruleset.royal_run_ace_value
 
@@ -620,8 +620,9 @@ def best_opening(cards: Iterable[Card], ruleset: Ruleset, *, keep: int = 0) -> l
 
     Every card passed may be used; ``keep`` asks the melds to leave at least
     that many cards in hand (``keep=1``: one is left to discard, as a turn
-    always ends with a discard). ``opening_for_turn`` wraps that with the
-    opening minimum.
+    always ends with a discard; each extra card kept multiplies the work by
+    the hand size, so keep it small). ``opening_for_turn`` wraps that with
+    the opening minimum.
     """
     hand = list(cards)
     melds = _melds(hand, ruleset, "opening")
@@ -674,10 +675,15 @@ def candidate_melds(cards: Iterable[Card], ruleset: Ruleset) -> list[Meld]:
 
 
 def remaining_cards(cards: Iterable[Card], melds: Iterable[Meld]) -> list[Card]:
-    """``cards`` less the cards of ``melds`` (as a multiset), in their given order."""
+    """``cards`` less the cards of ``melds`` (as a multiset), in their given order.
+
+    Raises ``ValueError`` if the melds take a card that ``cards`` lacks.
+    """
     left = list(cards)
     for meld in melds:
         for card in meld.cards:
+            if card not in left:
+                raise ValueError(f"the melds take {card} more often than the cards hold it")
             left.remove(card)
     return left
 
