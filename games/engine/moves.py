@@ -13,12 +13,11 @@ value, so twins give one action. What is listed:
 
 from __future__ import annotations
 
-import importlib
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from itertools import combinations
-from types import ModuleType
-from typing import TYPE_CHECKING, Protocol, cast
+from typing import TYPE_CHECKING
 
 from .actions import (
     Action,
@@ -32,10 +31,10 @@ from .actions import (
     UndoTake,
 )
 from .cards import ACE, JOKER, STANDARD_CARDS, Card
-from .melds import ACE_HIGH, Meld, check_meld
+from .melds import ACE_HIGH, Meld
 from .rulesets import Ruleset
+from .solver import best_partition, opening_for_turn
 from .table import lay_off_options, swap_options
-from .values import meld_value
 
 if TYPE_CHECKING:
     from .deal import Deal
@@ -159,64 +158,20 @@ def _runs(held: list[int], ruleset: Ruleset) -> list[tuple[Card, ...]]:
 # ---------------------------------------------------------------- openings
 
 
-class _Solver(Protocol):
-    def best_opening(self, cards: Iterable[Card], ruleset: Ruleset) -> list[Meld]: ...
-
-    def best_partition(self, cards: Iterable[Card], ruleset: Ruleset) -> list[Meld]: ...
-
-
-def _load_solver() -> _Solver | None:
-    # The solver is optional: without it, openings come from a greedy search.
-    try:
-        module: ModuleType = importlib.import_module(f"{__package__}.solver")
-    except ImportError:
-        return None
-    return cast(_Solver, module)
-
-
-_SOLVER = _load_solver()
-
-
 def _openings(hand: Sequence[Card], ruleset: Ruleset) -> list[LayDown]:
-    melds = _best_opening(hand, ruleset)
-    if _value(melds, ruleset) >= ruleset.opening_minimum:
-        return [LayDown(meld.cards for meld in melds)]
-    if not ruleset.hand_needs_51 and _SOLVER is not None:
-        melds = _SOLVER.best_partition(hand, ruleset)
+    melds = _opening(tuple(sorted(hand)), ruleset)
+    return [LayDown(meld.cards for meld in melds)] if melds else []
+
+
+# The per-seat view asks for the legal moves on every read of the player to
+# move, so the same hand's opening is searched again and again: remember it.
+@lru_cache(maxsize=4096)
+def _opening(hand: tuple[Card, ...], ruleset: Ruleset) -> tuple[Meld, ...]:
+    melds = opening_for_turn(hand, ruleset)
+    if melds:
+        return tuple(melds)
+    if not ruleset.hand_needs_51:
+        melds = best_partition(hand, ruleset)
         if sum(len(meld.cards) for meld in melds) == len(hand) - 1:
-            return [LayDown(meld.cards for meld in melds)]
-    return []
-
-
-def _best_opening(hand: Sequence[Card], ruleset: Ruleset) -> list[Meld]:
-    """The most valuable opening that keeps a card back to discard."""
-    search = _greedy_opening if _SOLVER is None else _SOLVER.best_opening
-    melds = search(hand, ruleset)
-    if sum(len(meld.cards) for meld in melds) < len(hand):
-        return melds
-    best: list[Meld] = []
-    for card in dict.fromkeys(hand):
-        rest = list(hand)
-        rest.remove(card)
-        found = search(rest, ruleset)
-        if _value(found, ruleset) > _value(best, ruleset):
-            best = found
-    return best
-
-
-def _value(melds: Iterable[Meld], ruleset: Ruleset) -> int:
-    return sum(meld_value(meld, ruleset) for meld in melds)
-
-
-def _greedy_opening(cards: Iterable[Card], ruleset: Ruleset) -> list[Meld]:
-    hand = list(cards)
-    candidates = [check_meld(meld, ruleset) for meld in single_melds(hand, ruleset)]
-    candidates.sort(key=lambda meld: meld_value(meld, ruleset), reverse=True)
-    left = Counter(hand)
-    chosen = []
-    for meld in candidates:
-        need = Counter(meld.cards)
-        if all(left[card] >= count for card, count in need.items()):
-            left -= need
-            chosen.append(meld)
-    return chosen
+            return tuple(melds)
+    return ()
