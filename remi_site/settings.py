@@ -77,6 +77,9 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes asks: it turns a lockout into the lockout response.
     "axes.middleware.AxesMiddleware",
+    # Synchronous only, innermost: under ASGI the whole chain then runs in one thread
+    # (see the class); it does nothing else.
+    "remi_site.middleware.SyncMiddlewareChain",
 ]
 
 ROOT_URLCONF = "remi_site.urls"
@@ -115,8 +118,18 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "timeout": 20,
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
+elif env.int("DB_POOL_SIZE", default=8) > 0:
+    # Under ASGI Django runs each request in a thread of its own, so per-thread
+    # persistent connections (CONN_MAX_AGE) would pile up until PostgreSQL refuses
+    # more. A psycopg pool per process reuses a few connections instead.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 2,
+        "max_size": env.int("DB_POOL_SIZE", default=8),
+        "timeout": env.float("DB_POOL_TIMEOUT", default=10.0),
+    }
 else:
-    DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
+    DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -128,7 +141,7 @@ REDIS_URL = env.str("REDIS_URL", default=embedded_redis.socket_url(VAR_DIR))
 
 CACHES: dict[str, dict[str, Any]] = {
     "default": {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "remi_site.cache.RedisCache",  # Django's, one client per pool
         "LOCATION": REDIS_URL,
         "KEY_PREFIX": env.str("CACHE_KEY_PREFIX", default="remi"),
         # Fail fast (and let /healthz say so) rather than hang on a dead Redis.
@@ -140,14 +153,24 @@ CHANNEL_LAYERS: dict[str, dict[str, Any]] = {
     "default": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
         "CONFIG": {
-            "hosts": [REDIS_URL],
+            # redis-py's async pool refuses (rather than waits) past max_connections,
+            # 100 by default: a burst of websocket connects needs more.
+            "hosts": [
+                {
+                    "address": REDIS_URL,
+                    "max_connections": env.int("CHANNELS_MAX_CONNECTIONS", default=1000),
+                }
+            ],
             "prefix": env.str("CHANNELS_PREFIX", default="asgi"),
         },
     }
 }
 
 CELERY_BROKER_URL = embedded_redis.celery_url(REDIS_URL)
-CELERY_RESULT_BACKEND = CELERY_BROKER_URL
+# No result backend: no code reads task results (CELERY_TASK_IGNORE_RESULT), and Celery
+# builds its backend per thread (under ASGI, per request): the Redis one costs ~10 ms of
+# CPU to set up (it reads package metadata), on every request that enqueues a task.
+CELERY_RESULT_BACKEND: str | None = None
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_IGNORE_RESULT = True
 # Tasks are idempotent: acknowledge after running so that a lost worker loses no task.
@@ -164,6 +187,31 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
         "options": {"expires": 10.0},
     },
 }
+# Live-play part (games.tasks): the deadline sweep, reminders, daily digests.
+DEADLINE_SWEEP_S = env.float("DEADLINE_SWEEP_S", default=1.0)
+CELERY_BEAT_SCHEDULE.update(
+    {
+        "sweep-deadlines": {
+            "task": "games.tasks.sweep_deadlines",
+            "schedule": DEADLINE_SWEEP_S,
+            "options": {"expires": DEADLINE_SWEEP_S},
+        },
+        "send-reminders": {"task": "games.tasks.send_reminders", "schedule": 600.0},
+        "send-daily-digests": {"task": "games.tasks.send_daily_digests", "schedule": 3600.0},
+    }
+)
+# Timeouts: strikes in a row before a seat is out; a live table waits this long for
+# a disconnected player (RULES.md §10).
+CORRESPONDENCE_STRIKES = env.int("CORRESPONDENCE_STRIKES", default=3)
+LIVE_STRIKES = env.int("LIVE_STRIKES", default=3)
+LIVE_ABSENT_WAIT_S = env.float("LIVE_ABSENT_WAIT_S", default=120.0)
+# Bots: thinking budget per decision, and a human-like pause before moving live.
+BOT_TIME_BUDGET_S = env.float("BOT_TIME_BUDGET_S", default=2.0)
+BOT_LIVE_DELAY_S = env.float("BOT_LIVE_DELAY_S", default=1.0)
+# Vacation allowance (correspondence): earned per year, capped.
+VACATION_DAYS_PER_YEAR = env.float("VACATION_DAYS_PER_YEAR", default=30.0)
+VACATION_MAX_DAYS = env.float("VACATION_MAX_DAYS", default=30.0)
+SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000")
 # /healthz calls the worker stale when its last heartbeat is older than this.
 WORKER_HEARTBEAT_MAX_AGE = env.float("WORKER_HEARTBEAT_MAX_AGE", default=60.0)
 

@@ -84,7 +84,7 @@ def test_embedded_default_is_sqlite_and_the_local_redis_socket(tmp_path):
     assert values["NAME"] == str(tmp_path / "remi.sqlite3")
     assert values["ALLOWED_HOSTS"] == ["localhost", "127.0.0.1", "[::1]"]
     assert values["CACHE"] == f"unix://{tmp_path}/redis.sock"
-    assert values["CHANNELS"] == [f"unix://{tmp_path}/redis.sock"]
+    assert [host["address"] for host in values["CHANNELS"]] == [f"unix://{tmp_path}/redis.sock"]
     assert values["BROKER"] == f"redis+socket://{tmp_path}/redis.sock"
     assert values["EMAIL_BACKEND"] == "django.core.mail.backends.console.EmailBackend"
     assert values["SECURE_SSL_REDIRECT"] is False
@@ -95,7 +95,9 @@ def test_production_uses_postgres_redis_and_secure_defaults():
 
     assert values["DEBUG"] is False
     assert values["ENGINE"] == "django.db.backends.postgresql"
-    assert values["CONN_MAX_AGE"] == 60
+    # A psycopg pool per process (ASGI runs each request in its own thread, so
+    # persistent per-thread connections would pile up), hence no CONN_MAX_AGE.
+    assert values["CONN_MAX_AGE"] == 0
     assert values["ALLOWED_HOSTS"] == ["remi.example.com"]
     assert values["CACHE"] == values["BROKER"] == "redis://cache.internal:6379/0"
     assert values["EMAIL_BACKEND"] == "django.core.mail.backends.smtp.EmailBackend"

@@ -1,0 +1,533 @@
+"""Load test of the public API against the production-mode stack on this machine.
+
+    .venv/bin/python bench/api.py [--games 16] [--workers 2] [--seconds 40]
+
+What it does, all on 127.0.0.1:
+
+1. creates a scratch PostgreSQL database (dropped at the end) and migrates it;
+2. creates 2 x ``--games`` users, each with a personal API token;
+3. starts uvicorn (``--workers`` processes) in production mode: ``SECRET_KEY``,
+   ``DATABASE_URL``, ``REDIS_URL`` set, ``DEBUG=0`` (HTTP, since there is no TLS
+   proxy in front: ``SECURE_SSL_REDIRECT=0``);
+4. plays ``--games`` concurrent 2-player serbian matches through the public API
+   (create, join, start, then turns: ``draw``, ``lay`` when the hand holds an
+   opening, ``discard``; a player told it is their turn draws at once, and the
+   answer to each move carries their whole view), while other clients read random
+   games' states (``GET /games/{id}``, ``--gets-per-second``); when a match ends the
+   pair starts another;
+5. prints accepted moves per second, move latency p50/p99, state GET p50/p99;
+6. profiles one move in-process with pyinstrument and prints where the time goes.
+
+Bounded: ``--seconds`` of measured load (at most 120) after a short warm-up.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import psycopg
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
+REDIS_URL = "redis://127.0.0.1:6379/15"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def production_env(db_name: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
+    env.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "remi_site.settings",
+            "SECRET_KEY": secrets.token_urlsafe(50),
+            "DEBUG": "0",
+            "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{db_name}",
+            "REDIS_URL": REDIS_URL,
+            "ALLOWED_HOSTS": "127.0.0.1,localhost",
+            "SECURE_SSL_REDIRECT": "0",
+            "CACHE_KEY_PREFIX": f"bench-{db_name}",
+            "CHANNELS_PREFIX": f"bench-{db_name}",
+            "LOG_LEVEL": "WARNING",
+        }
+    )
+    return env
+
+
+# ------------------------------------------------------------------ the stack
+
+
+class Stack:
+    def __init__(self, workers: int, app: str = "remi_site.asgi:application") -> None:
+        self.app = app
+        self.db_name = f"remi_bench_{os.getpid()}"
+        self.env = production_env(self.db_name)
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.workers = workers
+        self.server: subprocess.Popen[bytes] | None = None
+
+    def __enter__(self) -> Stack:
+        with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{self.db_name}"')
+        try:
+            subprocess.run(
+                [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+                cwd=ROOT,
+                env=self.env,
+                check=True,
+            )
+        except BaseException:
+            self._drop()
+            raise
+        return self
+
+    def start_server(self) -> None:
+        self.server = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "uvicorn",
+                self.app,
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "--workers",
+                str(self.workers),
+                "--lifespan",
+                "off",
+                "--no-access-log",
+                "--log-level",
+                "warning",
+            ],
+            cwd=ROOT,
+            env=self.env,
+            start_new_session=True,
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{self.url}/api/v1/rulesets", timeout=2).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            if self.server.poll() is not None:
+                raise RuntimeError("uvicorn exited")
+            time.sleep(0.3)
+        raise RuntimeError("uvicorn did not answer")
+
+    def stop_server(self) -> None:
+        if self.server is not None and self.server.poll() is None:
+            os.killpg(self.server.pid, signal.SIGTERM)
+            self.server.wait(30)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.server is not None and self.server.poll() is None:
+            os.killpg(self.server.pid, signal.SIGTERM)
+            try:
+                self.server.wait(20)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.server.pid, signal.SIGKILL)
+                self.server.wait()
+        self._drop()
+
+    def _drop(self) -> None:
+        from django.db import connections
+
+        connections.close_all()
+        with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{self.db_name}" WITH (FORCE)')
+
+
+def django_setup(env: dict[str, str]) -> None:
+    os.environ.update(env)
+    import django
+
+    django.setup()
+
+
+def make_players(count: int) -> list[str]:
+    """``count`` users with an API token each (in-process, through the services)."""
+    from django.contrib.auth import get_user_model
+
+    from accounts import services as account_services
+
+    tokens = []
+    for index in range(count):
+        user = get_user_model().objects.create_user(
+            username=f"bench{index}", password=secrets.token_urlsafe(16)
+        )
+        _token, raw = account_services.token_create(user=user, name="bench")
+        tokens.append(raw)
+    return tokens
+
+
+# ------------------------------------------------------------------ the load
+
+
+@dataclass
+class Stats:
+    move_latency: list[float] = field(default_factory=list)
+    get_latency: list[float] = field(default_factory=list)
+    accepted: int = 0
+    refused: dict[str, int] = field(default_factory=dict)
+    games_finished: int = 0
+    measuring: bool = False
+    cpu: dict[str, float] = field(default_factory=dict)
+
+    def refuse(self, code: str) -> None:
+        self.refused[code] = self.refused.get(code, 0) + 1
+
+
+def choose(view: dict[str, Any]) -> dict[str, Any]:
+    """A client-side policy from the player's own view (with the engine's solver, as a
+    bot or a UI hint would): draw; lay an opening (or, once opened, any meld) when the
+    hand holds one; discard the card worth the most penalty."""
+    from games.engine import Card, Ruleset, best_opening, card_penalty, meld_value
+
+    deal = view["deal"]
+    if deal["phase"] == "draw":
+        return {"type": "draw"}
+    hand = [Card.parse(pair["card"]) for pair in deal["hand"]]
+    ruleset = Ruleset.from_dict(view["ruleset"])
+    actions = deal["actions"]
+    if deal["must_return"]:
+        return {"type": "discard", "card": deal["must_return"]}
+    if "lay" in actions:
+        melds = best_opening(hand, ruleset, keep=1)
+        value = sum(meld_value(meld, ruleset) for meld in melds)
+        opened = deal["opened"][deal["seat"]]
+        if melds and (opened or value >= ruleset.opening_minimum):
+            return {"type": "lay", "melds": [[str(c) for c in meld.cards] for meld in melds]}
+    worst = max(hand, key=lambda card: (not card.is_joker, card_penalty(card, ruleset)))
+    return {"type": "discard", "card": str(worst)}
+
+
+async def timed_get(
+    client: httpx.AsyncClient, url: str, headers: dict[str, str], stats: Stats
+) -> dict[str, Any]:
+    began = time.perf_counter()
+    response = await client.get(url, headers=headers)
+    if stats.measuring:
+        stats.get_latency.append(time.perf_counter() - began)
+    body: dict[str, Any] = response.json()
+    return body
+
+
+async def play_pair(
+    client: httpx.AsyncClient,
+    host: str,
+    guest: str,
+    stats: Stats,
+    stop: asyncio.Event,
+    playing: dict[str, dict[str, str]],
+) -> None:
+    """Two players playing serbian matches one after another. A player who is told it
+    is their turn (a websocket event would say so, with the ply) and has to draw just
+    draws: the answer holds their whole view, which decides the rest of the turn. Only
+    a player who must act without a fresh view of their own (the starter of a deal)
+    reads the state first."""
+    headers = [{"Authorization": f"Bearer {token}"} for token in (host, guest)]
+    while not stop.is_set():
+        created = await client.post(
+            "/api/v1/games", json={"preset": "serbian", "players": 2}, headers=headers[0]
+        )
+        game_id = created.json()["id"]
+        url = f"/api/v1/games/{game_id}"
+        await client.post(f"{url}/join", json={}, headers=headers[1])
+        view = (await client.post(f"{url}/start", headers=headers[0])).json()
+        views: list[dict[str, Any] | None] = [None, None]
+        views[view["you"]] = view
+        playing[game_id] = headers[1]
+        while not stop.is_set() and view["status"] == "active":
+            mover = view["to_move"]
+            current = views[mover]
+            if current is not None and current["ply"] == view["ply"]:
+                action = choose(current)
+            elif view["deal"]["phase"] == "draw":
+                action, current = {"type": "draw"}, view
+            else:
+                current = await timed_get(client, url, headers[mover], stats)
+                action = choose(current)
+            began = time.perf_counter()
+            response = await client.post(
+                f"{url}/actions",
+                json={"action": action, "ply": current["ply"]},
+                headers={**headers[mover], "Idempotency-Key": secrets.token_hex(8)},
+            )
+            elapsed = time.perf_counter() - began
+            body = response.json()
+            if response.status_code != 200:
+                stats.refuse(body["error"]["code"])
+                views[mover] = None
+                continue
+            if stats.measuring:
+                stats.accepted += 1
+                stats.move_latency.append(elapsed)
+            view = views[mover] = body["game"]
+        playing.pop(game_id, None)
+        if view["status"] == "finished":
+            stats.games_finished += 1
+
+
+async def poll_states(
+    client: httpx.AsyncClient,
+    per_second: float,
+    stats: Stats,
+    stop: asyncio.Event,
+    playing: dict[str, dict[str, str]],
+) -> None:
+    """Players (and spectators) reading game states: ``per_second`` GETs of random games."""
+    rng = random.Random(1)
+    while not stop.is_set():
+        await asyncio.sleep(rng.expovariate(per_second))
+        if playing:
+            game_id = rng.choice(list(playing))
+            await timed_get(client, f"/api/v1/games/{game_id}", playing[game_id], stats)
+
+
+def cpu_seconds(server_pid: int) -> dict[str, float]:
+    """CPU time used so far by the web server (all workers), PostgreSQL, Redis and this
+    load generator: where the machine's two cores go."""
+    import psutil
+
+    def used(process: psutil.Process) -> float:
+        try:
+            times = process.cpu_times()
+            return float(times.user + times.system)
+        except psutil.Error:
+            return 0.0
+
+    server = psutil.Process(server_pid)
+    out = {
+        "uvicorn": used(server) + sum(used(p) for p in server.children(recursive=True)),
+        "postgres": 0.0,
+        "redis": 0.0,
+        "load generator": used(psutil.Process()),
+    }
+    for process in psutil.process_iter(["name"]):
+        name = process.info["name"] or ""
+        if name.startswith("postgres"):
+            out["postgres"] += used(process)
+        elif name.startswith("redis-server"):
+            out["redis"] += used(process)
+    return out
+
+
+async def load(
+    url: str,
+    tokens: list[str],
+    seconds: float,
+    warmup: float,
+    server_pid: int,
+    gets_per_second: float,
+) -> Stats:
+    stats = Stats()
+    stop = asyncio.Event()
+    limits = httpx.Limits(max_connections=len(tokens), max_keepalive_connections=len(tokens))
+    async with httpx.AsyncClient(base_url=url, limits=limits, timeout=30) as client:
+        playing: dict[str, dict[str, str]] = {}
+        tasks = [
+            asyncio.create_task(play_pair(client, tokens[i], tokens[i + 1], stats, stop, playing))
+            for i in range(0, len(tokens), 2)
+        ]
+        tasks += [
+            asyncio.create_task(poll_states(client, gets_per_second / 4, stats, stop, playing))
+            for _ in range(4)
+        ]
+        await asyncio.sleep(warmup)
+        stats.measuring = True
+        cpu_before = cpu_seconds(server_pid)
+        began = time.perf_counter()
+        await asyncio.sleep(seconds)
+        stats.measuring = False
+        measured = time.perf_counter() - began
+        cpu_after = cpu_seconds(server_pid)
+        stats.cpu = {name: cpu_after[name] - cpu_before[name] for name in cpu_before}
+        stop.set()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    stats.move_latency.sort()
+    stats.get_latency.sort()
+    stats.games_finished = stats.games_finished
+    stats.refused = dict(stats.refused)
+    setattr(stats, "seconds", measured)  # noqa: B010
+    return stats
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    return values[min(len(values) - 1, int(q * len(values)))] * 1000
+
+
+# ------------------------------------------------------------------ profile one move
+
+
+def profile_moves(count: int) -> str:
+    """Play ``count`` moves in-process through the whole Django stack (middleware, DRF,
+    services, PostgreSQL, Redis) under pyinstrument; returns the report.
+
+    The moves run in a worker thread of a running event loop, as under uvicorn (where
+    Django runs each request in a thread and ``async_to_sync`` hands coroutines such
+    as the Channels sends back to the server's loop)."""
+    from asgiref.sync import async_to_sync, sync_to_async
+
+    return str(async_to_sync(sync_to_async(_profile_moves, thread_sensitive=False))(count))
+
+
+def _profile_moves(count: int) -> str:
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+    from pyinstrument import Profiler
+
+    from accounts import services as account_services
+
+    users = [
+        get_user_model().objects.create_user(username=f"profile{i}", password="x") for i in range(2)
+    ]
+    clients = []
+    for user in users:
+        _token, raw = account_services.token_create(user=user, name="profile")
+        clients.append(Client(HTTP_AUTHORIZATION=f"Bearer {raw}", HTTP_HOST="127.0.0.1"))
+    game_id = (
+        clients[0]
+        .post("/api/v1/games", {"preset": "serbian", "players": 2}, content_type="application/json")
+        .json()["id"]
+    )
+    clients[1].post(f"/api/v1/games/{game_id}/join", {}, content_type="application/json")
+    view = clients[0].post(f"/api/v1/games/{game_id}/start").json()
+    views = [clients[i].get(f"/api/v1/games/{game_id}").json() for i in range(2)]
+    profiler = Profiler(interval=0.0002)
+    done = 0
+    while done < count and view["status"] == "active":
+        mover = view["to_move"]
+        current = views[mover]
+        if current["ply"] != view["ply"]:
+            current = clients[mover].get(f"/api/v1/games/{game_id}").json()
+        action = choose(current)
+        profiler.start()
+        response = clients[mover].post(
+            f"/api/v1/games/{game_id}/actions",
+            {"action": action, "ply": current["ply"]},
+            content_type="application/json",
+        )
+        profiler.stop()
+        view = response.json()["game"]
+        views[mover] = view
+        done += 1
+    return str(profiler.output_text(unicode=True, color=False, show_all=False))
+
+
+def print_server_profile(out: Path) -> None:
+    import pstats
+
+    files = sorted(out.parent.glob(out.name + ".*"))
+    if not files:
+        print("no server profile was written")
+        return
+    stats = pstats.Stats(str(files[0]))
+    for extra in files[1:]:
+        stats.add(str(extra))
+    print(f"\nserver profile ({len(files)} worker processes, cProfile, by own time):")
+    stats.sort_stats("tottime").print_stats(25)
+    stats.sort_stats("cumulative").print_stats(45)
+
+
+# ------------------------------------------------------------------ main
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=16, help="concurrent 2-player games")
+    parser.add_argument("--workers", type=int, default=2, help="uvicorn worker processes")
+    parser.add_argument("--seconds", type=float, default=40, help="measured load, at most 120")
+    parser.add_argument("--warmup", type=float, default=5)
+    parser.add_argument(
+        "--gets-per-second", type=float, default=50, help="state reads of random games"
+    )
+    parser.add_argument("--profile-moves", type=int, default=200)
+    parser.add_argument(
+        "--profile-server",
+        metavar="FILE",
+        help="diagnostics: profile every thread of the web workers (slower), print the "
+        "top functions and write the statistics to FILE.<pid>",
+    )
+    parser.add_argument(
+        "--without-live-hook",
+        action="store_true",
+        help="diagnostics: switch off the live-play after-commit work to measure its cost",
+    )
+    args = parser.parse_args()
+    seconds = min(args.seconds, 120.0)
+
+    app = "remi_site.asgi:application"
+    if args.without_live_hook:
+        app = "bench.asgi_without_live_hook:application"
+    if args.profile_server:
+        app = "bench.asgi_profiled:application"
+    with Stack(args.workers, app) as stack:
+        if args.profile_server:
+            stack.env["REMI_PROFILE_OUT"] = str(Path(args.profile_server).resolve())
+        django_setup(stack.env)
+        tokens = make_players(2 * args.games)
+        stack.start_server()
+        assert stack.server is not None
+        load_before = os.getloadavg()
+        stats = asyncio.run(
+            load(stack.url, tokens, seconds, args.warmup, stack.server.pid, args.gets_per_second)
+        )
+        measured = stats.seconds  # type: ignore[attr-defined]
+        print(
+            f"\nbench/api.py: {args.games} concurrent 2-player games, uvicorn x{args.workers} "
+            f"workers, PostgreSQL + Redis, production settings, {measured:.0f} s measured"
+        )
+        print(f"  accepted moves      {stats.accepted} ({stats.accepted / measured:.0f} moves/s)")
+        print(
+            f"  move latency        p50 {percentile(stats.move_latency, 0.50):.1f} ms   "
+            f"p99 {percentile(stats.move_latency, 0.99):.1f} ms"
+        )
+        print(
+            f"  state GET latency   p50 {percentile(stats.get_latency, 0.50):.1f} ms   "
+            f"p99 {percentile(stats.get_latency, 0.99):.1f} ms   ({len(stats.get_latency)} GETs, "
+            f"{len(stats.get_latency) / measured:.0f}/s)"
+        )
+        print(f"  refused moves       {stats.refused or 'none'}")
+        print(f"  matches finished    {stats.games_finished}")
+        requests = stats.accepted + len(stats.get_latency)
+        print(
+            f"  CPU, {os.cpu_count()} cores, load average before {load_before[0]:.1f}: "
+            + ", ".join(
+                f"{name} {used / measured * 100:.0f}% ({used / max(requests, 1) * 1000:.2f} ms/req)"
+                for name, used in stats.cpu.items()
+            )
+        )
+        if args.profile_server:
+            stack.stop_server()
+            print_server_profile(Path(args.profile_server).resolve())
+        if args.profile_moves:
+            print(f"\nprofile of {args.profile_moves} moves in-process (pyinstrument):")
+            print(profile_moves(args.profile_moves))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,10 @@
+"""Diagnostics for ``bench/api.py --without-live-hook``: the site's ASGI application
+with the live-play part's after-commit work (private hands, turn events, task
+scheduling) switched off, to measure what that work costs per move. Never serves."""
+
+from games import events
+from remi_site.asgi import application
+
+events._game_committed = lambda game_id: None  # type: ignore[assignment]
+
+__all__ = ["application"]

@@ -1,0 +1,439 @@
+"""Games endpoints: thin views. Parse with an input serializer, find the game through
+a selector (404 for unknown and others' private games), call a service, answer with
+the viewer's view built by the selectors from the engine's per-seat view."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import permissions, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.authentication import request_user
+from games import selectors, services
+from games.api import serializers as s
+from games.api.errors import api_error
+from games.bot_turns import game_play_now
+from games.engine import IllegalAction, parse_action
+from games.errors import GameError, IllegalMove
+from remi_site.api_errors import ApiError, error_responses
+from remi_site.pagination import CursorPagination
+
+GAME_ID = OpenApiParameter(
+    "game_id", OpenApiTypes.STR, OpenApiParameter.PATH, description="The game's public id."
+)
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="Any unique string (up to 128 characters, e.g. a UUID). Retrying a request "
+    "with the same key returns the first result instead of acting twice; the same key with "
+    "another action is refused with 422 `idempotency_key_reused`.",
+)
+MAX_IDEMPOTENCY_KEY = 128
+
+
+class GameAPIView(APIView):
+    """Turns the services' ``GameError`` into the API's one error shape."""
+
+    def handle_exception(self, exc: Exception) -> Response:
+        if isinstance(exc, GameError):
+            exc = api_error(exc)
+        return super().handle_exception(exc)
+
+    def view_of(self, request: Request, game_id: str) -> dict[str, Any]:
+        game = selectors.game_get(public_id=game_id, user=request.user)
+        return selectors.game_view_for(game=game, user=request.user)
+
+
+class GamePagination(CursorPagination):
+    ordering = ("-created_at", "-id")
+
+
+# ------------------------------------------------------------------ rulesets
+
+
+class RulesetListView(GameAPIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        operation_id="rulesets_list",
+        tags=["games"],
+        summary="The rule presets, with every field",
+        description="A game is created from a preset plus house-rule overrides of any field "
+        "but `name`. RULES.md explains each switch.",
+        responses={200: s.PresetSerializer(many=True), **error_responses(429)},
+    )
+    def get(self, request: Request) -> Response:
+        return Response(selectors.ruleset_presets())
+
+
+class BotListView(GameAPIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        operation_id="bots_list",
+        tags=["games"],
+        summary="The built-in bots",
+        description="Bot accounts to name in `bots` when creating a game, weakest first.",
+        responses={200: s.BotSerializer(many=True), **error_responses(429)},
+    )
+    def get(self, request: Request) -> Response:
+        return Response(selectors.bot_list())
+
+
+# ------------------------------------------------------------------ games
+
+
+class GameListView(GameAPIView):
+    @extend_schema(
+        operation_id="games_list",
+        tags=["games"],
+        summary="Games you may see",
+        description="Public games and the private games you sit in, newest first, with "
+        "cursor pagination (`next`/`previous` links; `page_size` up to 100).",
+        parameters=[
+            s.GameListFilterSerializer,
+            OpenApiParameter("cursor", OpenApiTypes.STR, description="From `next`/`previous`."),
+            OpenApiParameter("page_size", OpenApiTypes.INT, description="1 to 100 (20)."),
+        ],
+        responses={200: s.GamePageSerializer, **error_responses(400, 401, 429)},
+    )
+    def get(self, request: Request) -> Response:
+        filters = s.GameListFilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        user = request_user(request)
+        games = selectors.game_list(user=user, filters=filters.validated_data)
+        paginator = GamePagination()
+        page = paginator.paginate_queryset(games, request, view=self) or []
+        return paginator.get_paginated_response(
+            [selectors.game_summary(game, user) for game in page]
+        )
+
+    @extend_schema(
+        operation_id="games_create",
+        tags=["games"],
+        summary="Create a game",
+        description="You take seat 0 and host the game; other players join it, then you "
+        "start it. A private game gets an invite code to share. Bot accounts named in "
+        "`bots` take the next seats at once.",
+        request=s.GameCreateSerializer,
+        responses={
+            201: s.GameViewSerializer,
+            400: OpenApiResponse(
+                error_responses(400)[400].response,
+                description="`invalid` (fields), `unknown_preset`, `invalid_ruleset`, "
+                "`invalid_players`, `invalid_time_control`, `unknown_bot`, `too_many_bots`.",
+            ),
+            **error_responses(401, 429),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        data = s.GameCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        fields = dict(data.validated_data)
+        fields["bots"] = selectors.bot_users(usernames=fields["bots"])
+        user = request_user(request)
+        game = services.game_create(owner=user, **fields)
+        view = selectors.game_view_for(
+            game=selectors.game_get(public_id=game.public_id, user=user), user=user
+        )
+        return Response(view, status=status.HTTP_201_CREATED)
+
+
+class GamePlayNowView(GameAPIView):
+    @extend_schema(
+        operation_id="games_play_now",
+        tags=["games"],
+        summary="Play now against bots",
+        description="Creates a game against 1 to 3 built-in bots of about `level` and "
+        "starts it at once: the answer is the running game.",
+        request=s.PlayNowSerializer,
+        responses={
+            201: s.GameViewSerializer,
+            400: OpenApiResponse(
+                error_responses(400)[400].response,
+                description="`invalid` (fields), `invalid_time_control`, `too_many_bots`.",
+            ),
+            **error_responses(401, 429),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        data = s.PlayNowSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        fields = dict(data.validated_data)
+        user = request_user(request)
+        game = game_play_now(user=user, bots_count=fields.pop("bots"), **fields)
+        return Response(self.view_of(request, game.public_id), status=status.HTTP_201_CREATED)
+
+
+class InviteJoinView(GameAPIView):
+    @extend_schema(
+        operation_id="invites_join",
+        tags=["games"],
+        summary="Join a private game by its invite code alone",
+        parameters=[
+            OpenApiParameter(
+                "invite_code", OpenApiTypes.STR, OpenApiParameter.PATH, description="The code."
+            )
+        ],
+        request=None,
+        responses={
+            200: s.GameViewSerializer,
+            409: OpenApiResponse(error_responses(409)[409].response, description="`game_full`."),
+            **error_responses(401, 404, 429),
+        },
+    )
+    def post(self, request: Request, invite_code: str) -> Response:
+        user = request_user(request)
+        game = selectors.game_for_invite(invite_code=invite_code)
+        services.game_join(game=game, user=user, invite_code=invite_code)
+        return Response(self.view_of(request, game.public_id))
+
+
+class GameDetailView(GameAPIView):
+    @extend_schema(
+        operation_id="games_retrieve",
+        tags=["games"],
+        summary="The game as you see it",
+        description="Your hand (with card ids), the table, the discard pile, the other hands' "
+        "and the stock's sizes, the scores, whose turn it is and its deadline, the `ply` to "
+        "send with your next action, and what you may do now (`can`). Spectators of public "
+        "games see everything but the hands.",
+        parameters=[GAME_ID],
+        responses={200: s.GameViewSerializer, **error_responses(401, 404, 429)},
+    )
+    def get(self, request: Request, game_id: str) -> Response:
+        return Response(self.view_of(request, game_id))
+
+
+class GameJoinView(GameAPIView):
+    @extend_schema(
+        operation_id="games_join",
+        tags=["games"],
+        summary="Join a game (or come back to your seat)",
+        description="Takes a free seat in the lobby. A private game needs its invite code. "
+        "Joining a game you have left returns you to your seat, total kept. Idempotent.",
+        parameters=[GAME_ID],
+        request=s.JoinSerializer,
+        responses={
+            200: s.GameViewSerializer,
+            403: OpenApiResponse(
+                error_responses(403)[403].response, description="`seat_out`: you resigned."
+            ),
+            409: OpenApiResponse(
+                error_responses(409)[409].response,
+                description="`game_not_in_lobby`, `game_full`.",
+            ),
+            **error_responses(400, 401, 404, 429),
+        },
+    )
+    def post(self, request: Request, game_id: str) -> Response:
+        data = s.JoinSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        user = request_user(request)
+        code = data.validated_data["invite_code"] or None
+        game = selectors.game_get_for_join(public_id=game_id, user=user, invite_code=code)
+        services.game_join(game=game, user=user, invite_code=code)
+        return Response(self.view_of(request, game_id))
+
+
+class GameLeaveView(GameAPIView):
+    @extend_schema(
+        operation_id="games_leave",
+        tags=["games"],
+        summary="Leave a game",
+        description="In the lobby, frees your seat (the host leaving aborts the game). In a "
+        "running game your seat and total stay: you are marked away and may rejoin; the turn "
+        "deadlines play for you meanwhile.",
+        parameters=[GAME_ID],
+        request=None,
+        responses={
+            204: None,
+            403: OpenApiResponse(error_responses(403)[403].response, description="`not_a_player`."),
+            409: OpenApiResponse(error_responses(409)[409].response, description="`game_over`."),
+            **error_responses(401, 404, 429),
+        },
+    )
+    def post(self, request: Request, game_id: str) -> Response:
+        user = request_user(request)
+        game = selectors.game_get(public_id=game_id, user=user)
+        services.game_leave(game=game, user=user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class GameStartView(GameAPIView):
+    @extend_schema(
+        operation_id="games_start",
+        tags=["games"],
+        summary="Start the game (host)",
+        description="Once every seat is taken: the first deal is shuffled and dealt.",
+        parameters=[GAME_ID],
+        request=None,
+        responses={
+            200: s.GameViewSerializer,
+            403: OpenApiResponse(error_responses(403)[403].response, description="`not_host`."),
+            409: OpenApiResponse(
+                error_responses(409)[409].response,
+                description="`game_not_in_lobby`, `not_enough_players`.",
+            ),
+            **error_responses(401, 404, 429),
+        },
+    )
+    def post(self, request: Request, game_id: str) -> Response:
+        user = request_user(request)
+        game = selectors.game_get(public_id=game_id, user=user)
+        services.game_start(game=game, user=user)
+        return Response(self.view_of(request, game_id))
+
+
+class GameAbortView(GameAPIView):
+    @extend_schema(
+        operation_id="games_abort",
+        tags=["games"],
+        summary="Abort a game in the lobby (host)",
+        parameters=[GAME_ID],
+        request=None,
+        responses={
+            200: s.GameViewSerializer,
+            403: OpenApiResponse(error_responses(403)[403].response, description="`not_host`."),
+            409: OpenApiResponse(
+                error_responses(409)[409].response,
+                description="`game_not_in_lobby`, `game_over`.",
+            ),
+            **error_responses(401, 404, 429),
+        },
+    )
+    def post(self, request: Request, game_id: str) -> Response:
+        user = request_user(request)
+        game = selectors.game_get(public_id=game_id, user=user)
+        services.game_abort(game=game, user=user)
+        return Response(self.view_of(request, game_id))
+
+
+class GameResignView(GameAPIView):
+    @extend_schema(
+        operation_id="games_resign",
+        tags=["games"],
+        summary="Resign",
+        description="Your seat is out: your total stays and the server plays your turns "
+        "(draw, discard). With fewer than two players left the game ends and the others win.",
+        parameters=[GAME_ID],
+        request=None,
+        responses={
+            200: s.GameViewSerializer,
+            403: OpenApiResponse(error_responses(403)[403].response, description="`not_a_player`."),
+            409: OpenApiResponse(
+                error_responses(409)[409].response,
+                description="`game_not_active`, `seat_out`.",
+            ),
+            **error_responses(401, 404, 429),
+        },
+    )
+    def post(self, request: Request, game_id: str) -> Response:
+        user = request_user(request)
+        game = selectors.game_get(public_id=game_id, user=user)
+        services.game_resign(game=game, user=user)
+        return Response(self.view_of(request, game_id))
+
+
+class GameActionView(GameAPIView):
+    @extend_schema(
+        operation_id="games_act",
+        tags=["games"],
+        summary="Make a move",
+        description="Send the action and the `ply` of the state you acted on. A turn is: "
+        "`draw` (or `take` the top discard), then any `lay` / `off` / `swap`, then "
+        "`discard`. The answer holds the move as you see it (the card you drew) and the "
+        "game after it.",
+        parameters=[GAME_ID, IDEMPOTENCY_KEY],
+        request=s.ActSerializer,
+        responses={
+            200: s.ActResultSerializer,
+            400: OpenApiResponse(
+                error_responses(400)[400].response,
+                description="An illegal action, with the engine's code: `bad_action`, "
+                "`must_draw_first`, `already_drew`, `card_not_in_hand`, `opening_too_low`, "
+                "`adjacent_jokers`, `last_card`, `must_return_taken_card`, …; or `invalid`.",
+            ),
+            403: OpenApiResponse(
+                error_responses(403)[403].response,
+                description="`not_your_turn`, `not_a_player`, `seat_out`.",
+            ),
+            409: OpenApiResponse(
+                error_responses(409)[409].response,
+                description="`stale_ply` (with `details.current_ply`: re-read the game), "
+                "`game_not_active`.",
+            ),
+            422: OpenApiResponse(
+                error_responses(422)[422].response,
+                description="`idempotency_key_reused` with another action.",
+            ),
+            **error_responses(401, 404, 429),
+        },
+    )
+    def post(self, request: Request, game_id: str) -> Response:
+        data = s.ActSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        key = request.headers.get("Idempotency-Key") or None
+        if key is not None and len(key) > MAX_IDEMPOTENCY_KEY:
+            raise ApiError(
+                "invalid", f"Idempotency-Key is longer than {MAX_IDEMPOTENCY_KEY} characters"
+            )
+        action = data.validated_data["action"]
+        if isinstance(action, str):
+            try:
+                action = parse_action(action)
+            except IllegalAction as error:
+                raise IllegalMove(error.message, code=error.code) from None
+        elif not isinstance(action, dict):
+            raise IllegalMove("an action is an object or its text form", code="bad_action")
+        user = request_user(request)
+        # The service finds and locks the game in one query, checks the seat and hides a
+        # private game from others.
+        result = services.game_act(
+            game=game_id,
+            user=user,
+            action=action,
+            expected_ply=data.validated_data["ply"],
+            idempotency_key=key,
+        )
+        view = selectors.game_view_for(
+            game=result.game,
+            user=user,
+            deal=result.deal,
+            seats=result.seats if result.seats else None,
+        )
+        body = {
+            "replayed": result.replayed,
+            "move": selectors.move_entry(
+                result.move, position=result.seat.position, full=False, own=True
+            ),
+            "game": view,
+        }
+        headers = {"Idempotent-Replayed": "true"} if result.replayed else None
+        return Response(body, headers=headers)
+
+
+class GameMoveListView(GameAPIView):
+    @extend_schema(
+        operation_id="games_moves",
+        tags=["games"],
+        summary="The move log",
+        description="While the game runs: every move in its public form (another player's "
+        "draw from the stock shows no card), your own moves in full. Once the game is over: "
+        "every move in full and the hands dealt in each deal: the replay.",
+        parameters=[GAME_ID, s.MoveLogFilterSerializer],
+        responses={200: s.MoveLogSerializer, **error_responses(400, 401, 404, 429)},
+    )
+    def get(self, request: Request, game_id: str) -> Response:
+        params = s.MoveLogFilterSerializer(data=request.query_params)
+        params.is_valid(raise_exception=True)
+        user = request_user(request)
+        game = selectors.game_get(public_id=game_id, user=user)
+        return Response(selectors.move_log_for(game=game, user=user, **params.validated_data))

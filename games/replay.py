@@ -1,0 +1,81 @@
+"""Replay: rebuild a game's deals from their deck orders and the move log.
+
+The log is the truth and the stored snapshots a cache. ``game_replay_check``
+rebuilds every deal with the engine (``Deal.from_deck`` plus each logged
+action in ply order) and compares it with what was stored: the state
+snapshot, the result, and the seats' totals. Tests run it on every game they
+play.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from games.engine import Card, Ruleset, action_from_dict
+from games.engine import Deal as EngineDeal
+from games.models import Deal, Game, Move
+
+# Log entries that are not engine actions (they change seats, not the deal).
+NON_ENGINE_KINDS = frozenset({"resign"})
+
+
+def deal_as_dealt(row: Deal, ruleset: Ruleset, players: int) -> EngineDeal:
+    """A deal as it was dealt, from its stored deck order, card ids and seeds."""
+    return EngineDeal.from_deck(
+        ruleset,
+        players,
+        dealer=row.dealer,
+        deck=[Card.parse(text) for text in row.deck],
+        card_ids=row.card_ids,
+        reshuffle_seeds=row.reshuffle_seeds,
+    )
+
+
+@dataclass
+class ReplayReport:
+    deals: list[EngineDeal] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def game_replay(game: Game) -> ReplayReport:
+    """Rebuild every deal of ``game`` from its deck and the log; list any difference
+    from the stored snapshots, results and totals."""
+    report = ReplayReport()
+    ruleset = Ruleset.from_dict(game.ruleset)
+    moves = list(Move.objects.filter(game=game).select_related("deal", "seat").order_by("ply"))
+    plies = [move.ply for move in moves]
+    if plies != list(range(1, len(moves) + 1)) or game.ply != len(moves):
+        report.problems.append(f"the log's plies are not 1..{game.ply}: {plies}")
+    totals = [0] * game.players
+    for row in Deal.objects.filter(game=game).order_by("number"):
+        deal = deal_as_dealt(row, ruleset, game.players)
+        for move in moves:
+            if move.deal_id != row.pk or move.kind in NON_ENGINE_KINDS:
+                continue
+            if deal.to_move != move.seat.position:
+                report.problems.append(f"ply {move.ply}: seat {deal.to_move} was to move")
+            deal = deal.apply(action_from_dict(move.payload))
+            event = deal.last_event
+            assert event is not None
+            if event.public != move.public:
+                report.problems.append(f"ply {move.ply}: public form differs")
+            if (event.private if event.private != event.public else None) != move.private:
+                report.problems.append(f"ply {move.ply}: private form differs")
+        if deal.to_dict() != row.state:
+            report.problems.append(f"deal {row.number}: the snapshot differs from the replay")
+        result = deal.result()
+        if (None if result is None else result.to_dict()) != row.result:
+            report.problems.append(f"deal {row.number}: the stored result differs")
+        if result is not None:
+            totals = [total + score for total, score in zip(totals, result.scores, strict=True)]
+        report.deals.append(deal)
+    stored = [seat.total for seat in game.seats.order_by("position")]
+    if not report.deals:  # a game that never started: nobody scored
+        totals = [0] * len(stored)
+    if stored != totals:
+        report.problems.append(f"seat totals {stored} differ from the replay's {totals}")
+    return report

@@ -1,0 +1,431 @@
+"""Reads of games: lists, the viewer's view of a game, the move log.
+
+Everything a user sees of a deal is built by the engine's per-seat view
+(``deal.view(seat)``; ``view(None)`` for spectators). The raw ``Deal.deck``
+and ``Deal.state`` never leave this module except through it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.models import User as AuthUser
+from django.db.models import (
+    Count,
+    Exists,
+    F,
+    IntegerField,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+)
+from django.db.models.fields.json import KeyTextTransform
+from django.db.models.functions import Cast
+
+from games.engine import PRESETS, Ruleset
+from games.engine import Deal as EngineDeal
+from games.errors import GameNotFound, InvalidRequest
+from games.models import Deal, Game, Move, Seat
+from games.replay import deal_as_dealt
+
+User = AuthUser | AnonymousUser
+
+LIST_STATUSES = ("open", "my_turn", "active", "finished", "aborted", "lobby")
+
+
+# ------------------------------------------------------------------ rulesets
+
+
+def ruleset_presets() -> list[dict[str, Any]]:
+    """Every preset with every field (``Ruleset.to_dict``)."""
+    return [{"name": name, "ruleset": ruleset.to_dict()} for name, ruleset in PRESETS.items()]
+
+
+def bot_users(*, usernames: Sequence[str]) -> list[AuthUser]:
+    """The bot accounts with these usernames, in order; ``InvalidRequest`` names one
+    that is not a bot."""
+    found = {
+        user.username: user
+        for user in AuthUser.objects.select_related("profile").filter(
+            username__in=usernames, profile__is_bot=True
+        )
+    }
+    missing = [name for name in usernames if name not in found]
+    if missing:
+        raise InvalidRequest(f"no bot named {missing[0]!r}", code="unknown_bot")
+    return [found[name] for name in usernames]
+
+
+def bot_list() -> list[dict[str, Any]]:
+    """The bot accounts one may seat in a game, weakest first."""
+    bots = AuthUser.objects.select_related("profile").filter(profile__is_bot=True)
+    return [
+        {
+            "username": bot.username,
+            "display_name": bot.profile.display_name,
+            "bot_level": bot.profile.bot_level,
+            "avatar": bot.profile.avatar,
+            "bio": bot.profile.bio,
+        }
+        for bot in sorted(bots, key=lambda bot: (bot.profile.bot_level or 0, bot.username))
+    ]
+
+
+def game_for_invite(*, invite_code: str) -> Game:
+    """The private game in the lobby with this invite code (``GameNotFound`` if none)."""
+    game = (
+        Game.objects.filter(
+            invite_code=invite_code,
+            visibility=Game.Visibility.PRIVATE,
+            status=Game.Status.LOBBY,
+        )
+        .order_by("-created_at")
+        .first()
+        if invite_code
+        else None
+    )
+    if game is None:
+        raise GameNotFound("no game with this invite code")
+    return game
+
+
+# ------------------------------------------------------------------ finding games
+
+
+def seats_with_players() -> QuerySet[Seat]:
+    """Seats by position with what the answers show of their players (the rest of a
+    user row is left in the database: a move reads seats every time)."""
+    return (
+        Seat.objects.select_related("user__profile")
+        .only(
+            *(f.name for f in Seat._meta.concrete_fields),
+            "user__id",
+            "user__username",
+            "user__profile__id",
+            "user__profile__user_id",
+            "user__profile__display_name",
+            "user__profile__is_bot",
+            "user__profile__bot_level",
+        )
+        .order_by("position")
+    )
+
+
+def _seats_prefetch() -> Any:
+    return Prefetch("seats", queryset=seats_with_players())
+
+
+def game_get(*, public_id: str, user: User) -> Game:
+    """The game, if ``user`` may see it: public games, and private ones they sit in.
+
+    Anything else is ``GameNotFound``, so a private game's existence is not revealed.
+    """
+    game = (
+        Game.objects.select_related("owner")
+        .prefetch_related(_seats_prefetch())
+        # The current deal's snapshot in the same query (for ``game_view_for``).
+        .annotate(current_state=_current_state())
+        .filter(public_id=public_id)
+        .first()
+    )
+    if game is None or (game.is_private and seat_of(game, user) is None):
+        raise GameNotFound("no such game")
+    return game
+
+
+def game_get_for_join(*, public_id: str, user: User, invite_code: str | None) -> Game:
+    """The game a user asks to join: a private one is found with its invite code too
+    (the service checks the code)."""
+    game = Game.objects.filter(public_id=public_id).first()
+    if game is None or (game.is_private and not invite_code and not _is_seated(game, user)):
+        raise GameNotFound("no such game")
+    return game
+
+
+def _is_seated(game: Game, user: User) -> bool:
+    return bool(user.is_authenticated and Seat.objects.filter(game=game, user=user).exists())
+
+
+def seat_of(game: Game, user: User) -> Seat | None:
+    """The user's seat (from the prefetched seats when there are)."""
+    if not user.is_authenticated:
+        return None
+    return next((seat for seat in game.seats.all() if seat.user_id == user.pk), None)
+
+
+def game_list(*, user: AuthUser, filters: Mapping[str, Any]) -> QuerySet[Game]:
+    """Games the user may see, newest first, narrowed by ``filters``:
+
+    - ``status``: ``open`` (public games in the lobby with a free seat, not yours),
+      ``lobby``, ``active``, ``finished`` or ``aborted``;
+    - ``mine``: only games the user sits in;
+    - ``variant``: the preset name.
+
+    ``status=my_turn`` gives the running games waiting for the user's move. Each game
+    is annotated with ``to_move``, the seat whose turn it is (read from the current
+    deal's snapshot in the same query).
+    """
+    mine = Exists(Seat.objects.filter(game=OuterRef("pk"), user_id=user.pk))
+    turn = (
+        Deal.objects.filter(game=OuterRef("pk"), number=OuterRef("deal_number"))
+        .annotate(seat=Cast(KeyTextTransform("to_move", "state"), IntegerField()))
+        .values("seat")[:1]
+    )
+    games = (
+        Game.objects.annotate(is_mine=mine, to_move=Subquery(turn, output_field=IntegerField()))
+        .filter(Q(visibility=Game.Visibility.PUBLIC) | Q(is_mine=True))
+        .select_related("owner")
+        .prefetch_related(_seats_prefetch())
+    )
+    status = filters.get("status")
+    if status:
+        if status not in LIST_STATUSES:
+            raise InvalidRequest(f"unknown status filter {status!r}", code="invalid_filter")
+        if status == "my_turn":
+            position = Seat.objects.filter(
+                game=OuterRef("pk"), user_id=user.pk, status=Seat.Status.ACTIVE
+            ).values("position")[:1]
+            games = games.annotate(
+                my_position=Subquery(position, output_field=IntegerField())
+            ).filter(status=Game.Status.ACTIVE, to_move=F("my_position"))
+        elif status == "open":
+            games = games.annotate(taken=Count("seats")).filter(
+                status=Game.Status.LOBBY,
+                visibility=Game.Visibility.PUBLIC,
+                is_mine=False,
+                taken__lt=F("players"),
+            )
+        else:
+            games = games.filter(status=status)
+    if filters.get("mine"):
+        games = games.filter(is_mine=True)
+    variant = filters.get("variant")
+    if variant:
+        games = games.filter(preset=variant)
+    return games
+
+
+# ------------------------------------------------------------------ the viewer's view
+
+
+def _current_state() -> Subquery:
+    deals = Deal.objects.filter(game=OuterRef("pk"), number=OuterRef("deal_number"))
+    return Subquery(deals.values("state")[:1])
+
+
+def current_deal(game: Game) -> EngineDeal | None:
+    """The engine state of the deal being played (or the last one), None before the start."""
+    if game.deal_number == 0:
+        return None
+    annotated = getattr(game, "current_state", None)
+    if annotated is not None:
+        return EngineDeal.from_dict(annotated)
+    state = (
+        Deal.objects.filter(game=game, number=game.deal_number)
+        .values_list("state", flat=True)
+        .first()
+    )
+    return None if state is None else EngineDeal.from_dict(state)
+
+
+def game_view_for(
+    *,
+    game: Game,
+    user: User,
+    deal: EngineDeal | None = None,
+    seats: Sequence[Seat] | None = None,
+) -> dict[str, Any]:
+    """The game as ``user`` may see it: the platform's data and the engine's view of the
+    current deal for their seat (a spectator's view for others).
+
+    ``deal`` and ``seats`` may be passed when the caller already has them (the
+    result of a move), which saves reading them again.
+    """
+    if seats is None:
+        seats = list(game.seats.all())
+    seat = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
+    if deal is None:
+        deal = current_deal(game)
+    deal_view = None if deal is None else deal.view(None if seat is None else seat.position)
+    view = deal_view.to_dict() if deal_view is not None else None
+    ruleset = Ruleset.from_dict(game.ruleset)
+    return {
+        "id": game.public_id,
+        "status": game.status,
+        "preset": game.preset,
+        "ruleset": game.ruleset,
+        "players": game.players,
+        "visibility": game.visibility,
+        "invite_code": game.invite_code if seat is not None and game.is_private else None,
+        "owner": _owner_name(game, seats),
+        "time_control": _time_control(game),
+        "created_at": game.created_at,
+        "started_at": game.started_at,
+        "finished_at": game.finished_at,
+        "ply": game.ply,
+        "deadline_at": game.deadline_at,
+        "deal_number": game.deal_number,
+        "deals_in_match": ruleset.deals_in_match(game.players),
+        "to_move": None if deal is None or deal.is_over or game.is_over else deal.to_move,
+        "seats": [_seat(s, user) for s in seats],
+        "you": None if seat is None else seat.position,
+        "winners": game.winners if game.status == Game.Status.FINISHED else None,
+        "end_reason": game.end_reason or None,
+        "deal": view,
+        "can": _can(game, seats, seat, view),
+    }
+
+
+def _owner_name(game: Game, seats: Sequence[Seat]) -> str:
+    # The host sits in the game (leaving the lobby aborts it): no query for the owner.
+    for seat in seats:
+        if seat.user_id == game.owner_id:
+            return seat.user.get_username()
+    return game.owner.get_username()
+
+
+def _time_control(game: Game) -> dict[str, Any]:
+    return {
+        "kind": game.time_control,
+        "seconds_per_turn": game.seconds_per_turn,
+        "days_per_move": game.days_per_move,
+        "rated": game.rated,
+    }
+
+
+def user_card(user: Any) -> dict[str, Any]:
+    profile = getattr(user, "profile", None)
+    return {
+        "username": user.get_username(),
+        "display_name": profile.display_name if profile else user.get_username(),
+        "is_bot": bool(profile and profile.is_bot),
+        "bot_level": profile.bot_level if profile else None,
+    }
+
+
+def _seat(seat: Seat, user: User) -> dict[str, Any]:
+    return {
+        "position": seat.position,
+        "user": user_card(seat.user),
+        "status": seat.status,
+        "total": seat.total,
+        "strikes": seat.strikes,
+    }
+
+
+def _can(
+    game: Game, seats: Sequence[Seat], seat: Seat | None, view: Mapping[str, Any] | None
+) -> dict[str, Any]:
+    lobby = game.status == Game.Status.LOBBY
+    active = game.status == Game.Status.ACTIVE
+    is_host = seat is not None and game.owner_id == seat.user_id
+    return {
+        "join": (lobby and seat is None and len(seats) < game.players)
+        or (active and seat is not None and seat.status == Seat.Status.LEFT),
+        "leave": seat is not None and (lobby or (active and seat.status == Seat.Status.ACTIVE)),
+        "start": lobby and is_host and len(seats) == game.players,
+        "abort": lobby and is_host,
+        "resign": active and seat is not None and seat.status != Seat.Status.OUT,
+        "act": list(view["actions"]) if active and view is not None and seat is not None else [],
+    }
+
+
+def game_summary(game: Game, user: User) -> dict[str, Any]:
+    """A game as the lists show it (no deal state)."""
+    seats = list(game.seats.all())
+    return {
+        "id": game.public_id,
+        "status": game.status,
+        "preset": game.preset,
+        "players": game.players,
+        "visibility": game.visibility,
+        "owner": game.owner.get_username(),
+        "time_control": _time_control(game),
+        "seats": [_seat(s, user) for s in seats],
+        "you": next(
+            (s.position for s in seats if user.is_authenticated and s.user_id == user.pk), None
+        ),
+        "ply": game.ply,
+        "deal_number": game.deal_number,
+        "to_move": getattr(game, "to_move", None) if game.status == Game.Status.ACTIVE else None,
+        "deadline_at": game.deadline_at,
+        "winners": game.winners if game.status == Game.Status.FINISHED else None,
+        "created_at": game.created_at,
+    }
+
+
+# ------------------------------------------------------------------ the move log
+
+
+def move_entry(move: Move, *, position: int, full: bool, own: bool) -> dict[str, Any]:
+    """A logged move as a viewer may see it: its public form, or the private one (with
+    the card drawn) for the mover, and for everyone once the game is over."""
+    event = move.private if (full or own) and move.private is not None else move.public
+    return {
+        "ply": move.ply,
+        "deal": move.deal.number if move.deal is not None else None,
+        "seat": position,
+        "kind": move.kind,
+        "by_server": move.user_id is None,
+        "event": event,
+        "created_at": move.created_at,
+    }
+
+
+def move_log_for(*, game: Game, user: User, after: int = 0, limit: int = 500) -> dict[str, Any]:
+    """The game's move log from ply ``after + 1``, as ``user`` may see it.
+
+    While the game runs, every move shows its public form (the viewer's own moves
+    their private one). Once the game is over the log is complete: every move's
+    private form and each deal's dealt hands (from each seat's view of the deal as
+    dealt): that is the replay.
+    """
+    viewer = seat_of(game, user)
+    full = game.is_over
+    moves = list(
+        Move.objects.filter(game=game, ply__gt=after)
+        .select_related("deal", "seat")
+        .order_by("ply")[: limit + 1]
+    )
+    more = len(moves) > limit
+    moves = moves[:limit]
+    entries = [
+        move_entry(
+            move,
+            position=move.seat.position,
+            full=full,
+            own=viewer is not None and move.seat_id == viewer.pk,
+        )
+        for move in moves
+    ]
+    return {
+        "complete": full,
+        "ply": game.ply,
+        "moves": entries,
+        "next_after": entries[-1]["ply"] if more else None,
+        "deals": _dealt(game) if full else None,
+    }
+
+
+def _dealt(game: Game) -> list[dict[str, Any]]:
+    """Each deal as dealt, built from every seat's view of its first position."""
+    ruleset = Ruleset.from_dict(game.ruleset)
+    out = []
+    for row in Deal.objects.filter(game=game).order_by("number"):
+        first = deal_as_dealt(row, ruleset, game.players)
+        views = [first.view(seat).to_dict() for seat in range(game.players)]
+        out.append(
+            {
+                "number": row.number,
+                "dealer": row.dealer,
+                "hands": [view["hand"] for view in views],
+                "discard": views[0]["discard"],
+                "to_move": views[0]["to_move"],
+                "result": row.result,
+            }
+        )
+    return out

@@ -1,0 +1,883 @@
+"""Every write to games, seats, deals and moves.
+
+Each public function is one transaction: it locks the game row
+(``select_for_update``), checks the request against the locked state (the
+expected ``ply`` for moves), calls the engine, appends to the move log, saves
+the deal snapshot and the seats' totals, and registers its notifications to
+run after commit (``games.events``). Views, consumers, tasks, admin actions
+and bots all come through here; nothing else writes these tables.
+
+The current deal's engine state is cached in ``Deal.state`` (a snapshot);
+the deck order, card ids and reshuffle seeds in the ``Deal`` row plus the
+move log are the truth and rebuild it exactly (see ``games.replay``).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from games import events, timecontrol
+from games.engine import (
+    PRESETS,
+    Action,
+    Card,
+    Discard,
+    DrawStock,
+    IllegalAction,
+    Match,
+    Ruleset,
+    UndoTake,
+    action_from_dict,
+    card_penalty,
+)
+from games.engine import Deal as EngineDeal
+from games.engine.scoring import DealResult
+from games.errors import (
+    Conflict,
+    GameNotFound,
+    IdempotencyKeyReused,
+    IllegalMove,
+    InvalidRequest,
+    NotAllowed,
+    StalePly,
+)
+from games.models import Deal, Game, Move, Seat, new_invite_code
+from games.selectors import seats_with_players
+
+# Default time controls (the live-play part enforces them).
+DEFAULT_SECONDS_PER_TURN = 60
+DEFAULT_DAYS_PER_MOVE = 3
+MAX_SECONDS_PER_TURN = 3600
+MAX_DAYS_PER_MOVE = 14
+
+# What a move may change of a game and its seats (saved with update_fields).
+_GAME_PLAY_FIELDS = [
+    "ply",
+    "deadline_at",
+    "deal_number",
+    "status",
+    "winners",
+    "end_reason",
+    "finished_at",
+    "updated_at",
+]
+_SEAT_PLAY_FIELDS = ["status", "strikes", "total"]
+
+# Ruleset fields a house rule may not change: the preset's identity.
+_FIXED_RULESET_FIELDS = frozenset({"name"})
+
+
+# ------------------------------------------------------------------ shuffling
+
+
+def deal_source(ruleset: Ruleset, players: int, *, dealer: int | None, number: int) -> EngineDeal:
+    """Shuffle and deal deal ``number`` of a match with the OS's randomness (``secrets``).
+
+    ``dealer`` is None for the first deal: the engine's ``Match`` decides who deals
+    it (the last seat, or a random one where the ruleset draws for the start).
+    Tests replace this function to get seeded or scripted deals.
+    """
+    rng = secrets.SystemRandom()
+    if dealer is None:
+        return Match.new(ruleset, players, rng=rng).deal
+    return EngineDeal.new(ruleset, players, dealer=dealer, rng=rng)
+
+
+# ------------------------------------------------------------------ results
+
+
+@dataclass
+class ActResult:
+    """What ``game_act`` did: the move logged for the request (the first result again
+    for a retried idempotency key), and the engine state after everything it caused."""
+
+    game: Game
+    seat: Seat
+    move: Move
+    replayed: bool = False
+    deal: EngineDeal | None = None
+    seats: list[Seat] = field(default_factory=list)
+
+
+# ------------------------------------------------------------------ create, join, leave
+
+
+def game_create(
+    *,
+    owner: User,
+    preset: str,
+    overrides: Mapping[str, Any] | None = None,
+    players: int,
+    visibility: str = Game.Visibility.PUBLIC,
+    time_control: str = Game.TimeControl.CORRESPONDENCE,
+    seconds_per_turn: int | None = None,
+    days_per_move: int | None = None,
+    rated: bool = False,
+    bots: Sequence[User] = (),
+) -> Game:
+    """A new game in the lobby with ``owner`` in seat 0 (and ``bots`` in the next seats).
+
+    The ruleset is the preset with the house-rule ``overrides`` (JSON values, as
+    ``Ruleset.to_dict`` writes them), stored whole: editing a preset later never
+    changes this game.
+    """
+    ruleset = ruleset_build(preset=preset, overrides=overrides or {})
+    if not ruleset.min_players <= players <= ruleset.max_players:
+        raise InvalidRequest(
+            f"{preset} is played by {ruleset.min_players} to {ruleset.max_players} players",
+            code="invalid_players",
+        )
+    if visibility not in Game.Visibility.values:
+        raise InvalidRequest(f"unknown visibility {visibility!r}", code="invalid_visibility")
+    seconds_per_turn, days_per_move = _time_control_check(
+        time_control, seconds_per_turn, days_per_move
+    )
+    if len(bots) > players - 1:
+        raise InvalidRequest("more bots than free seats", code="too_many_bots")
+    for bot in bots:
+        if not _is_bot(bot):
+            raise InvalidRequest(f"{bot} is not a bot", code="not_a_bot")
+
+    with transaction.atomic():
+        game = Game.objects.create(
+            preset=preset,
+            ruleset=ruleset.to_dict(),
+            players=players,
+            visibility=visibility,
+            invite_code=new_invite_code() if visibility == Game.Visibility.PRIVATE else "",
+            owner=owner,
+            time_control=time_control,
+            seconds_per_turn=seconds_per_turn,
+            days_per_move=days_per_move,
+            rated=rated,
+        )
+        Seat.objects.bulk_create(
+            Seat(game=game, user=user, position=position)
+            for position, user in enumerate([owner, *bots])
+        )
+    return game
+
+
+def ruleset_build(*, preset: str, overrides: Mapping[str, Any]) -> Ruleset:
+    """The preset with house-rule overrides; ``InvalidRequest`` names what is wrong."""
+    if preset not in PRESETS:
+        raise InvalidRequest(
+            f"unknown preset {preset!r} (one of {', '.join(PRESETS)})", code="unknown_preset"
+        )
+    fixed = _FIXED_RULESET_FIELDS & set(overrides)
+    if fixed:
+        raise InvalidRequest(
+            f"a house rule cannot change {', '.join(sorted(fixed))}", code="invalid_ruleset"
+        )
+    data = {**PRESETS[preset].to_dict(), **overrides}
+    try:
+        ruleset = Ruleset.from_dict(data)
+        # A trial deal proves the switches fit together (enough cards for the hands...).
+        EngineDeal.new(ruleset, ruleset.max_players, dealer=0, rng=secrets.SystemRandom())
+        EngineDeal.new(ruleset, ruleset.min_players, dealer=0, rng=secrets.SystemRandom())
+        ruleset.deals_in_match(ruleset.min_players)
+        if min(ruleset.match_deals) < 1:
+            raise ValueError("a match has at least one deal")
+    except (ValueError, TypeError, IndexError) as error:
+        raise InvalidRequest(f"invalid house rules: {error}", code="invalid_ruleset") from None
+    return ruleset
+
+
+def _time_control_check(
+    kind: str, seconds_per_turn: int | None, days_per_move: int | None
+) -> tuple[int | None, int | None]:
+    if kind == Game.TimeControl.LIVE:
+        seconds = DEFAULT_SECONDS_PER_TURN if seconds_per_turn is None else seconds_per_turn
+        if not 10 <= seconds <= MAX_SECONDS_PER_TURN:
+            raise InvalidRequest(
+                f"seconds_per_turn must be from 10 to {MAX_SECONDS_PER_TURN}",
+                code="invalid_time_control",
+            )
+        return seconds, None
+    if kind == Game.TimeControl.CORRESPONDENCE:
+        days = DEFAULT_DAYS_PER_MOVE if days_per_move is None else days_per_move
+        if not 1 <= days <= MAX_DAYS_PER_MOVE:
+            raise InvalidRequest(
+                f"days_per_move must be from 1 to {MAX_DAYS_PER_MOVE}",
+                code="invalid_time_control",
+            )
+        return None, days
+    raise InvalidRequest(f"unknown time control {kind!r}", code="invalid_time_control")
+
+
+def _is_bot(user: User) -> bool:
+    profile = getattr(user, "profile", None)
+    return bool(profile is not None and profile.is_bot)
+
+
+def game_join(*, game: Game, user: User, invite_code: str | None = None) -> Seat:
+    """Take a free seat in the lobby, or come back to one's own seat of a running game.
+
+    Joining is idempotent. A private game needs its invite code; without it the
+    game does not exist for the user (``GameNotFound``). A seat that was left
+    keeps its total: rejoining never resets a score.
+    """
+    with transaction.atomic():
+        game = _lock(game)
+        seats = _seats(game)
+        seat = _seat_of(seats, user)
+        if seat is not None:
+            if seat.status == Seat.Status.OUT:
+                raise NotAllowed("you resigned from this game", code="seat_out")
+            if seat.status == Seat.Status.LEFT and not game.is_over:
+                seat.status = Seat.Status.ACTIVE
+                seat.save(update_fields=["status"])
+                _notify(game, {"type": "player_returned", "seat": seat.position})
+            return seat
+        if game.is_private and not secrets.compare_digest(
+            (invite_code or "").encode(), game.invite_code.encode()
+        ):
+            raise GameNotFound("no such game")
+        if game.status != Game.Status.LOBBY:
+            raise Conflict("the game has already started", code="game_not_in_lobby")
+        taken = {s.position for s in seats}
+        free = [position for position in range(game.players) if position not in taken]
+        if not free:
+            raise Conflict("the game is full", code="game_full")
+        try:
+            with transaction.atomic():
+                seat = Seat.objects.create(game=game, user=user, position=free[0])
+        except IntegrityError:  # pragma: no cover - the game lock makes this impossible
+            raise Conflict("the seat was just taken", code="game_full") from None
+        game.save(update_fields=["updated_at"])
+        _notify(game, {"type": "player_joined", "seat": seat.position, "user": _name(user)})
+    return seat
+
+
+def game_leave(*, game: Game, user: User) -> None:
+    """Leave a game.
+
+    In the lobby the seat is freed (the host leaving aborts the game). In a
+    running game the seat stays, with its total, marked as left: the player may
+    come back with ``game_join``; until then the turn deadlines play for them.
+    """
+    with transaction.atomic():
+        game = _lock(game)
+        seat = _seat_of(_seats(game), user)
+        if seat is None:
+            raise NotAllowed("you are not playing in this game", code="not_a_player")
+        if game.is_over:
+            raise Conflict("the game is over", code="game_over")
+        if game.status == Game.Status.LOBBY:
+            if game.owner_id == user.pk:
+                _abort(game, reason="host_left")
+                return
+            seat.delete()
+            game.save(update_fields=["updated_at"])
+            _notify(game, {"type": "player_left", "seat": seat.position})
+            return
+        if seat.status == Seat.Status.ACTIVE:
+            seat.status = Seat.Status.LEFT
+            seat.save(update_fields=["status"])
+            game.save(update_fields=["updated_at"])
+            _notify(game, {"type": "player_left", "seat": seat.position})
+
+
+def game_abort(*, game: Game, user: User | None = None) -> Game:
+    """End a game without a result.
+
+    The host may abort a game in the lobby; the system (``user=None``: admin,
+    moderation, the live-play policies) may abort any game not yet over.
+    """
+    with transaction.atomic():
+        game = _lock(game)
+        if game.is_over:
+            raise Conflict("the game is over", code="game_over")
+        if user is not None:
+            if game.owner_id != user.pk:
+                raise NotAllowed("only the host may abort the game", code="not_host")
+            if game.status != Game.Status.LOBBY:
+                raise Conflict(
+                    "a game that has started cannot be aborted; resign instead",
+                    code="game_not_in_lobby",
+                )
+        _abort(game, reason="aborted")
+    return game
+
+
+def _abort(game: Game, *, reason: str) -> None:
+    game.status = Game.Status.ABORTED
+    game.end_reason = reason
+    game.finished_at = timezone.now()
+    game.deadline_at = None
+    game.save(update_fields=["status", "end_reason", "finished_at", "deadline_at", "updated_at"])
+    _notify(game, {"type": "game_aborted", "reason": reason})
+
+
+# ------------------------------------------------------------------ start
+
+
+def game_start(*, game: Game, user: User) -> Game:
+    """The host starts a full game: the first deal is shuffled (``secrets``) and dealt."""
+    with transaction.atomic():
+        game = _lock(game)
+        if game.owner_id != user.pk:
+            raise NotAllowed("only the host may start the game", code="not_host")
+        if game.status != Game.Status.LOBBY:
+            raise Conflict("the game has already started", code="game_not_in_lobby")
+        seats = _seats(game)
+        if len(seats) < game.players:
+            raise Conflict(
+                f"{len(seats)} of {game.players} seats are taken", code="not_enough_players"
+            )
+        now = timezone.now()
+        game.status = Game.Status.ACTIVE
+        game.started_at = now
+        deal = deal_source(game.get_ruleset(), game.players, dealer=None, number=1)
+        _deal_create(game, deal, number=1)
+        game.deadline_at = _deadline(game, now)
+        game.save()
+        _notify(game, {"type": "game_started", "deal": 1})
+    return game
+
+
+def _deal_create(game: Game, deal: EngineDeal, *, number: int) -> Deal:
+    game.deal_number = number
+    row = Deal.objects.create(
+        game=game,
+        number=number,
+        dealer=deal.dealer,
+        deck=[str(card) for card in deal.deck],
+        card_ids=list(deal.card_ids),
+        reshuffle_seeds=list(deal.reshuffle_seeds),
+        state=deal.to_dict(),
+    )
+    return row
+
+
+# ------------------------------------------------------------------ play
+
+
+def game_act(
+    *,
+    game: Game | str,
+    user: User,
+    action: Action | Mapping[str, Any],
+    expected_ply: int,
+    idempotency_key: str | None = None,
+) -> ActResult:
+    """Apply ``user``'s ``action`` if the game is still at ``expected_ply``.
+
+    A stale ply raises ``StalePly`` (nothing applied). A repeated
+    ``idempotency_key`` returns the move logged the first time, whatever the ply
+    is now; the same key with another action raises ``IdempotencyKeyReused``.
+    When a deal ends the next one is dealt at once, or the match ends. Turns of
+    seats that are out (resigned) are then played by the server.
+
+    ``game`` may be given by its public id: the game row is then read only once,
+    locked (this is the hottest path of the site).
+    """
+    parsed = _parse_action(action)
+    payload = parsed.to_dict()
+    try:
+        with transaction.atomic():
+            return _act(game, user, parsed, payload, expected_ply, idempotency_key)
+    except IntegrityError:
+        # The only unique index a sound move can meet is the idempotency key's: a key
+        # already used (at an earlier ply) for another request of this user.
+        if idempotency_key is not None and _key_used(game, user, idempotency_key):
+            raise IdempotencyKeyReused("this idempotency key was used for another action") from None
+        raise
+
+
+def _act(
+    game_ref: Game | str,
+    user: User,
+    parsed: Action,
+    payload: dict[str, Any],
+    expected_ply: int,
+    idempotency_key: str | None,
+) -> ActResult:
+    game, row = _lock_with_deal(game_ref)
+    seats = _seats(game)
+    seat = _seat_of(seats, user)
+    if seat is None:
+        if game.is_private:
+            raise GameNotFound("no such game")
+        raise NotAllowed("you are not playing in this game", code="not_a_player")
+    if idempotency_key is not None and expected_ply != game.ply:
+        # A retry of a move that was applied comes with the ply it was made at, now
+        # stale: answer it with the move logged the first time. (A key reused with the
+        # current ply can only be a new request: the insert below refuses it.)
+        first = (
+            Move.objects.filter(game=game, user=user, idempotency_key=idempotency_key)
+            .select_related("deal")
+            .first()
+        )
+        if first is not None:
+            if first.payload != payload:
+                raise IdempotencyKeyReused(
+                    "this idempotency key was used for another action",
+                    details={"ply": first.ply},
+                )
+            return ActResult(game=game, seat=seat, move=first, replayed=True, seats=seats)
+    if game.status != Game.Status.ACTIVE:
+        raise Conflict("the game is not being played", code="game_not_active")
+    if expected_ply != game.ply:
+        raise StalePly(game.ply, expected_ply)
+    if seat.status == Seat.Status.OUT:
+        raise NotAllowed("you resigned from this game", code="seat_out")
+    assert row is not None  # an active game has a deal
+    deal = EngineDeal.from_dict(row.state)
+    if deal.to_move != seat.position:
+        raise NotAllowed("it is not your turn", code="not_your_turn")
+    try:
+        deal = deal.apply(parsed)
+    except IllegalAction as error:
+        raise IllegalMove(error.message, code=error.code) from None
+
+    changed_seats: set[Seat] = set()
+    if seat.status != Seat.Status.ACTIVE or seat.strikes:
+        # Playing is coming back: a seat that had left is active again.
+        seat.status = Seat.Status.ACTIVE
+        seat.strikes = 0
+        changed_seats.add(seat)
+    move = _log(
+        game,
+        row,
+        seat,
+        deal,
+        user=user,
+        payload=payload,
+        idempotency_key=idempotency_key,
+    )
+    deal, row = _after_move(game, row, deal, seats, changed_seats, mover=seat.position)
+    for changed in changed_seats:
+        changed.save(update_fields=_SEAT_PLAY_FIELDS)
+    game.save(update_fields=_GAME_PLAY_FIELDS)
+    return ActResult(game=game, seat=seat, move=move, deal=deal, seats=seats)
+
+
+def _key_used(game: Game | str, user: User, key: str) -> bool:
+    games = Game.objects.filter(public_id=game) if isinstance(game, str) else [game]
+    return Move.objects.filter(game__in=games, user=user, idempotency_key=key).exists()
+
+
+def _parse_action(action: Action | Mapping[str, Any]) -> Action:
+    if isinstance(action, Mapping):
+        try:
+            return action_from_dict(action)
+        except IllegalAction as error:
+            raise IllegalMove(error.message, code=error.code) from None
+    return action
+
+
+def _log(
+    game: Game,
+    row: Deal,
+    seat: Seat,
+    deal: EngineDeal,
+    *,
+    user: User | None,
+    payload: dict[str, Any],
+    idempotency_key: str | None = None,
+) -> Move:
+    """Append the move the engine just applied (``deal.last_event``) to the log."""
+    event = deal.last_event
+    assert event is not None
+    game.ply += 1
+    public = event.public
+    private = event.private
+    move = Move.objects.create(
+        game=game,
+        ply=game.ply,
+        deal=row,
+        seat=seat,
+        user=user,
+        kind=payload["type"],
+        payload=payload,
+        public=public,
+        private=None if private == public else private,
+        idempotency_key=idempotency_key,
+    )
+    _notify(game, {"type": "move", "deal": row.number, "move": public})
+    return move
+
+
+def _after_move(
+    game: Game, row: Deal, deal: EngineDeal, seats: list[Seat], changed: set[Seat], *, mover: int
+) -> tuple[EngineDeal, Deal]:
+    """Save the deal after a move by seat ``mover``: end it, deal the next one or end
+    the match; play the turns of seats that are out; restart the turn clock when the
+    turn has passed. Returns the current engine deal and its row."""
+    new_deal = False
+    while True:
+        if deal.is_over:
+            row = _deal_finish(game, row, deal, seats, changed)
+            if game.status != Game.Status.ACTIVE:
+                return deal, row
+            deal = EngineDeal.from_dict(row.state)
+            new_deal = True
+            continue
+        seat = seats[deal.to_move]
+        if seat.status != Seat.Status.OUT:
+            break
+        # A resigned seat keeps its cards and plays on: draw, discard the worst card.
+        action = _server_action(deal)
+        deal = deal.apply(action)
+        _log(game, row, seat, deal, user=None, payload=action.to_dict())
+    row.state = deal.to_dict()
+    row.save(update_fields=["state"])
+    if new_deal or deal.to_move != mover:
+        game.deadline_at = _deadline(game, timezone.now())
+    return deal, row
+
+
+def _server_action(deal: EngineDeal) -> Action:
+    """The move the server makes for a seat that cannot: draw, then discard the
+    card worth the most penalty (a joker last)."""
+    if not deal.drawn:
+        return DrawStock()
+    owed = deal.must_return
+    if owed is not None:
+        return Discard(owed)
+    ruleset = deal.ruleset
+
+    def worst(card: Card) -> tuple[bool, int]:
+        return (not card.is_joker, card_penalty(card, ruleset))
+
+    return Discard(max(deal.hand(deal.to_move), key=worst))
+
+
+def _deal_finish(
+    game: Game, row: Deal, deal: EngineDeal, seats: list[Seat], changed: set[Seat]
+) -> Deal:
+    """Score a finished deal into the seats' totals, then deal the next one or end
+    the match. Returns the row of the deal now current."""
+    result = deal.result()
+    assert result is not None
+    now = timezone.now()
+    row.state = deal.to_dict()
+    row.result = result.to_dict()
+    row.finished_at = now
+    row.save(update_fields=["state", "result", "finished_at"])
+    for seat, score in zip(seats, result.scores, strict=True):
+        seat.total += score
+        changed.add(seat)
+    _notify(game, {"type": "deal_over", "deal": row.number, "result": result.to_dict()})
+
+    past = [
+        DealResult.from_dict(r)
+        for r in Deal.objects.filter(game=game, number__lt=row.number, result__isnull=False)
+        .order_by("number")
+        .values_list("result", flat=True)
+        if r is not None
+    ]
+    match = Match(deal, tuple(past))
+    if match.is_over:
+        _game_finish(game, seats, reason="completed", now=now)
+        return row
+    number = row.number + 1
+    following = deal_source(deal.ruleset, game.players, dealer=match.next_dealer, number=number)
+    match.with_next_deal(following)  # checks the dealer and the ruleset
+    new_row = _deal_create(game, following, number=number)
+    _notify(game, {"type": "deal_started", "deal": number, "dealer": following.dealer})
+    return new_row
+
+
+def _game_finish(game: Game, seats: list[Seat], *, reason: str, now: datetime) -> None:
+    """The match is over: the lowest total among the seats still in wins (ties share)."""
+    contenders = [seat for seat in seats if seat.status != Seat.Status.OUT] or seats
+    best = min(seat.total for seat in contenders)
+    game.winners = [seat.position for seat in contenders if seat.total == best]
+    game.status = Game.Status.FINISHED
+    game.end_reason = reason
+    game.finished_at = now
+    game.deadline_at = None
+    _notify(
+        game,
+        {
+            "type": "game_over",
+            "reason": reason,
+            "winners": game.winners,
+            "totals": [seat.total for seat in seats],
+        },
+    )
+
+
+def game_resign(*, game: Game, user: User) -> Game:
+    """Give up: the seat is out (its total stays and its cards stay in the deal;
+    the server plays its turns). With fewer than two players left the game ends
+    and the others win."""
+    with transaction.atomic():
+        game = _lock(game)
+        seats = _seats(game)
+        seat = _seat_of(seats, user)
+        if seat is None:
+            if game.is_private:
+                raise GameNotFound("no such game")
+            raise NotAllowed("you are not playing in this game", code="not_a_player")
+        if game.status != Game.Status.ACTIVE:
+            raise Conflict("the game is not being played", code="game_not_active")
+        if seat.status == Seat.Status.OUT:
+            raise Conflict("you have already resigned", code="seat_out")
+        seat.status = Seat.Status.OUT
+        changed = {seat}
+        row = _current_deal(game)
+        game.ply += 1
+        public = {"type": "resign", "seat": seat.position}
+        Move.objects.create(
+            game=game,
+            ply=game.ply,
+            deal=row,
+            seat=seat,
+            user=user,
+            kind="resign",
+            payload={"type": "resign"},
+            public=public,
+        )
+        _notify(game, {"type": "move", "deal": row.number, "move": public})
+        still_in = [s for s in seats if s.status != Seat.Status.OUT]
+        if len(still_in) < 2:
+            now = timezone.now()
+            game.status = Game.Status.FINISHED
+            game.winners = [s.position for s in still_in]
+            game.end_reason = "resigned"
+            game.finished_at = now
+            game.deadline_at = None
+            _notify(
+                game,
+                {
+                    "type": "game_over",
+                    "reason": "resigned",
+                    "winners": game.winners,
+                    "totals": [s.total for s in seats],
+                },
+            )
+        else:
+            deal = EngineDeal.from_dict(row.state)
+            _after_move(game, row, deal, seats, changed, mover=deal.to_move)
+        for changed_seat in changed:
+            changed_seat.save(update_fields=_SEAT_PLAY_FIELDS)
+        game.save(update_fields=_GAME_PLAY_FIELDS)
+    return game
+
+
+# ------------------------------------------------------------------ helpers
+
+
+def _lock(game: Game) -> Game:
+    """The game row, locked until the transaction ends (``SELECT ... FOR UPDATE``)."""
+    try:
+        return Game.objects.select_for_update().get(pk=game.pk)
+    except Game.DoesNotExist:
+        raise GameNotFound("no such game") from None
+
+
+def _seats(game: Game) -> list[Seat]:
+    """The game's seats by position, with their users (the answer shows them)."""
+    return list(seats_with_players().filter(game=game))
+
+
+def _seat_of(seats: Iterable[Seat], user: User) -> Seat | None:
+    return next((seat for seat in seats if seat.user_id == user.pk), None)
+
+
+def _lock_with_deal(game: Game | str) -> tuple[Game, Deal | None]:
+    """The game row locked, and its current deal, in one query (a join on the deal
+    being played). ``game`` may be its public id. A game not yet dealt has no deal."""
+    where = {"game__public_id": game} if isinstance(game, str) else {"game_id": game.pk}
+    row = (
+        Deal.objects.select_related("game")
+        .select_for_update(of=("game",))
+        .defer("deck", "card_ids", "reshuffle_seeds")
+        .filter(number=F("game__deal_number"), **where)
+        .first()
+    )
+    if row is not None:
+        return row.game, row
+    if isinstance(game, str):
+        found = Game.objects.filter(public_id=game).first()
+        if found is None:
+            raise GameNotFound("no such game")
+        game = found
+    return _lock(game), None
+
+
+def _current_deal(game: Game) -> Deal:
+    # The snapshot holds the deck too: the row's own copy is for replays only.
+    return Deal.objects.defer("deck", "card_ids", "reshuffle_seeds").get(
+        game=game, number=game.deal_number
+    )
+
+
+def _deadline(game: Game, now: datetime) -> datetime | None:
+    # The live-play part (games.timecontrol) owns the rule: vacations move a
+    # correspondence clock. Called once the current deal's state is saved.
+    return timecontrol.turn_deadline(game, now)
+
+
+def _name(user: User) -> str:
+    return user.get_username()
+
+
+def _notify(game: Game, event: Mapping[str, Any]) -> None:
+    """Queue a public event for after the commit. The game row locked by this
+    transaction collects them, so that one commit publishes its events at once."""
+    pending: list[tuple[int, Mapping[str, Any]]] | None = getattr(game, "_pending_events", None)
+    if pending is None:
+        pending = []
+        game._pending_events = pending  # type: ignore[attr-defined]
+        events.game_events_on_commit(game.public_id, pending)
+    pending.append((game.ply, dict(event)))
+
+
+# ------------------------------------------------------------------ server turns
+# Live-play part (helper-3): the writes of the timeout policy (games.timeouts decides
+# when and how hard; this plays the turn under the game lock with the ply guard).
+
+
+@dataclass
+class ServerTurn:
+    """What ``game_timeout_turn`` did to the seat whose time ran out."""
+
+    game: Game
+    position: int
+    strikes: int
+    out: bool
+
+
+def game_timeout_turn(
+    *,
+    game: Game,
+    expected_ply: int,
+    strike_limit: int | None,
+    now: datetime | None = None,
+) -> ServerTurn | None:
+    """The deadline of ``expected_ply`` passed: the server plays the turn of the seat
+    to move (draw from the stock, discard the highest-penalty card that is not a
+    joker, or what the rules require: the taken card back, undo a take) and counts
+    a strike. With ``strike_limit`` strikes in a row the seat is out (the server
+    plays its turns from now on); fewer than two seats left ends the game and the
+    others win.
+
+    The game row is claimed with ``SKIP LOCKED``: None when another transaction
+    holds it, the ply moved on, the game is not active or the deadline has not
+    passed (so a sweep and an ETA task never apply a timeout twice).
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        claimed = (
+            Game.objects.select_for_update(skip_locked=True)
+            .filter(pk=game.pk, status=Game.Status.ACTIVE, ply=expected_ply)
+            .first()
+        )
+        if claimed is None or claimed.deadline_at is None or claimed.deadline_at > now:
+            return None
+        game = claimed
+        seats = _seats(game)
+        row = _current_deal(game)
+        deal = EngineDeal.from_dict(row.state)
+        seat = seats[deal.to_move]
+        for _ in range(8):  # a turn is at most: undo a take, draw, discard
+            if deal.is_over or deal.to_move != seat.position:
+                break
+            action = _timeout_action(deal)
+            deal = deal.apply(action)
+            _log(game, row, seat, deal, user=None, payload=action.to_dict())
+        seat.strikes += 1
+        changed: set[Seat] = {seat}
+        out = strike_limit is not None and seat.strikes >= strike_limit
+        _notify(
+            game,
+            {"type": "timed_out", "seat": seat.position, "strikes": seat.strikes, "out": out},
+        )
+        deal, row = _after_move(game, row, deal, seats, changed, mover=seat.position)
+        if out and game.status == Game.Status.ACTIVE:
+            _seat_out(game, row, seat, seats, changed, reason="timeout")
+        for changed_seat in changed:
+            changed_seat.save(update_fields=_SEAT_PLAY_FIELDS)
+        game.save(update_fields=_GAME_PLAY_FIELDS)
+    return ServerTurn(game=game, position=seat.position, strikes=seat.strikes, out=out)
+
+
+def game_seat_out(*, game: Game, position: int, expected_ply: int, reason: str) -> Game | None:
+    """The system takes a seat out of a running game (a live player away past the
+    wait): as a resignation, logged with ``user=None`` and the reason. None when the
+    game moved on from ``expected_ply`` or is not active."""
+    with transaction.atomic():
+        game = _lock(game)
+        if game.status != Game.Status.ACTIVE or game.ply != expected_ply:
+            return None
+        seats = _seats(game)
+        seat = seats[position]
+        if seat.status == Seat.Status.OUT:
+            return game
+        changed: set[Seat] = {seat}
+        _seat_out(game, _current_deal(game), seat, seats, changed, reason=reason)
+        for changed_seat in changed:
+            changed_seat.save(update_fields=_SEAT_PLAY_FIELDS)
+        game.save(update_fields=_GAME_PLAY_FIELDS)
+    return game
+
+
+def _seat_out(
+    game: Game, row: Deal, seat: Seat, seats: list[Seat], changed: set[Seat], *, reason: str
+) -> None:
+    """Mark ``seat`` out (logged as a server ``resign`` with the reason); end the game
+    when fewer than two seats are left, else play on (its turns by the server)."""
+    seat.status = Seat.Status.OUT
+    changed.add(seat)
+    game.ply += 1
+    public = {"type": "resign", "seat": seat.position, "reason": reason}
+    Move.objects.create(
+        game=game,
+        ply=game.ply,
+        deal=row,
+        seat=seat,
+        user=None,
+        kind="resign",
+        payload={"type": "resign", "reason": reason},
+        public=public,
+    )
+    _notify(game, {"type": "move", "deal": row.number, "move": public})
+    still_in = [s for s in seats if s.status != Seat.Status.OUT]
+    if len(still_in) < 2:
+        game.status = Game.Status.FINISHED
+        game.winners = [s.position for s in still_in]
+        game.end_reason = reason
+        game.finished_at = timezone.now()
+        game.deadline_at = None
+        _notify(
+            game,
+            {
+                "type": "game_over",
+                "reason": reason,
+                "winners": game.winners,
+                "totals": [s.total for s in seats],
+            },
+        )
+        return
+    deal = EngineDeal.from_dict(row.state)
+    _after_move(game, row, deal, seats, changed, mover=deal.to_move)
+
+
+def _timeout_action(deal: EngineDeal) -> Action:
+    """The server's action for a seat out of time: ``_server_action`` when it is legal,
+    else undo a take (a take that needed an opening), else the worst legal discard."""
+    preferred = _server_action(deal)
+    if deal.is_legal(preferred):
+        return preferred
+    legal = deal.legal_actions()
+    undo = next((a for a in legal if isinstance(a, UndoTake)), None)
+    if undo is not None:
+        return undo
+    discards = [a for a in legal if isinstance(a, Discard)]
+    if discards:
+        ruleset = deal.ruleset
+        return max(discards, key=lambda a: (not a.card.is_joker, card_penalty(a.card, ruleset)))
+    return legal[0]

@@ -1,0 +1,42 @@
+"""Whole games through the public API: every preset, 2 and 4 players, to the end."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.engine import PRESETS
+from games.models import Deal, Game, Move
+from tests.gamekit import table_create
+
+
+@pytest.mark.parametrize("players_count", [2, 4])
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_a_whole_match_is_played_to_the_end(
+    players, spectator, deals_seeded, preset, players_count
+):
+    deals_seeded(1000 + players_count)
+    table = table_create(players(players_count), preset=preset, spectator=spectator)
+
+    moves = table.play_turns(check_every=25)
+    table.check_everyone()
+
+    game = table.game
+    assert game.status == Game.Status.FINISHED
+    assert game.end_reason == "completed"
+    assert game.ply == moves == Move.objects.filter(game=game).count()
+    deals = list(Deal.objects.filter(game=game).order_by("number"))
+    ruleset = PRESETS[preset]
+    totals = [seat.total for seat in game.seats.order_by("position")]
+    # The match ended as RULES.md §9 says: all its deals, or a total of 501.
+    assert len(deals) == ruleset.deals_in_match(players_count) or (
+        ruleset.match_end_score is not None and max(totals) >= ruleset.match_end_score
+    )
+    assert all(deal.result is not None for deal in deals)
+    # Dealer and starter move one seat on for each new deal.
+    assert [d.dealer for d in deals[1:]] == [(d.dealer + 1) % players_count for d in deals[:-1]]
+    assert game.winners == [p for p, total in enumerate(totals) if total == min(totals)]
+    # Everyone, the spectator too, may now read the complete log: the replay.
+    log = table.spectator.get(table.url("/moves?limit=1000")).json()
+    assert log["complete"] is True
+    assert len(log["moves"]) == min(moves, 1000)
+    assert [d["number"] for d in log["deals"]] == [d.number for d in deals]
