@@ -1,5 +1,9 @@
 """Websocket routes (Channels), mounted by remi_site/asgi.py."""
 
-from django.urls import URLPattern, URLResolver
+from django.urls import URLPattern, URLResolver, path
 
-websocket_urlpatterns: list[URLPattern | URLResolver] = []
+from games.consumers import GameEventsConsumer
+
+websocket_urlpatterns: list[URLPattern | URLResolver] = [
+    path("ws/v1/", GameEventsConsumer.as_asgi(), name="ws-events"),
+]

@@ -1,0 +1,151 @@
+"""Bot moves and "play now": the service side of the bots.
+
+``bot_play`` is run by a Celery task (``games.tasks.bot_move``) when a bot is to
+move. It reads the bot seat's *view* of the deal and its memory of the deal's
+public log (as that seat was shown it), asks ``games.bots.decide`` for the next
+actions, and applies them through ``services.game_act`` as the bot user, with
+the ply the task was scheduled for: a stale task changes nothing. The actions of
+one decision are applied in one transaction, so the after-commit hook sees the
+position after them and schedules the continuation (after a stock draw the bot
+decides again with its new card).
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.db import transaction
+
+from games import bots, services
+from games.engine import Card, Discard, DrawStock, Ruleset, card_penalty
+from games.engine import Deal as EngineDeal
+from games.engine.view import SeatView
+from games.errors import GameError, IllegalMove, InvalidRequest
+from games.models import Deal, Game, Move, Seat
+from games.replay import NON_ENGINE_KINDS, deal_as_dealt
+
+logger = logging.getLogger(__name__)
+
+
+def bot_budget_s() -> float:
+    return float(getattr(settings, "BOT_TIME_BUDGET_S", 2.0))
+
+
+def bot_memory(game: Game, row: Deal, seat: Seat) -> bots.BotMemory:
+    """What ``seat`` was shown of the current deal: its own moves in their private
+    form, everyone else's in their public form."""
+    ruleset = Ruleset.from_dict(game.ruleset)
+    first = deal_as_dealt(row, ruleset, game.players).view(seat.position)
+    events = [
+        move.private if move.seat_id == seat.pk and move.private else move.public
+        for move in Move.objects.filter(deal=row).exclude(kind__in=NON_ENGINE_KINDS).order_by("ply")
+    ]
+    return bots.BotMemory.from_events(
+        seat.position, game.players, events, initial_discard=first.discard
+    )
+
+
+def bot_play(*, game_pk: int, ply: int) -> int:
+    """Play the next actions of the bot to move at ``ply``; returns the new ply (0
+    when there was nothing to do: the game moved on, or no bot is to move)."""
+    game = Game.objects.filter(pk=game_pk, ply=ply, status=Game.Status.ACTIVE).first()
+    if game is None:
+        return 0
+    row = Deal.objects.get(game=game, number=game.deal_number)
+    deal = EngineDeal.from_dict(row.state)
+    if deal.is_over:
+        return 0
+    seat = Seat.objects.select_related("user__profile").get(game=game, position=deal.to_move)
+    profile = seat.user.profile
+    if not profile.is_bot or seat.status == Seat.Status.OUT:
+        return 0
+    view = deal.view(seat.position)  # all the bot may see
+    del deal
+    ruleset = Ruleset.from_dict(game.ruleset)
+    try:
+        actions: list[Any] = bots.decide(
+            profile.bot_level or 2,
+            view,
+            bot_memory(game, row, seat),
+            ruleset,
+            random.Random(secrets.randbits(64)),
+            time_budget_s=bot_budget_s(),
+        )
+    except Exception:
+        logger.exception("bot %s failed to decide in game %s", seat.user, game.public_id)
+        actions = []
+    try:
+        return _apply(game, seat.user, actions, ply)
+    except IllegalMove:
+        logger.exception("bot %s chose an illegal action in %s", seat.user, game.public_id)
+    except GameError:
+        return 0  # stale: another task or a timeout moved the game on
+    # A bot must never stall a game: fall back to the server's plain move.
+    return _apply(game, seat.user, _plain_move(view, ruleset), ply)
+
+
+def _apply(game: Game, user: User, actions: list[Any], ply: int) -> int:
+    if not actions:
+        raise IllegalMove("the bot had nothing to play", code="bot_no_action")
+    with transaction.atomic():
+        for action in actions:
+            result = services.game_act(game=game, user=user, action=action, expected_ply=ply)
+            ply = result.game.ply
+            if result.game.status != Game.Status.ACTIVE:
+                break
+    return ply
+
+
+def _plain_move(view: SeatView, ruleset: Ruleset) -> list[Any]:
+    """Draw, or discard the worst non-joker card (the taken card back when owed)."""
+    if view.phase == "draw":
+        return [DrawStock()]
+    if view.must_return is not None:
+        return [Discard(view.must_return)]
+    assert view.hand is not None
+
+    def worst(card: Card) -> tuple[bool, int]:
+        return (not card.is_joker, card_penalty(card, ruleset))
+
+    return [Discard(max((card for _id, card in view.hand), key=worst))]
+
+
+# ------------------------------------------------------------------ play now
+
+
+def game_play_now(
+    *,
+    user: User,
+    preset: str,
+    bots_count: int = 1,
+    level: int = 2,
+    time_control: str = Game.TimeControl.LIVE,
+    seconds_per_turn: int | None = None,
+    days_per_move: int | None = None,
+) -> Game:
+    """A game against ``bots_count`` built-in bots of ``level``, started at once (the
+    first bot move, if a bot begins, is scheduled when it commits)."""
+    from accounts.services import bots_ensure
+
+    if not 1 <= bots_count <= 3:
+        raise InvalidRequest("play against 1 to 3 bots", code="too_many_bots")
+    # The built-in ladder has one account per level: a table of several bots uses the
+    # accounts of the nearest levels.
+    ladder = sorted(bots_ensure(), key=lambda bot: abs((bot.profile.bot_level or 0) - level))
+    chosen = ladder[:bots_count]
+    with transaction.atomic():
+        game = services.game_create(
+            owner=user,
+            preset=preset,
+            players=bots_count + 1,
+            time_control=time_control,
+            seconds_per_turn=seconds_per_turn,
+            days_per_move=days_per_move,
+            bots=chosen,
+        )
+        return services.game_start(game=game, user=user)

@@ -1,0 +1,179 @@
+"""Level 4, "Expert": determinised search over the careful bot's best ideas.
+
+For the turn at hand it takes the careful bot's few best candidates (draw
+from the stock or take the discard; which cards to lay and which to throw;
+open now or hold the opening back for a hand). Then, again and again, it
+deals a world consistent with everything its seat has seen (the other
+hands, less the cards known to be in them, and the stock order, from the
+unseen cards), plays each candidate in that world and the rest of the deal
+with a fast greedy policy for every seat, and scores the result. The same
+worlds serve every candidate (common random numbers), so the comparison is
+fair even with few of them. The candidate with the best average wins.
+
+It stops at ``budget.simulations`` rollouts or ``budget.time_limit_s``
+seconds, whichever comes first; a decision takes at least one world.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from games.engine import Action, Deal, DrawStock, TakeDiscard, hand_penalty
+
+from .base import Budget, Observation
+from .careful import Knowledge, Values, Weights, careful_lines
+from .fast import fast_play, rollout
+from .planning import Line, lines, may_take
+from .world import deal_hidden, imagine
+
+__all__ = ["ExpertBot"]
+
+# A candidate: the actions to play now. ``None`` stands for "draw from the
+# stock, then play the careful way with whatever card comes".
+Candidate = tuple[Action, ...] | None
+
+DEFAULT_SIMULATIONS = 2_000  # used when the budget sets no cap on rollouts
+
+
+@dataclass(frozen=True, slots=True)
+class SearchStats:
+    """What the last decision looked at (for tests and the curious)."""
+
+    candidates: int
+    worlds: int
+    rollouts: int
+
+
+class ExpertBot:
+    level = 4
+    name = "expert"
+
+    def __init__(
+        self,
+        *,
+        candidates: int = 4,
+        prior: float = 0.0,
+        careful_after_draw: bool = True,
+        weights: Weights | None = None,
+    ) -> None:
+        self.max_candidates = candidates
+        self.prior = prior  # points per deal another candidate must beat careful's favourite by
+        self.careful_after_draw = careful_after_draw
+        self.weights = weights or Weights()
+        self.last: SearchStats | None = None
+
+    def decide(self, obs: Observation, rng: random.Random, budget: Budget) -> list[Action]:
+        deadline = budget.deadline()
+        knowledge = Knowledge.of(obs)
+        deal = imagine(obs, rng)
+        candidates = self.candidates(deal, knowledge)
+        if len(candidates) == 1:
+            self.last = SearchStats(1, 0, 0)
+            return _actions(candidates[0])
+        cap = budget.simulations if budget.simulations is not None else DEFAULT_SIMULATIONS
+        totals = [0.0] * len(candidates)
+        worlds = rollouts = 0
+        seat = obs.seat
+        clock = budget.clock
+        started = clock()
+        while True:
+            world_rng = random.Random(rng.getrandbits(64))
+            hands, stock = deal_hidden(obs, world_rng)
+            world = imagine(obs, world_rng, hands=hands, stock=stock)
+            worlds += 1
+            for index, candidate in enumerate(candidates):
+                end = rollout(self.play(world, candidate, knowledge))
+                totals[index] += _outcome(end, seat)
+                rollouts += 1
+            if rollouts + len(candidates) > cap:
+                break
+            if deadline is not None:
+                # Stop when one more world would likely overrun the deadline.
+                now = clock()
+                if now + (now - started) / worlds >= deadline:
+                    break
+        self.last = SearchStats(len(candidates), worlds, rollouts)
+        # The careful bot's favourite (the first) wins ties and, by ``prior``, near-ties.
+        means = [total / worlds for total in totals]
+        means[0] -= self.prior
+        best = min(range(len(candidates)), key=lambda index: (means[index], index))
+        return _actions(candidates[best])
+
+    # ------------------------------------------------------------ candidates
+
+    def candidates(self, deal: Deal, knowledge: Knowledge) -> list[Candidate]:
+        """The turns worth searching, the careful bot's favourite first."""
+        values = Values(knowledge, self.weights)
+        if not deal.drawn:
+            if not may_take(deal):
+                return [None]
+            taken = deal.apply(TakeDiscard())
+            found = careful_lines(taken, knowledge, self.weights, values)
+            must_return = taken.must_return
+            usable = [
+                scored.line
+                for scored in found
+                if must_return is None or scored.line.opens or scored.line.goes_out
+            ]
+            if not usable:
+                return [None]
+            return [None, (TakeDiscard(), *usable[0].actions)]
+        found = careful_lines(deal, knowledge, self.weights, values)
+        if found and found[0].line.goes_out:
+            return [found[0].line.actions]
+        chosen: list[Line] = [scored.line for scored in found[: self.max_candidates]]
+        hold = self._hold_line(deal, chosen, knowledge, values)
+        if hold is not None:
+            chosen.append(hold)
+        return _distinct([line.actions for line in chosen])
+
+    def _hold_line(
+        self, deal: Deal, chosen: Sequence[Line], knowledge: Knowledge, values: Values
+    ) -> Line | None:
+        """Where a hand pays extra, the best line that keeps a ready opening back."""
+        ruleset = deal.ruleset
+        if deal.has_opened(deal.to_move) or not any(line.opens for line in chosen):
+            return None
+        normal, dry = ruleset.normal_close, ruleset.dry_hand_close
+        if dry.winner >= normal.winner and dry.multiplier <= normal.multiplier and not dry.bonus:
+            return None
+        held = lines(deal, open_now=False)
+        if not held:
+            return None
+        value = values.of(deal)
+        return min(held, key=lambda line: value(line.left))
+
+    # ------------------------------------------------------------ simulation
+
+    def play(self, world: Deal, candidate: Candidate, knowledge: Knowledge) -> Deal:
+        """``world`` after the candidate turn (a stock draw is followed by careful play)."""
+        if candidate is None:
+            world = world.apply(DrawStock())
+            if not self.careful_after_draw:
+                return fast_play(world)
+            found = careful_lines(world, knowledge, self.weights)
+            candidate = found[0].line.actions
+        for action in candidate:
+            world = world.apply(action)
+        return world
+
+
+def _actions(candidate: Candidate) -> list[Action]:
+    return [DrawStock()] if candidate is None else list(candidate)
+
+
+def _distinct(candidates: list[tuple[Action, ...]]) -> list[Candidate]:
+    return list(dict.fromkeys(candidates))
+
+
+def _outcome(deal: Deal, seat: int) -> float:
+    """The seat's score less the others' average (lower is better)."""
+    result = deal.result()
+    if result is not None:
+        scores = result.scores
+    else:  # the rollout was cut short: the cards in hand stand in for the score
+        scores = tuple(hand_penalty(deal.hand(s), deal.ruleset) for s in range(deal.num_players))
+    others = [score for other, score in enumerate(scores) if other != seat]
+    return scores[seat] - sum(others) / len(others)

@@ -1,0 +1,247 @@
+"""Background work of the games: deadlines, bot moves, reminders and emails.
+
+Every task is idempotent and guarded by the game's ply: a task that runs twice,
+late, or after a restart changes nothing once the game has moved on. Deadlines
+live in the database, so the beat sweep (``sweep_deadlines``, every
+``DEADLINE_SWEEP_S`` seconds) finds every overdue game whatever happened to the
+per-move ETA tasks. Tasks are thin: load ids, call a service.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from datetime import datetime, timedelta
+from typing import Any
+
+from celery import shared_task
+from django.conf import settings
+from django.core.cache import cache
+from django.core.mail import send_mail
+from django.utils import timezone
+
+from games import bot_turns, notifications, timecontrol, timeouts
+from games.models import Deal, Game, PlayerSettings, Seat
+
+logger = logging.getLogger(__name__)
+
+
+# ------------------------------------------------------------------ after a commit
+
+
+def schedule_after_commit(game: Game, seat: Seat, *, is_bot: bool) -> None:
+    """Called (after commit) with the game's new position and the seat to move."""
+    if is_bot:
+        delay = 0.0
+        if game.time_control == Game.TimeControl.LIVE:
+            delay = float(getattr(settings, "BOT_LIVE_DELAY_S", 1.0))
+        bot_move.apply_async((game.pk, game.ply), countdown=delay)
+        return
+    if game.time_control == Game.TimeControl.LIVE:
+        # Live deadlines are enforced by the beat sweep (every DEADLINE_SWEEP_S). Per-move
+        # ETA guards (``deadline_due``) were measured unreliable with acks_late and
+        # prefetch 1 on the Redis broker (held, not run, within the turn): not scheduled.
+        return
+    your_turn_email.delay(game.pk, game.ply, seat.user_id)
+
+
+# ------------------------------------------------------------------ bots
+
+# Eager mode (tests) runs a task inside the commit hook of the move before it: a
+# bot game would recurse once per move. The first task on the stack drives the
+# rest in a loop instead.
+_local = threading.local()
+
+
+@shared_task(name="games.tasks.bot_move", ignore_result=True)
+def bot_move(game_pk: int, ply: int) -> None:
+    """The bot to move at ``ply`` plays (nothing if the game has moved on)."""
+    pending: list[tuple[int, int]] | None = getattr(_local, "pending", None)
+    if pending is not None:
+        pending.append((game_pk, ply))
+        return
+    _local.pending = queue = [(game_pk, ply)]
+    try:
+        while queue:
+            next_game, next_ply = queue.pop(0)
+            bot_turns.bot_play(game_pk=next_game, ply=next_ply)
+    finally:
+        del _local.pending
+
+
+# ------------------------------------------------------------------ deadlines
+
+
+@shared_task(name="games.tasks.sweep_deadlines", ignore_result=True)
+def sweep_deadlines() -> int:
+    """Apply the timeout policy to every overdue game; returns how many were handled."""
+    now = timezone.now()
+    done = 0
+    for game_pk, ply in timeouts.overdue_games(now):
+        try:
+            if timeouts.timeout_apply(game_pk=game_pk, ply=ply, now=now):
+                done += 1
+        except Exception:
+            logger.exception("timeout of game %s at ply %s failed", game_pk, ply)
+    return done
+
+
+@shared_task(name="games.tasks.deadline_due", ignore_result=True)
+def deadline_due(game_pk: int, ply: int) -> None:
+    """The ETA guard of one turn's deadline (same effect as the sweep, sooner)."""
+    timeouts.timeout_apply(game_pk=game_pk, ply=ply)
+
+
+# ------------------------------------------------------------------ emails
+
+
+def _site_url() -> str:
+    return str(getattr(settings, "SITE_URL", "http://127.0.0.1:8000")).rstrip("/")
+
+
+def _waiting_for(game: Game, user_id: int) -> bool:
+    """Whether it is ``user_id``'s turn in the active ``game``."""
+    to_move = (
+        Deal.objects.filter(game=game, number=game.deal_number)
+        .values_list("state__to_move", flat=True)
+        .first()
+    )
+    return (
+        to_move is not None
+        and Seat.objects.filter(game=game, user_id=user_id, position=int(to_move)).exists()
+    )
+
+
+@shared_task(name="games.tasks.your_turn_email", ignore_result=True)
+def your_turn_email(game_pk: int, ply: int, user_id: int) -> bool:
+    """Email "your turn" if the user wants one per move, is not connected, and the
+    game still waits for them at ``ply``."""
+    game = Game.objects.filter(pk=game_pk, ply=ply, status=Game.Status.ACTIVE).first()
+    if game is None or not _waiting_for(game, user_id):
+        return False
+    prefs = PlayerSettings.objects.filter(user_id=user_id).select_related("user").first()
+    user: Any = prefs.user if prefs else Seat.objects.get(game=game, user_id=user_id).user
+    wants = prefs.email_turns if prefs else PlayerSettings.EmailTurns.EACH_MOVE
+    if wants != PlayerSettings.EmailTurns.EACH_MOVE or not user.email:
+        return False
+    if notifications.is_connected(user_id):
+        return False
+    if not cache.add(f"remi:turn-mail:{game.public_id}:{ply}", 1, timeout=7 * 86400):
+        return False  # already sent for this turn
+    deadline = game.deadline_at.strftime("%Y-%m-%d %H:%M UTC") if game.deadline_at else "none"
+    send_mail(
+        f"Your turn in Remi game {game.public_id}",
+        f"It is your turn.\n\n{_site_url()}/games/{game.public_id}\n\nDeadline: {deadline}\n",
+        None,
+        [user.email],
+    )
+    return True
+
+
+@shared_task(name="games.tasks.send_reminders", ignore_result=True)
+def send_reminders() -> int:
+    """Remind correspondence players when most of their move's time is gone
+    (``REMINDER_FRACTION``, 80% by default), once per turn."""
+    now = timezone.now()
+    fraction = float(getattr(settings, "REMINDER_FRACTION", 0.8))
+    sent = 0
+    for game in Game.objects.filter(
+        status=Game.Status.ACTIVE,
+        time_control=Game.TimeControl.CORRESPONDENCE,
+        deadline_at__gt=now,
+        deadline_at__lte=now + timedelta(days=14),
+    ):
+        period = timecontrol.move_period(game)
+        assert game.deadline_at is not None
+        if period is None or game.deadline_at - now > period * (1 - fraction):
+            continue
+        seat = _seat_to_move(game)
+        if seat is None or seat.user.profile.is_bot:
+            continue
+        if not cache.add(f"remi:reminder:{game.public_id}:{game.ply}", 1, timeout=15 * 86400):
+            continue
+        notifications.publish_user_event(
+            seat.user_id,
+            game.public_id,
+            game.ply,
+            {"type": "reminder", "deadline_at": game.deadline_at.isoformat()},
+        )
+        prefs = PlayerSettings.objects.filter(user=seat.user).first()
+        if seat.user.email and (
+            prefs is None or prefs.email_turns != PlayerSettings.EmailTurns.OFF
+        ):
+            send_mail(
+                f"Remi game {game.public_id}: your move is due soon",
+                f"Your move is due by {game.deadline_at:%Y-%m-%d %H:%M} UTC.\n\n"
+                f"{_site_url()}/games/{game.public_id}\n",
+                None,
+                [seat.user.email],
+            )
+        sent += 1
+    return sent
+
+
+def _seat_to_move(game: Game) -> Seat | None:
+    to_move = (
+        Deal.objects.filter(game=game, number=game.deal_number)
+        .values_list("state__to_move", flat=True)
+        .first()
+    )
+    if to_move is None:
+        return None
+    return (
+        Seat.objects.select_related("user__profile")
+        .filter(game=game, position=int(to_move))
+        .first()
+    )
+
+
+@shared_task(name="games.tasks.send_daily_digests", ignore_result=True)
+def send_daily_digests(now: datetime | None = None) -> int:
+    """One email a day to players who chose the digest: the games waiting for them."""
+    now = now or timezone.now()
+    since = now - timedelta(hours=23)
+    sent = 0
+    for prefs in PlayerSettings.objects.filter(
+        email_turns=PlayerSettings.EmailTurns.DAILY
+    ).select_related("user"):
+        if prefs.last_digest_at is not None and prefs.last_digest_at > since:
+            continue
+        user = prefs.user
+        waiting = [
+            game
+            for game in Game.objects.filter(
+                status=Game.Status.ACTIVE,
+                time_control=Game.TimeControl.CORRESPONDENCE,
+                seats__user=user,
+            )
+            if _waiting_for(game, user.pk)
+        ]
+        if not waiting or not user.email or notifications.is_connected(user.pk):
+            continue
+        # Claim the digest (a conditional update): two workers never both send it.
+        claimed = PlayerSettings.objects.filter(
+            pk=prefs.pk, last_digest_at=prefs.last_digest_at
+        ).update(last_digest_at=now)
+        if not claimed:
+            continue
+        lines = [f"- {_site_url()}/games/{game.public_id}" for game in waiting]
+        send_mail(
+            f"Remi: {len(waiting)} game(s) waiting for your move",
+            "It is your turn in:\n" + "\n".join(lines) + "\n",
+            None,
+            [user.email],
+        )
+        sent += 1
+    return sent
+
+
+__all__ = [
+    "bot_move",
+    "deadline_due",
+    "schedule_after_commit",
+    "send_daily_digests",
+    "send_reminders",
+    "sweep_deadlines",
+    "your_turn_email",
+]

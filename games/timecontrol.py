@@ -1,0 +1,203 @@
+"""Turn deadlines and vacations.
+
+A turn's deadline is computed when the turn starts (``turn_deadline``, called by
+``games.services`` on every turn change) and stored on the game with its ply.
+Live games: ``seconds_per_turn``. Correspondence games: ``days_per_move``, and the
+clock of a player on vacation starts when the vacation ends; taking a vacation
+pushes the deadlines of the games where it is already their turn by its length
+(``vacation_start``), ending it early gives the unused days back
+(``vacation_end``).
+
+The vacation allowance is earned over time (``VACATION_DAYS_PER_YEAR``) up to a
+cap (``VACATION_MAX_DAYS``); it is computed lazily when read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from games import events
+from games.errors import Conflict, InvalidRequest
+from games.models import Deal, Game, PlayerSettings, Seat
+
+DAY = timedelta(days=1)
+
+
+def _setting(name: str, default: float) -> float:
+    return float(getattr(settings, name, default))
+
+
+def vacation_cap() -> float:
+    return _setting("VACATION_MAX_DAYS", 30.0)
+
+
+def vacation_rate_per_day() -> float:
+    return _setting("VACATION_DAYS_PER_YEAR", 30.0) / 365.0
+
+
+# ------------------------------------------------------------------ deadlines
+
+
+def turn_deadline(game: Game, now: datetime) -> datetime | None:
+    """The deadline of the turn that starts ``now`` (the game's current deal saved)."""
+    if game.status != Game.Status.ACTIVE:
+        return None
+    if game.time_control == Game.TimeControl.LIVE and game.seconds_per_turn:
+        return now + timedelta(seconds=game.seconds_per_turn)
+    if not game.days_per_move:
+        return None
+    start = now
+    away_until = _vacation_of_player_to_move(game)
+    if away_until is not None and away_until > now:
+        start = away_until  # the clock starts when the vacation ends
+    return start + timedelta(days=game.days_per_move)
+
+
+def _vacation_of_player_to_move(game: Game) -> datetime | None:
+    to_move = (
+        Deal.objects.filter(game=game, number=game.deal_number)
+        .values_list("state__to_move", flat=True)
+        .first()
+    )
+    if to_move is None:
+        return None
+    return (
+        PlayerSettings.objects.filter(user__seats__game=game, user__seats__position=int(to_move))
+        .values_list("vacation_until", flat=True)
+        .first()
+    )
+
+
+def time_left(game: Game, now: datetime | None = None) -> timedelta | None:
+    if game.deadline_at is None:
+        return None
+    return game.deadline_at - (now or timezone.now())
+
+
+def move_period(game: Game) -> timedelta | None:
+    """How long a turn lasts under the game's time control."""
+    if game.time_control == Game.TimeControl.LIVE and game.seconds_per_turn:
+        return timedelta(seconds=game.seconds_per_turn)
+    if game.days_per_move:
+        return timedelta(days=game.days_per_move)
+    return None
+
+
+# ------------------------------------------------------------------ vacation
+
+
+@dataclass(frozen=True)
+class VacationState:
+    days_left: float
+    until: datetime | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"days_left": round(self.days_left, 2), "until": self.until}
+
+
+def settings_for(user: Any) -> PlayerSettings:
+    """The user's play settings (created with the defaults on first use)."""
+    row, _ = PlayerSettings.objects.get_or_create(user=user)
+    return row
+
+
+def _accrue(row: PlayerSettings, now: datetime) -> None:
+    """Add the days earned since the last accrual, up to the cap."""
+    earned = (now - row.vacation_accrued_at) / DAY * vacation_rate_per_day()
+    row.vacation_days = min(vacation_cap(), row.vacation_days + earned)
+    row.vacation_accrued_at = now
+
+
+def vacation_state(*, user: Any, now: datetime | None = None) -> VacationState:
+    now = now or timezone.now()
+    row = settings_for(user)
+    _accrue(row, now)
+    until = row.vacation_until if row.vacation_until and row.vacation_until > now else None
+    return VacationState(days_left=row.vacation_days, until=until)
+
+
+def _games_waiting_for(user: Any) -> list[Game]:
+    """Active correspondence games of ``user`` where it is their turn (locked)."""
+    games = []
+    for game in Game.objects.select_for_update().filter(
+        status=Game.Status.ACTIVE,
+        time_control=Game.TimeControl.CORRESPONDENCE,
+        seats__user=user,
+        deadline_at__isnull=False,
+    ):
+        position = Seat.objects.get(game=game, user=user).position
+        to_move = (
+            Deal.objects.filter(game=game, number=game.deal_number)
+            .values_list("state__to_move", flat=True)
+            .first()
+        )
+        if to_move is not None and int(to_move) == position:
+            games.append(game)
+    return games
+
+
+def vacation_start(*, user: Any, days: float, now: datetime | None = None) -> VacationState:
+    """Take ``days`` of vacation from now: the deadlines of the user's correspondence
+    games where it is their turn move by that much, and a turn that comes to them
+    during the vacation starts its clock when the vacation ends."""
+    now = now or timezone.now()
+    if days <= 0:
+        raise InvalidRequest("a vacation lasts at least part of a day", code="invalid_vacation")
+    with transaction.atomic():
+        row = PlayerSettings.objects.select_for_update().get(pk=settings_for(user).pk)
+        _accrue(row, now)
+        if row.vacation_until is not None and row.vacation_until > now:
+            raise Conflict("you are already on vacation", code="already_on_vacation")
+        if days > row.vacation_days + 1e-9:
+            raise InvalidRequest(
+                f"only {row.vacation_days:.1f} vacation days are left",
+                code="not_enough_vacation",
+                details={"days_left": row.vacation_days},
+            )
+        row.vacation_days -= days
+        row.vacation_started_at = now
+        row.vacation_until = now + days * DAY
+        row.save()
+        for game in _games_waiting_for(user):
+            _shift_deadline(game, days * DAY)
+    return VacationState(days_left=row.vacation_days, until=row.vacation_until)
+
+
+def vacation_end(*, user: Any, now: datetime | None = None) -> VacationState:
+    """End the vacation now: the unused days go back to the allowance and the
+    deadlines that were pushed come back by as much."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        row = PlayerSettings.objects.select_for_update().get(pk=settings_for(user).pk)
+        _accrue(row, now)
+        if row.vacation_until is None or row.vacation_until <= now:
+            raise Conflict("you are not on vacation", code="not_on_vacation")
+        unused = row.vacation_until - now
+        row.vacation_days = min(vacation_cap(), row.vacation_days + unused / DAY)
+        row.vacation_until = now
+        row.save()
+        for game in _games_waiting_for(user):
+            _shift_deadline(game, -unused)
+    return VacationState(days_left=row.vacation_days, until=None)
+
+
+def _shift_deadline(game: Game, by: timedelta) -> None:
+    """Move the current turn's deadline (same ply: the turn is unchanged)."""
+    Game.objects.filter(pk=game.pk, ply=game.ply).update(deadline_at=F("deadline_at") + by)
+    game.refresh_from_db(fields=["deadline_at"])
+    events.game_event_on_commit(
+        game.public_id,
+        game.ply,
+        {"type": "deadline_changed", "deadline_at": _iso(game.deadline_at), "reason": "vacation"},
+    )
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.isoformat()

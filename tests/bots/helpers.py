@@ -1,0 +1,35 @@
+"""Helpers for the bot tests: observations of hand-made positions, and full deals."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from games.bots import Budget, make_bot
+from games.bots.arena import DealRecord, play_deal
+from games.bots.base import Bot, Observation
+from games.bots.memory import BotMemory
+from games.engine import Action, Deal
+
+FAST = Budget(time_limit_s=None, simulations=12)
+
+
+def observe(deal: Deal, seat: int | None = None, memory: BotMemory | None = None) -> Observation:
+    """The observation of the seat to move (or ``seat``) in ``deal``."""
+    seat = deal.to_move if seat is None else seat
+    view = deal.view(seat)
+    return Observation(view, memory if memory is not None else BotMemory.start(view), deal.ruleset)
+
+
+def decide(bot: Bot, deal: Deal, *, seed: int = 0, budget: Budget = FAST) -> list[Action]:
+    return bot.decide(observe(deal), random.Random(seed), budget)
+
+
+def texts(actions: Sequence[Action]) -> list[str]:
+    return [str(action) for action in actions]
+
+
+def play(deal: Deal, levels: Sequence[int], *, seed: int = 0, budget: Budget = FAST) -> DealRecord:
+    bots = [make_bot(level) for level in levels]
+    rngs = [random.Random(f"{seed}:{seat}") for seat in range(len(levels))]
+    return play_deal(deal, bots, rngs=rngs, budget=budget)

@@ -1,0 +1,40 @@
+"""Fixtures of the live-play tests: games with seeded deals, websocket clients."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from channels.testing import WebsocketCommunicator
+
+from games import services
+from games.models import Game
+from remi_site.asgi import application
+from tests.gamekit_fixtures import deals_seeded, every_game_replays  # noqa: F401
+
+
+@pytest.fixture
+def started_game(
+    user_factory: Callable[..., Any],
+    deals_seeded: Callable[[int], None],  # noqa: F811
+) -> Callable[..., Game]:
+    """``started_game(players=2, **create_options)``: a started game of new users."""
+
+    def make(players: int = 2, *, users: list[Any] | None = None, **options: Any) -> Game:
+        users = users or [user_factory() for _ in range(players)]
+        options.setdefault("preset", "serbian")
+        game = services.game_create(owner=users[0], players=players, **options)
+        for other in users[1:]:
+            services.game_join(game=game, user=other, invite_code=game.invite_code)
+        return services.game_start(game=game, user=users[0])
+
+    return make
+
+
+def websocket(token: str | None = None, origin: str = "http://localhost") -> WebsocketCommunicator:
+    """A client of /ws/v1/ through the whole ASGI stack (Origin check, token auth)."""
+    headers = [(b"origin", origin.encode()), (b"host", b"localhost")]
+    if token is not None:
+        headers.append((b"authorization", f"Bearer {token}".encode()))
+    return WebsocketCommunicator(application, "/ws/v1/", headers=headers)

@@ -1,0 +1,120 @@
+"""A real Celery worker (with its beat) against Redis and the test database."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from games.models import Game, Move, Seat
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class Worker:
+    """``celery -A remi_site worker -B`` on this test's database and Redis database."""
+
+    def __init__(self) -> None:
+        self.var_dir = tempfile.mkdtemp(prefix="remi-worker-")
+        settings_dict = connection.settings_dict
+        self.env = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "remi_site.settings_test",
+            "TEST_DATABASE_URL": (
+                f"postgres://{settings_dict['USER']}@{settings_dict['HOST']}:"
+                f"{settings_dict['PORT']}/{settings_dict['NAME']}"
+            ),
+            "REMI_VAR_DIR": self.var_dir,
+            "DEADLINE_SWEEP_S": "0.5",
+        }
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        log = open(Path(self.var_dir) / "worker.log", "ab")  # noqa: SIM115
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "remi_site",
+                "worker",
+                "-B",
+                "-c",
+                "1",
+                "--without-gossip",
+                "--without-mingle",
+                "-l",
+                "WARNING",
+                "-s",
+                str(Path(self.var_dir) / "beat-schedule"),
+            ],
+            cwd=ROOT,
+            env=self.env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+    def kill(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+        self.process = None
+
+    def log(self) -> str:
+        return (Path(self.var_dir) / "worker.log").read_text(errors="replace")[-4000:]
+
+
+@pytest.fixture
+def worker() -> Iterator[Worker]:
+    process = Worker()
+    try:
+        yield process
+    finally:
+        process.kill()
+
+
+def wait_for(condition: Callable[[], bool], timeout: float, worker: Worker) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if condition():
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"timed out; worker log:\n{worker.log()}")
+
+
+def test_a_real_worker_applies_a_deadline_once_and_again_after_a_restart(
+    started_game: Callable[..., Game], worker: Worker
+) -> None:
+    game = started_game(2, days_per_move=1)
+    start_ply = game.ply
+    Game.objects.filter(pk=game.pk).update(deadline_at=timezone.now() - timedelta(seconds=1))
+
+    worker.start()
+    wait_for(lambda: Game.objects.get(pk=game.pk).ply > start_ply, 60, worker)
+    time.sleep(2)  # several more sweeps: none may apply it again
+    game.refresh_from_db()
+    assert sorted(Seat.objects.filter(game=game).values_list("strikes", flat=True)) == [0, 1]
+    first_timeout_ply = game.ply
+    assert Move.objects.filter(game=game, user=None).count() == first_timeout_ply - start_ply
+
+    # Killed while waiting for the next deadline: a new worker still enforces it.
+    worker.kill()
+    Game.objects.filter(pk=game.pk).update(deadline_at=timezone.now() - timedelta(seconds=1))
+    worker.start()
+    wait_for(lambda: Game.objects.get(pk=game.pk).ply > first_timeout_ply, 60, worker)
+    time.sleep(1)
+    assert sorted(Seat.objects.filter(game=game).values_list("strikes", flat=True)) == [1, 1]
