@@ -1,0 +1,201 @@
+"""Fixtures of the browser tests: Debian's chromium driven by Playwright (sync API)
+against pytest-django's ``live_server``, scripted deals, screenshots in var/screens/.
+
+Playwright's own browser download is not used: the system chromium is launched
+(``REMI_CHROMIUM`` names another binary). Without one the tests are skipped.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.db import connections
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from games import services
+from games.engine import parse_cards
+from tests.gamekit import deck_with_starter_hand, scripted_deal_source
+from tests.gamekit_fixtures import every_game_replays  # noqa: F401
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENS = ROOT / "var" / "screens"
+CHROMIUM = os.environ.get("REMI_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+TIMEOUT_MS = 15_000
+
+
+@pytest.fixture
+def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Browser]:
+    """A headless chromium for one test."""
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"no chromium at {CHROMIUM} (set REMI_CHROMIUM)")
+    # Playwright's sync API runs an event loop in this thread; the test's own ORM calls
+    # are still plain synchronous code (the live server answers in threads of its own).
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield launched
+        finally:
+            launched.close()
+            # The test's ORM calls ran in Playwright's context, with a connection of
+            # their own: close it, or the test database cannot be dropped.
+            connections.close_all()
+
+
+class Player:
+    """One person at their own browser (a separate context: their own cookies)."""
+
+    def __init__(self, page: Page, base_url: str, name: str) -> None:
+        self.page = page
+        self.base_url = base_url
+        self.name = name
+        self.errors: list[str] = []
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+        page.on(
+            "console",
+            lambda message: (
+                self.errors.append(message.text)
+                if message.type == "error" and not _expected_console_error(message.text)
+                else None
+            ),
+        )
+
+    def goto(self, path: str) -> None:
+        self.page.goto(self.base_url + path)
+
+    def sign_up(self, username: str, password: str, display_name: str = "") -> None:
+        self.goto("/accounts/signup/")
+        self.page.fill("#id_username", username)
+        if display_name:
+            self.page.fill("#id_display_name", display_name)
+        self.page.fill("#id_password1", password)
+        self.page.fill("#id_password2", password)
+        self.page.click("form button[type=submit]")
+        self.page.wait_for_url(re.compile(r".*/$"))
+
+    def log_in(self, username: str, password: str) -> None:
+        self.goto("/accounts/login/")
+        self.page.fill("#id_username", username)
+        self.page.fill("#id_password", password)
+        self.page.click("form button[type=submit]")
+        self.page.wait_for_url(re.compile(r".*/$"))
+
+    def screenshot(self, name: str, *, full_page: bool = True) -> None:
+        SCREENS.mkdir(parents=True, exist_ok=True)
+        self.page.screenshot(path=str(SCREENS / f"{name}.png"), full_page=full_page)
+
+    # the table
+    def card(self, text: str) -> Any:
+        return self.page.locator(f'#hand .pcard[data-card="{text}"]').first
+
+    def select(self, *cards: str) -> None:
+        """Click each card where a finger would: its visible left edge (cards overlap)."""
+        for text in cards:
+            self.card(text).click(position={"x": 6, "y": 40})
+
+    def hand(self) -> list[str]:
+        return self.page.locator("#hand .pcard").evaluate_all("els => els.map(e => e.dataset.card)")
+
+
+def _expected_console_error(text: str) -> bool:
+    # A refused action is answered 4xx (shown as a toast); the WSGI test server has
+    # no websocket endpoint, so the page falls back to polling.
+    return "status of 4" in text or "WebSocket" in text or "/ws/v1/" in text
+
+
+@pytest.fixture
+def player_factory(browser: Browser, live_server: Any) -> Iterator[Callable[..., Player]]:
+    """``player_factory(name, width=1400, height=900)``: a new browser context and page."""
+    players: list[Player] = []
+
+    def make(name: str, width: int = 1400, height: int = 900) -> Player:
+        context = browser.new_context(viewport={"width": width, "height": height})
+        context.set_default_timeout(TIMEOUT_MS)
+        player = Player(context.new_page(), live_server.url, name)
+        players.append(player)
+        return player
+
+    yield make
+    for player in players:
+        assert not player.errors, f"{player.name}'s page logged errors: {player.errors}"
+
+
+@pytest.fixture
+def starter_hand(monkeypatch: pytest.MonkeyPatch) -> Callable[[str], None]:
+    """``starter_hand("7H 8H ...")``: every deal from now on gives the player who starts
+    it these cards (the rest of the pack shuffled from a fixed seed)."""
+
+    def script(cards: str) -> None:
+        hand = list(parse_cards(cards))
+
+        def decks(ruleset: Any, players: int, dealer: int) -> list[Any]:
+            return deck_with_starter_hand(ruleset, players, dealer, hand, seed=7)
+
+        monkeypatch.setattr(services, "deal_source", scripted_deal_source(decks, 3))
+
+    return script
+
+
+@pytest.fixture
+def asgi_server(transactional_db: None) -> Iterator[str]:
+    """The whole ASGI application (pages, API and the /ws/v1/ websocket) served by
+    uvicorn in a thread of this process, on the test database; yields its base URL."""
+    import socket
+    import threading
+    import time
+
+    import uvicorn
+
+    from remi_site.asgi import application
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    config = uvicorn.Config(
+        application, host="127.0.0.1", port=port, log_level="warning", lifespan="off"
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, name="asgi-test-server", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+@pytest.fixture
+def asgi_player_factory(asgi_server: str, browser: Browser) -> Iterator[Callable[..., Player]]:
+    """``player_factory`` against the ASGI server (websocket pushes instead of polling).
+    The browser closes before the server stops, so no socket holds the shutdown up."""
+    players: list[Player] = []
+
+    def make(name: str, width: int = 1400, height: int = 900) -> Player:
+        context = browser.new_context(viewport={"width": width, "height": height})
+        context.set_default_timeout(TIMEOUT_MS)
+        player = Player(context.new_page(), asgi_server, name)
+        players.append(player)
+        return player
+
+    yield make
+    for player in players:
+        assert not player.errors, f"{player.name}'s page logged errors: {player.errors}"

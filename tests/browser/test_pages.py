@@ -1,0 +1,78 @@
+"""The page views behind the browser UI (no browser needed): who may open which page."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from games import services
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize("path", ["/play/", "/games/", "/games/abcdefghjkmn/"])
+def test_pages_ask_for_a_login(client: Any, path: str) -> None:
+    response = client.get(path)
+    assert response.status_code == 302
+    assert response.url.startswith("/accounts/login/")
+
+
+def test_the_lobby_offers_the_bots(client: Any, user: Any, bots: list[Any]) -> None:
+    client.force_login(user)
+    response = client.get("/play/")
+    assert response.status_code == 200
+    page = response.content.decode()
+    for bot in bots:
+        assert f'value="{bot.username}"' in page
+    assert "js/lobby.js" in page
+
+
+def test_my_games_lists_only_mine_by_status(client: Any, user_factory: Callable[..., Any]) -> None:
+    ana, bob, cara = user_factory(username="ana"), user_factory(), user_factory()
+    waiting = services.game_create(owner=ana, preset="serbian", players=2)
+    playing = services.game_create(owner=bob, preset="polish51", players=2)
+    services.game_join(game=playing, user=ana)
+    services.game_start(game=playing, user=bob)
+    others = services.game_create(owner=cara, preset="macedonian", players=2)
+    client.force_login(ana)
+
+    active = client.get("/games/").content.decode()
+    assert f"/games/{playing.public_id}/" in active
+    assert f"/games/{waiting.public_id}/" not in active
+    assert "Polish Remik 51" in active
+    lobby = client.get("/games/?status=lobby").content.decode()
+    assert f"/games/{waiting.public_id}/" in lobby
+    assert f"/games/{others.public_id}/" not in lobby + active
+
+
+def test_the_table_of_a_public_game_is_open_to_any_player(
+    client: Any, user_factory: Callable[..., Any]
+) -> None:
+    game = services.game_create(owner=user_factory(), preset="serbian", players=2)
+    client.force_login(user_factory())
+    response = client.get(f"/games/{game.public_id}/")
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert f'data-game-id="{game.public_id}"' in page
+    assert "js/table.js" in page
+
+
+def test_a_private_game_is_found_only_by_its_players_or_with_its_invite(
+    client: Any, user_factory: Callable[..., Any]
+) -> None:
+    host = user_factory()
+    game = services.game_create(owner=host, preset="serbian", players=2, visibility="private")
+    client.force_login(user_factory())
+    assert client.get(f"/games/{game.public_id}/").status_code == 404
+    invited = client.get(f"/games/{game.public_id}/?invite={game.invite_code}")
+    assert invited.status_code == 200
+    assert f'data-invite="{game.invite_code}"' in invited.content.decode()
+    client.force_login(host)
+    assert client.get(f"/games/{game.public_id}/").status_code == 200
+
+
+def test_an_unknown_game_is_not_found(client: Any, user: Any) -> None:
+    client.force_login(user)
+    assert client.get("/games/nosuchgame00/").status_code == 404
