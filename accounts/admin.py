@@ -17,8 +17,9 @@ class ApiTokenAdmin(admin.ModelAdmin):
     # Tokens are created by their owners through the API; staff may only look and revoke.
     list_display = ("name", "user", "created", "last_used", "expiry")
     search_fields = ("name", "user__username")
-    readonly_fields = ("name", "user", "created", "last_used", "expiry", "token_key")
-    exclude = ("digest",)
+    # Neither the digest nor the token's key prefix (a part of the secret) is shown.
+    readonly_fields = ("name", "user", "created", "last_used", "expiry")
+    exclude = ("digest", "token_key")
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

@@ -1,0 +1,274 @@
+"""Moderation through the Django admin.
+
+Everything here is read-only: games, seats, deals and moves are written by
+``games.services`` alone (the move log is append-only: no add, change or
+delete). What changes a game goes through a service: the "abort" action calls
+``services.game_abort``.
+
+Hidden information (every hand, the stock, a player's private draws) is shown
+only to staff with the ``games.view_hidden_cards`` permission, on the page of a
+deal or a move, and every such look is recorded (``games.moderation``: a
+``ModerationAccess`` row and a log line). Lists and other pages never show it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib import admin, messages
+from django.contrib.admin.utils import unquote
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.urls import reverse
+from django.utils.html import format_html
+
+from games import moderation, services
+from games.engine import Deal as EngineDeal
+from games.errors import GameError
+from games.models import (
+    AbsentWait,
+    Deal,
+    Game,
+    ModerationAccess,
+    Move,
+    PlayerSettings,
+    Seat,
+)
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """View only: no add, change or delete (actions may still call services)."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class ReadOnlyInline(admin.TabularInline):
+    extra = 0
+    can_delete = False
+    show_change_link = True
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+def _cards(pairs: list[dict[str, Any]]) -> str:
+    return " ".join(f"{pair['card']}#{pair['id']}" for pair in pairs) or "-"
+
+
+# ------------------------------------------------------------------ games
+
+
+class SeatInline(ReadOnlyInline):
+    model = Seat
+    fields = ("position", "user", "status", "total", "strikes", "joined_at")
+    readonly_fields = fields
+    show_change_link = False
+
+
+class DealInline(ReadOnlyInline):
+    model = Deal
+    fields = ("number", "dealer", "started_at", "finished_at", "result")
+    readonly_fields = fields
+
+
+class AbsentWaitInline(ReadOnlyInline):
+    model = AbsentWait
+    fields = ("ply", "position", "stage", "waits", "choice", "decided_by", "updated_at")
+    readonly_fields = fields
+    show_change_link = False
+
+
+@admin.register(Game)
+class GameAdmin(ReadOnlyAdmin):
+    list_display = (
+        "public_id",
+        "preset",
+        "status",
+        "players",
+        "time_control",
+        "owner",
+        "ply",
+        "deal_number",
+        "deadline_at",
+        "created_at",
+    )
+    list_filter = ("status", "preset", "time_control", "visibility")
+    search_fields = ("public_id", "owner__username", "seats__user__username")
+    list_select_related = ("owner",)
+    date_hierarchy = "created_at"
+    inlines = [SeatInline, DealInline, AbsentWaitInline]
+    actions = ["abort_games"]
+    fields = (
+        "public_id",
+        "preset",
+        "status",
+        "end_reason",
+        "winners",
+        "players",
+        "visibility",
+        "invite_code",
+        "owner",
+        "time_control",
+        "seconds_per_turn",
+        "days_per_move",
+        "strike_limit",
+        "absent_wait_s",
+        "rated",
+        "ply",
+        "deal_number",
+        "deadline_at",
+        "created_at",
+        "started_at",
+        "finished_at",
+        "moves_link",
+        "ruleset",
+    )
+    readonly_fields = fields
+
+    @admin.display(description="move log")
+    def moves_link(self, game: Game) -> str:
+        url = reverse("admin:games_move_changelist") + f"?game__id__exact={game.pk}"
+        return format_html('<a href="{}">{} moves</a>', url, game.ply)
+
+    def has_abort_permission(self, request: HttpRequest) -> bool:
+        return bool(request.user.has_perm("games.change_game"))
+
+    @admin.action(description="Abort the selected games (no result)", permissions=["abort"])
+    def abort_games(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
+        aborted = 0
+        for game in queryset:
+            try:
+                services.game_abort(game=game, user=None)
+            except GameError as error:
+                self.message_user(
+                    request, f"{game.public_id}: {error.message}", level=messages.WARNING
+                )
+            else:
+                aborted += 1
+        if aborted:
+            self.message_user(request, f"{aborted} game(s) aborted.", level=messages.SUCCESS)
+
+
+# ------------------------------------------------------------------ deals and moves
+
+
+class HiddenInformationAdmin(ReadOnlyAdmin):
+    """The page of one object shows its hidden information to moderators with the
+    permission, recording the access; nobody else gets it."""
+
+    change_form_template = "admin/games/hidden_change_form.html"
+
+    def hidden_lines(self, request: HttpRequest, obj: Any) -> list[tuple[str, str]]:
+        raise NotImplementedError
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        extra_context = dict(extra_context or {})
+        if request.method == "GET" and moderation.may_see_hidden(request.user):
+            obj = self.get_object(request, unquote(object_id))
+            if obj is not None and self.has_view_permission(request, obj):
+                extra_context["hidden"] = self.hidden_lines(request, obj)
+        return super().change_view(request, object_id, form_url, extra_context)
+
+
+@admin.register(Deal)
+class DealAdmin(HiddenInformationAdmin):
+    list_display = ("game", "number", "dealer", "started_at", "finished_at")
+    list_select_related = ("game",)
+    search_fields = ("game__public_id",)
+    # Never the deck order, card ids, seeds or the raw snapshot: they hold every card.
+    fields = ("game", "number", "dealer", "started_at", "finished_at", "result", "public_view")
+    readonly_fields = fields
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Deal]:
+        return super().get_queryset(request).defer("deck", "card_ids", "reshuffle_seeds")
+
+    @admin.display(description="public view (what a spectator sees)")
+    def public_view(self, row: Deal) -> str:
+        return _json(EngineDeal.from_dict(row.state).view(None).to_dict())
+
+    def hidden_lines(self, request: HttpRequest, obj: Deal) -> list[tuple[str, str]]:
+        state = moderation.hidden_deal_state(obj, user=request.user, path=request.path)
+        lines = [(f"hand of seat {seat}", _cards(hand)) for seat, hand in enumerate(state["hands"])]
+        lines.append(("stock (top first)", _cards(state["stock_top_first"])))
+        lines.append(("discard (bottom first)", _cards(state["discard_bottom_first"])))
+        lines.append(("to move", str(state["to_move"])))
+        return lines
+
+
+@admin.register(Move)
+class MoveAdmin(HiddenInformationAdmin):
+    """The append-only log: read-only, no add, change or delete."""
+
+    list_display = ("game", "ply", "deal", "seat", "kind", "by_server", "created_at")
+    list_filter = ("kind",)
+    list_select_related = ("game", "deal", "seat")
+    search_fields = ("game__public_id",)
+    # ``private`` (the card a player drew) is hidden information: moderators only.
+    fields = (
+        "game",
+        "ply",
+        "deal",
+        "seat",
+        "user",
+        "kind",
+        "payload",
+        "public",
+        "idempotency_key",
+        "created_at",
+    )
+    readonly_fields = fields
+
+    @admin.display(boolean=True, description="by server")
+    def by_server(self, move: Move) -> bool:
+        return move.user_id is None
+
+    def hidden_lines(self, request: HttpRequest, obj: Move) -> list[tuple[str, str]]:
+        if obj.private is None:
+            return []
+        private = moderation.hidden_move(obj, user=request.user, path=request.path)
+        return [("as the mover saw it", _json(private))]
+
+
+# ------------------------------------------------------------------ players and audit
+
+
+@admin.register(PlayerSettings)
+class PlayerSettingsAdmin(ReadOnlyAdmin):
+    list_display = ("user", "email_turns", "reminders", "vacation_days", "vacation_until")
+    list_filter = ("email_turns", "reminders")
+    search_fields = ("user__username",)
+    list_select_related = ("user",)
+
+
+@admin.register(ModerationAccess)
+class ModerationAccessAdmin(ReadOnlyAdmin):
+    """Who looked at hidden information, and when (append-only)."""
+
+    list_display = ("created_at", "user", "game", "deal", "what", "path")
+    list_filter = ("what",)
+    search_fields = ("user__username", "game__public_id")
+    list_select_related = ("user", "game", "deal")
