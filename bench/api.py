@@ -6,17 +6,25 @@ What it does, all on 127.0.0.1:
 
 1. creates a scratch PostgreSQL database (dropped at the end) and migrates it;
 2. creates 2 x ``--games`` users, each with a personal API token;
-3. starts uvicorn (``--workers`` processes) in production mode: ``SECRET_KEY``,
-   ``DATABASE_URL``, ``REDIS_URL`` set, ``DEBUG=0`` (HTTP, since there is no TLS
-   proxy in front: ``SECURE_SSL_REDIRECT=0``);
+3. starts the web server as README's process model does (``python -m remi_site.serve``:
+   uvicorn with httptools and uvloop, ``--workers`` processes with a socket each) in
+   production mode: ``SECRET_KEY``, ``DATABASE_URL``, ``REDIS_URL`` set, ``DEBUG=0``
+   (HTTP, since there is no TLS proxy in front: ``SECURE_SSL_REDIRECT=0``);
 4. plays ``--games`` concurrent 2-player serbian matches through the public API
    (create, join, start, then turns: ``draw``, ``lay`` when the hand holds an
    opening, ``discard``; a player told it is their turn draws at once, and the
    answer to each move carries their whole view), while other clients read random
    games' states (``GET /games/{id}``, ``--gets-per-second``); when a match ends the
    pair starts another;
-5. prints accepted moves per second, move latency p50/p99, state GET p50/p99;
+5. prints accepted moves per second, move latency p50/p99, state GET p50/p99, the CPU
+   time per request of the web workers, PostgreSQL (the bench database's backends and
+   the server's background processes), Redis and the load generator itself, the
+   throughput those CPU costs allow on an otherwise idle machine (the machine may be
+   shared: compare the load average), and the settings used;
 6. profiles one move in-process with pyinstrument and prints where the time goes.
+
+The players are aiohttp clients on uvloop: the load generator shares the cores with
+the server, so its own cost per request counts.
 
 Bounded: ``--seconds`` of measured load (at most 120) after a short warm-up.
 """
@@ -37,8 +45,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import httpx
 import psycopg
+import uvloop
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -106,7 +116,8 @@ class Stack:
             [
                 sys.executable,
                 "-m",
-                "uvicorn",
+                "remi_site.serve",
+                "--app",
                 self.app,
                 "--host",
                 "127.0.0.1",
@@ -114,8 +125,6 @@ class Stack:
                 str(self.port),
                 "--workers",
                 str(self.workers),
-                "--lifespan",
-                "off",
                 "--no-access-log",
                 "--log-level",
                 "warning",
@@ -185,6 +194,25 @@ def make_players(count: int) -> list[str]:
 # ------------------------------------------------------------------ the load
 
 
+class Client:
+    """The players' HTTP client: keep-alive connections to the server (aiohttp: the
+    load generator shares the machine's cores with the server, so its own cost per
+    request matters; httpx spent about twice as much CPU per request)."""
+
+    def __init__(self, session: aiohttp.ClientSession) -> None:
+        self.session = session
+
+    async def get(self, url: str, headers: dict[str, str]) -> tuple[int, dict[str, Any]]:
+        async with self.session.get(url, headers=headers) as response:
+            return response.status, await response.json()
+
+    async def post(
+        self, url: str, headers: dict[str, str], json: dict[str, Any] | None = None
+    ) -> tuple[int, dict[str, Any]]:
+        async with self.session.post(url, json=json, headers=headers) as response:
+            return response.status, await response.json()
+
+
 @dataclass
 class Stats:
     move_latency: list[float] = field(default_factory=list)
@@ -194,9 +222,13 @@ class Stats:
     games_finished: int = 0
     measuring: bool = False
     cpu: dict[str, float] = field(default_factory=dict)
+    workers: list[float] = field(default_factory=list)  # CPU seconds of each web worker
 
     def refuse(self, code: str) -> None:
         self.refused[code] = self.refused.get(code, 0) + 1
+
+
+_rulesets: dict[str, Any] = {}  # the games' rulesets, parsed once
 
 
 def choose(view: dict[str, Any]) -> dict[str, Any]:
@@ -209,7 +241,10 @@ def choose(view: dict[str, Any]) -> dict[str, Any]:
     if deal["phase"] == "draw":
         return {"type": "draw"}
     hand = [Card.parse(pair["card"]) for pair in deal["hand"]]
-    ruleset = Ruleset.from_dict(view["ruleset"])
+    key = repr(view["ruleset"])
+    ruleset = _rulesets.get(key)
+    if ruleset is None:
+        ruleset = _rulesets[key] = Ruleset.from_dict(view["ruleset"])
     actions = deal["actions"]
     if deal["must_return"]:
         return {"type": "discard", "card": deal["must_return"]}
@@ -224,18 +259,17 @@ def choose(view: dict[str, Any]) -> dict[str, Any]:
 
 
 async def timed_get(
-    client: httpx.AsyncClient, url: str, headers: dict[str, str], stats: Stats
+    client: Client, url: str, headers: dict[str, str], stats: Stats
 ) -> dict[str, Any]:
     began = time.perf_counter()
-    response = await client.get(url, headers=headers)
+    _status, body = await client.get(url, headers)
     if stats.measuring:
         stats.get_latency.append(time.perf_counter() - began)
-    body: dict[str, Any] = response.json()
     return body
 
 
 async def play_pair(
-    client: httpx.AsyncClient,
+    client: Client,
     host: str,
     guest: str,
     stats: Stats,
@@ -249,13 +283,13 @@ async def play_pair(
     reads the state first."""
     headers = [{"Authorization": f"Bearer {token}"} for token in (host, guest)]
     while not stop.is_set():
-        created = await client.post(
-            "/api/v1/games", json={"preset": "serbian", "players": 2}, headers=headers[0]
+        _status, created = await client.post(
+            "/api/v1/games", headers[0], {"preset": "serbian", "players": 2}
         )
-        game_id = created.json()["id"]
+        game_id = created["id"]
         url = f"/api/v1/games/{game_id}"
-        await client.post(f"{url}/join", json={}, headers=headers[1])
-        view = (await client.post(f"{url}/start", headers=headers[0])).json()
+        await client.post(f"{url}/join", headers[1], {})
+        _status, view = await client.post(f"{url}/start", headers[0])
         views: list[dict[str, Any] | None] = [None, None]
         views[view["you"]] = view
         playing[game_id] = headers[1]
@@ -270,14 +304,13 @@ async def play_pair(
                 current = await timed_get(client, url, headers[mover], stats)
                 action = choose(current)
             began = time.perf_counter()
-            response = await client.post(
+            status, body = await client.post(
                 f"{url}/actions",
-                json={"action": action, "ply": current["ply"]},
-                headers={**headers[mover], "Idempotency-Key": secrets.token_hex(8)},
+                {**headers[mover], "Idempotency-Key": secrets.token_hex(8)},
+                {"action": action, "ply": current["ply"]},
             )
             elapsed = time.perf_counter() - began
-            body = response.json()
-            if response.status_code != 200:
+            if status != 200:
                 stats.refuse(body["error"]["code"])
                 views[mover] = None
                 continue
@@ -291,7 +324,7 @@ async def play_pair(
 
 
 async def poll_states(
-    client: httpx.AsyncClient,
+    client: Client,
     per_second: float,
     stats: Stats,
     stop: asyncio.Event,
@@ -306,9 +339,12 @@ async def poll_states(
             await timed_get(client, f"/api/v1/games/{game_id}", playing[game_id], stats)
 
 
-def cpu_seconds(server_pid: int) -> dict[str, float]:
-    """CPU time used so far by the web server (all workers), PostgreSQL, Redis and this
-    load generator: where the machine's two cores go."""
+def cpu_seconds(server_pid: int, db_name: str) -> dict[str, dict[int, float]]:
+    """CPU time used so far, by process, by the web server (all workers), PostgreSQL,
+    Redis and this load generator: where the machine's two cores go. PostgreSQL
+    counts the backends serving the bench's database and the server's own background
+    processes (WAL writer, checkpointer...), not other databases' backends (the
+    machine may be shared)."""
     import psutil
 
     def used(process: psutil.Process) -> float:
@@ -318,20 +354,40 @@ def cpu_seconds(server_pid: int) -> dict[str, float]:
         except psutil.Error:
             return 0.0
 
+    with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
+        ours = {
+            pid
+            for (pid,) in conn.execute(
+                "SELECT pid FROM pg_stat_activity WHERE datname = %s OR datname IS NULL",
+                (db_name,),
+            )
+        }
     server = psutil.Process(server_pid)
-    out = {
-        "uvicorn": used(server) + sum(used(p) for p in server.children(recursive=True)),
-        "postgres": 0.0,
-        "redis": 0.0,
-        "load generator": used(psutil.Process()),
+    me = psutil.Process()
+    out: dict[str, dict[int, float]] = {
+        "uvicorn": {p.pid: used(p) for p in [server, *server.children(recursive=True)]},
+        "postgres": {},
+        "redis": {},
+        "load generator": {me.pid: used(me)},
     }
     for process in psutil.process_iter(["name"]):
         name = process.info["name"] or ""
-        if name.startswith("postgres"):
-            out["postgres"] += used(process)
+        if name.startswith("postgres") and process.pid in ours:
+            out["postgres"][process.pid] = used(process)
         elif name.startswith("redis-server"):
-            out["redis"] += used(process)
+            out["redis"][process.pid] = used(process)
     return out
+
+
+def cpu_used(
+    before: dict[str, dict[int, float]], after: dict[str, dict[int, float]]
+) -> dict[str, float]:
+    """CPU seconds between two ``cpu_seconds`` samples (a process new since the first
+    one counts from its start)."""
+    return {
+        name: sum(seconds - before[name].get(pid, 0.0) for pid, seconds in after[name].items())
+        for name in after
+    }
 
 
 async def load(
@@ -341,11 +397,14 @@ async def load(
     warmup: float,
     server_pid: int,
     gets_per_second: float,
+    db_name: str,
 ) -> Stats:
     stats = Stats()
     stop = asyncio.Event()
-    limits = httpx.Limits(max_connections=len(tokens), max_keepalive_connections=len(tokens))
-    async with httpx.AsyncClient(base_url=url, limits=limits, timeout=30) as client:
+    connector = aiohttp.TCPConnector(limit=len(tokens))
+    timeout = aiohttp.ClientTimeout(total=30)
+    async with aiohttp.ClientSession(url, connector=connector, timeout=timeout) as session:
+        client = Client(session)
         playing: dict[str, dict[str, str]] = {}
         tasks = [
             asyncio.create_task(play_pair(client, tokens[i], tokens[i + 1], stats, stop, playing))
@@ -357,13 +416,18 @@ async def load(
         ]
         await asyncio.sleep(warmup)
         stats.measuring = True
-        cpu_before = cpu_seconds(server_pid)
+        cpu_before = cpu_seconds(server_pid, db_name)
         began = time.perf_counter()
         await asyncio.sleep(seconds)
         stats.measuring = False
         measured = time.perf_counter() - began
-        cpu_after = cpu_seconds(server_pid)
-        stats.cpu = {name: cpu_after[name] - cpu_before[name] for name in cpu_before}
+        cpu_after = cpu_seconds(server_pid, db_name)
+        stats.cpu = cpu_used(cpu_before, cpu_after)
+        stats.workers = sorted(
+            seconds - cpu_before["uvicorn"].get(pid, 0.0)
+            for pid, seconds in cpu_after["uvicorn"].items()
+            if pid != server_pid and seconds - cpu_before["uvicorn"].get(pid, 0.0) > 0.01 * seconds
+        )
         stop.set()
         await asyncio.gather(*tasks, return_exceptions=True)
     stats.move_latency.sort()
@@ -493,9 +557,18 @@ def main() -> None:
         stack.start_server()
         assert stack.server is not None
         load_before = os.getloadavg()
-        stats = asyncio.run(
-            load(stack.url, tokens, seconds, args.warmup, stack.server.pid, args.gets_per_second)
-        )
+        with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+            stats = runner.run(
+                load(
+                    stack.url,
+                    tokens,
+                    seconds,
+                    args.warmup,
+                    stack.server.pid,
+                    args.gets_per_second,
+                    stack.db_name,
+                )
+            )
         measured = stats.seconds  # type: ignore[attr-defined]
         print(
             f"\nbench/api.py: {args.games} concurrent 2-player games, uvicorn x{args.workers} "
@@ -504,7 +577,9 @@ def main() -> None:
         print(f"  accepted moves      {stats.accepted} ({stats.accepted / measured:.0f} moves/s)")
         print(
             f"  move latency        p50 {percentile(stats.move_latency, 0.50):.1f} ms   "
-            f"p99 {percentile(stats.move_latency, 0.99):.1f} ms"
+            f"p99 {percentile(stats.move_latency, 0.99):.1f} ms   "
+            f"(p90 {percentile(stats.move_latency, 0.90):.1f}, "
+            f"max {percentile(stats.move_latency, 1.0):.1f})"
         )
         print(
             f"  state GET latency   p50 {percentile(stats.get_latency, 0.50):.1f} ms   "
@@ -520,6 +595,28 @@ def main() -> None:
                 f"{name} {used / measured * 100:.0f}% ({used / max(requests, 1) * 1000:.2f} ms/req)"
                 for name, used in stats.cpu.items()
             )
+        )
+        server_ms = sum(stats.cpu[name] for name in ("uvicorn", "postgres", "redis"))
+        server_ms = server_ms / max(requests, 1) * 1000
+        total_ms = server_ms + stats.cpu["load generator"] / max(requests, 1) * 1000
+        share = stats.accepted / max(requests, 1)
+        cores = os.cpu_count() or 1
+        print(
+            f"  server CPU          {server_ms:.2f} ms/request (web + PostgreSQL + Redis), "
+            f"{total_ms:.2f} with the load generator; web workers "
+            + " / ".join(f"{used / measured * 100:.0f}%" for used in stats.workers)
+        )
+        print(
+            f"  idle-machine bound  {cores} cores / {total_ms:.2f} ms = "
+            f"{cores * 1000 / total_ms:.0f} requests/s, i.e. about "
+            f"{cores * 1000 / total_ms * share:.0f} moves/s at this mix"
+        )
+        print(
+            f"  settings            uvicorn --workers {args.workers} (httptools, uvloop), "
+            f"WEB_THREADS {stack.env.get('WEB_THREADS', '16')}, "
+            f"DB_POOL_SIZE {stack.env.get('DB_POOL_SIZE', '8')}, prepared statements "
+            f"{'off' if stack.env.get('DB_PREPARED_STATEMENTS') == '0' else 'on'}, "
+            f"{args.gets_per_second:.0f} GET/s asked"
         )
         if args.profile_server:
             stack.stop_server()

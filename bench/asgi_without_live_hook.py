@@ -5,6 +5,8 @@ scheduling) switched off, to measure what that work costs per move. Never serves
 from games import events
 from remi_site.asgi import application
 
-events._game_committed = lambda game_id: None  # type: ignore[assignment]
+events._game_committed = lambda game_id, batch, state: events.publish_game_events(  # type: ignore[assignment]
+    game_id, batch
+)
 
 __all__ = ["application"]

@@ -67,6 +67,10 @@ class Game(models.Model):
     seconds_per_turn = models.PositiveIntegerField(null=True, blank=True)
     days_per_move = models.PositiveSmallIntegerField(null=True, blank=True)
     rated = models.BooleanField(default=False)
+    # Timeout policy of this game (live-play part); null: the site's default
+    # (settings LIVE_STRIKES / CORRESPONDENCE_STRIKES, LIVE_ABSENT_WAIT_S).
+    strike_limit = models.PositiveSmallIntegerField(null=True, blank=True)
+    absent_wait_s = models.PositiveIntegerField(null=True, blank=True)
 
     # The number of moves logged so far: a client's expected ply, the version of the state.
     ply = models.PositiveIntegerField(default=0)
@@ -236,6 +240,79 @@ class PlayerSettings(models.Model):
     vacation_started_at = models.DateTimeField(null=True, blank=True)
     vacation_until = models.DateTimeField(null=True, blank=True)
     last_digest_at = models.DateTimeField(null=True, blank=True)
+    # Reminders when most of a move's time is gone (an event, and an email unless
+    # ``email_turns`` is off).
+    reminders = models.BooleanField(default=True)
 
     def __str__(self) -> str:
         return f"play settings of {self.user_id}"
+
+
+class AbsentWait(models.Model):
+    """RULES.md §10 in a live game: the table waiting for the disconnected player to
+    move at ``ply``. One row per game and ply (the unique constraint is the claim: a
+    lost cache or a second worker can never grant a second wait); written only by
+    ``games.timeouts`` under the game's row lock.
+
+    ``waiting``: the game waits for the player (``LIVE_ABSENT_WAIT_S``); ``choice``:
+    the wait is over, the host may wait longer, continue without the player or end
+    the game (the default applies at the game's deadline); ``decided``: done.
+    """
+
+    class Stage(models.TextChoices):
+        WAITING = "waiting"
+        CHOICE = "choice"
+        DECIDED = "decided"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="absent_waits")
+    ply = models.PositiveIntegerField()
+    position = models.PositiveSmallIntegerField()  # the absent seat
+    stage = models.CharField(max_length=8, choices=Stage.choices, default=Stage.WAITING)
+    waits = models.PositiveSmallIntegerField(default=1)  # waits granted at this ply
+    # How it ended: "wait"/"continue"/"end" by the host, or "default".
+    choice = models.CharField(max_length=8, blank=True, default="")
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "ply"], name="absent_wait_unique_ply"),
+        ]
+
+    def __str__(self) -> str:
+        return f"absent seat {self.position} of {self.game_id} at ply {self.ply} ({self.stage})"
+
+
+# ---------------------------------------------------------------- moderation
+
+
+class ModerationAccess(models.Model):
+    """One look by a moderator at a game's hidden information (every hand, the stock,
+    a player's private draws) through the admin. Append-only: written by
+    ``games.admin`` when the hidden state is shown, never changed."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="moderation_accesses"
+    )
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moderation_accesses")
+    deal = models.ForeignKey(Deal, on_delete=models.SET_NULL, null=True, blank=True)
+    what = models.CharField(max_length=32)  # "deal_state", "move_private"
+    path = models.CharField(max_length=255, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        permissions = [
+            ("view_hidden_cards", "Can see hidden cards (every hand, the stock) in the admin"),
+        ]
+        indexes = [models.Index(fields=["game", "-created_at"], name="moderation_game_created")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} saw {self.what} of {self.game_id}"

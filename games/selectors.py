@@ -26,11 +26,13 @@ from django.db.models import (
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast
 
+from games import timecontrol
 from games.engine import PRESETS, Ruleset
 from games.engine import Deal as EngineDeal
 from games.errors import GameNotFound, InvalidRequest
 from games.models import Deal, Game, Move, Seat
 from games.replay import deal_as_dealt
+from remi_site.prepared import PreparedQuery
 
 User = AuthUser | AnonymousUser
 
@@ -115,6 +117,31 @@ def seats_with_players() -> QuerySet[Seat]:
     )
 
 
+def seats_for_play() -> QuerySet[Seat]:
+    """``seats_with_players`` plus what a move needs of each player beyond the answer:
+    the email address and the play settings (vacation, "your turn" emails), in the
+    same query (a player who never changed them has no settings row)."""
+    return (
+        Seat.objects.select_related("user__profile", "user__play_settings")
+        .only(
+            *(f.name for f in Seat._meta.concrete_fields),
+            "user__id",
+            "user__username",
+            "user__email",
+            "user__profile__id",
+            "user__profile__user_id",
+            "user__profile__display_name",
+            "user__profile__is_bot",
+            "user__profile__bot_level",
+            "user__play_settings__id",
+            "user__play_settings__user_id",
+            "user__play_settings__email_turns",
+            "user__play_settings__vacation_until",
+        )
+        .order_by("position")
+    )
+
+
 def _seats_prefetch() -> Any:
     return Prefetch("seats", queryset=seats_with_players())
 
@@ -124,17 +151,40 @@ def game_get(*, public_id: str, user: User) -> Game:
 
     Anything else is ``GameNotFound``, so a private game's existence is not revealed.
     """
-    game = (
-        Game.objects.select_related("owner")
-        .prefetch_related(_seats_prefetch())
-        # The current deal's snapshot in the same query (for ``game_view_for``).
-        .annotate(current_state=_current_state())
-        .filter(public_id=public_id)
-        .first()
-    )
+    rows = _GAME_BY_PUBLIC_ID(public_id)
+    game = rows[0] if rows else None
+    if game is not None:
+        _with_seats(game, _SEATS_OF_GAME(game.pk))
     if game is None or (game.is_private and seat_of(game, user) is None):
         raise GameNotFound("no such game")
     return game
+
+
+def _game_with_state(public_id: str) -> QuerySet[Game]:
+    return (
+        Game.objects.select_related("owner")
+        # The current deal's snapshot in the same query (for ``game_view_for``).
+        .annotate(current_state=_current_state())
+        .filter(public_id=public_id)
+        .order_by("pk")[:1]
+    )
+
+
+# Reading a game to show it is the site's most frequent query: compiled to SQL once.
+_GAME_BY_PUBLIC_ID = PreparedQuery(_game_with_state, "\x00public-id\x00")
+_SEATS_OF_GAME = PreparedQuery(
+    lambda game_id: seats_with_players().filter(game_id=game_id), -(2**62) - 3
+)
+
+
+def _with_seats(game: Game, seats: list[Seat]) -> None:
+    """Attach ``seats`` to ``game`` as ``prefetch_related("seats")`` would."""
+    queryset: Any = game.seats.get_queryset()
+    for seat in seats:
+        Seat.game.field.set_cached_value(seat, game)
+    queryset._result_cache = seats
+    queryset._prefetch_done = True
+    game._prefetched_objects_cache = {"seats": queryset}  # type: ignore[attr-defined]
 
 
 def game_get_for_join(*, public_id: str, user: User, invite_code: str | None) -> Game:
@@ -238,21 +288,27 @@ def game_view_for(
     user: User,
     deal: EngineDeal | None = None,
     seats: Sequence[Seat] | None = None,
+    views: dict[int, dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """The game as ``user`` may see it: the platform's data and the engine's view of the
     current deal for their seat (a spectator's view for others).
 
     ``deal`` and ``seats`` may be passed when the caller already has them (the
-    result of a move), which saves reading them again.
+    result of a move), which saves reading them again; ``views``, the views of that
+    ``deal`` by seat already built (the after-commit work's), saves building one again.
     """
     if seats is None:
         seats = list(game.seats.all())
     seat = next((s for s in seats if user.is_authenticated and s.user_id == user.pk), None)
     if deal is None:
         deal = current_deal(game)
-    deal_view = None if deal is None else deal.view(None if seat is None else seat.position)
-    view = deal_view.to_dict() if deal_view is not None else None
-    ruleset = Ruleset.from_dict(game.ruleset)
+    view: dict[str, Any] | None = None
+    if seat is not None and views is not None and seat.position in views:
+        view = views[seat.position]
+    elif deal is not None:
+        view = deal.view(None if seat is None else seat.position).to_dict()
+    # The deal carries the game's ruleset, already parsed.
+    ruleset = deal.ruleset if deal is not None else Ruleset.from_dict(game.ruleset)
     return {
         "id": game.public_id,
         "status": game.status,
@@ -294,6 +350,12 @@ def _time_control(game: Game) -> dict[str, Any]:
         "seconds_per_turn": game.seconds_per_turn,
         "days_per_move": game.days_per_move,
         "rated": game.rated,
+        "strike_limit": timecontrol.strike_limit(game),
+        "absent_wait_s": (
+            int(timecontrol.absent_wait(game).total_seconds())
+            if game.time_control == Game.TimeControl.LIVE
+            else None
+        ),
     }
 
 

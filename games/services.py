@@ -22,7 +22,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, QuerySet
 from django.utils import timezone
 
 from games import events, timecontrol
@@ -50,14 +50,17 @@ from games.errors import (
     NotAllowed,
     StalePly,
 )
-from games.models import Deal, Game, Move, Seat, new_invite_code
-from games.selectors import seats_with_players
+from games.models import Deal, Game, Move, PlayerSettings, Seat, new_invite_code
+from games.selectors import seats_for_play
+from remi_site.prepared import PreparedQuery
 
 # Default time controls (the live-play part enforces them).
 DEFAULT_SECONDS_PER_TURN = 60
 DEFAULT_DAYS_PER_MOVE = 3
 MAX_SECONDS_PER_TURN = 3600
 MAX_DAYS_PER_MOVE = 14
+MAX_STRIKE_LIMIT = 10
+MAX_ABSENT_WAIT_S = 1800
 
 # What a move may change of a game and its seats (saved with update_fields).
 _GAME_PLAY_FIELDS = [
@@ -106,6 +109,8 @@ class ActResult:
     replayed: bool = False
     deal: EngineDeal | None = None
     seats: list[Seat] = field(default_factory=list)
+    # Views of ``deal`` per seat built by the after-commit work (shared with the answer).
+    views: dict[int, dict[str, Any]] = field(default_factory=dict)
 
 
 # ------------------------------------------------------------------ create, join, leave
@@ -123,6 +128,8 @@ def game_create(
     days_per_move: int | None = None,
     rated: bool = False,
     bots: Sequence[User] = (),
+    strike_limit: int | None = None,
+    absent_wait_s: int | None = None,
 ) -> Game:
     """A new game in the lobby with ``owner`` in seat 0 (and ``bots`` in the next seats).
 
@@ -141,6 +148,7 @@ def game_create(
     seconds_per_turn, days_per_move = _time_control_check(
         time_control, seconds_per_turn, days_per_move
     )
+    _timeout_policy_check(time_control, strike_limit, absent_wait_s)
     if len(bots) > players - 1:
         raise InvalidRequest("more bots than free seats", code="too_many_bots")
     for bot in bots:
@@ -159,6 +167,8 @@ def game_create(
             seconds_per_turn=seconds_per_turn,
             days_per_move=days_per_move,
             rated=rated,
+            strike_limit=strike_limit,
+            absent_wait_s=absent_wait_s,
         )
         Seat.objects.bulk_create(
             Seat(game=game, user=user, position=position)
@@ -212,6 +222,21 @@ def _time_control_check(
             )
         return None, days
     raise InvalidRequest(f"unknown time control {kind!r}", code="invalid_time_control")
+
+
+def _timeout_policy_check(kind: str, strike_limit: int | None, absent_wait_s: int | None) -> None:
+    if strike_limit is not None and not 1 <= strike_limit <= MAX_STRIKE_LIMIT:
+        raise InvalidRequest(
+            f"strike_limit must be from 1 to {MAX_STRIKE_LIMIT}", code="invalid_time_control"
+        )
+    if absent_wait_s is not None:
+        if kind != Game.TimeControl.LIVE:
+            raise InvalidRequest("absent_wait_s is for live games", code="invalid_time_control")
+        if not 10 <= absent_wait_s <= MAX_ABSENT_WAIT_S:
+            raise InvalidRequest(
+                f"absent_wait_s must be from 10 to {MAX_ABSENT_WAIT_S}",
+                code="invalid_time_control",
+            )
 
 
 def _is_bot(user: User) -> bool:
@@ -339,7 +364,7 @@ def game_start(*, game: Game, user: User) -> Game:
         game.started_at = now
         deal = deal_source(game.get_ruleset(), game.players, dealer=None, number=1)
         _deal_create(game, deal, number=1)
-        game.deadline_at = _deadline(game, now)
+        game.deadline_at = _deadline(game, now, seats[deal.to_move])
         game.save()
         _notify(game, {"type": "game_started", "deal": 1})
     return game
@@ -440,6 +465,7 @@ def _act(
     except IllegalAction as error:
         raise IllegalMove(error.message, code=error.code) from None
 
+    deal_number = game.deal_number
     changed_seats: set[Seat] = set()
     if seat.status != Seat.Status.ACTIVE or seat.strikes:
         # Playing is coming back: a seat that had left is active again.
@@ -454,12 +480,81 @@ def _act(
         user=user,
         payload=payload,
         idempotency_key=idempotency_key,
+        save=False,
     )
-    deal, row = _after_move(game, row, deal, seats, changed_seats, mover=seat.position)
+    deal, row = _after_move(
+        game, row, deal, seats, changed_seats, mover=seat.position, save_deal=False
+    )
     for changed in changed_seats:
         changed.save(update_fields=_SEAT_PLAY_FIELDS)
-    game.save(update_fields=_GAME_PLAY_FIELDS)
-    return ActResult(game=game, seat=seat, move=move, deal=deal, seats=seats)
+    _save_play(game, row, move)
+    # The mover's hand changed, and those of the seats the server played for (out);
+    # a new deal changed every hand.
+    new_deal = game.deal_number != deal_number
+    out = {s.position for s in seats if s.status == Seat.Status.OUT}
+    state = _committed(
+        game,
+        deal,
+        seats,
+        hands=None if new_deal else frozenset({seat.position, *out}),
+        new_turn=new_deal or deal.to_move != seat.position,
+    )
+    views = state.views if state is not None else {}
+    return ActResult(game=game, seat=seat, move=move, deal=deal, seats=seats, views=views)
+
+
+def _save_play(game: Game, row: Deal, move: Move) -> None:
+    """The three writes of a move in one statement on PostgreSQL: insert ``move`` (a
+    unique index refuses a reused idempotency key: ``IntegrityError``), save the
+    current deal's snapshot, save the game (``_GAME_PLAY_FIELDS``). Elsewhere (the
+    embedded SQLite), three statements. Values are prepared by the model fields, as
+    ``save()`` prepares them (``auto_now`` fields included); no model has save signals.
+    """
+    connection = transaction.get_connection()
+    if connection.vendor != "postgresql":
+        move.save(force_insert=True)
+        row.save(update_fields=["state"])
+        game.save(update_fields=_GAME_PLAY_FIELDS)
+        return
+    move_fields, state_field, game_fields, sql = _play_statement(connection)
+    params = [f.get_db_prep_save(f.pre_save(move, True), connection) for f in move_fields]
+    params += [state_field.get_db_prep_save(row.state, connection), row.pk]
+    params += [f.get_db_prep_save(f.pre_save(game, False), connection) for f in game_fields]
+    params.append(game.pk)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        found = cursor.fetchone()
+    if found is None:  # pragma: no cover - the game row is locked by this transaction
+        raise Conflict("the game was not saved", code="conflict")
+    move.pk = found[0]
+    move._state.adding = False
+    move._state.db = connection.alias
+
+
+_play_statements: dict[str, Any] = {}
+
+
+def _play_statement(connection: Any) -> Any:
+    found = _play_statements.get(connection.alias)
+    if found is not None:
+        return found
+    quote = connection.ops.quote_name
+    move_fields = [f for f in Move._meta.concrete_fields if not f.primary_key]
+    state_field: Any = Deal._meta.get_field("state")
+    game_fields: list[Any] = [Game._meta.get_field(name) for name in _GAME_PLAY_FIELDS]
+    columns = ", ".join(quote(f.column) for f in move_fields)
+    values = ", ".join(["%s"] * len(move_fields))
+    sets = ", ".join(f"{quote(f.column)} = %s" for f in game_fields)
+    sql = (
+        f"WITH m AS (INSERT INTO {quote(Move._meta.db_table)} ({columns}) VALUES ({values}) "
+        f"RETURNING {quote(Move._meta.pk.column)}), "
+        f"d AS (UPDATE {quote(Deal._meta.db_table)} SET {quote(state_field.column)} = %s "
+        f"WHERE {quote(Deal._meta.pk.column)} = %s) "
+        f"UPDATE {quote(Game._meta.db_table)} SET {sets} "
+        f"WHERE {quote(Game._meta.pk.column)} = %s RETURNING (SELECT * FROM m)"
+    )
+    found = _play_statements[connection.alias] = (move_fields, state_field, game_fields, sql)
+    return found
 
 
 def _key_used(game: Game | str, user: User, key: str) -> bool:
@@ -485,14 +580,16 @@ def _log(
     user: User | None,
     payload: dict[str, Any],
     idempotency_key: str | None = None,
+    save: bool = True,
 ) -> Move:
-    """Append the move the engine just applied (``deal.last_event``) to the log."""
+    """Append the move the engine just applied (``deal.last_event``) to the log
+    (``save=False``: the caller inserts it, see ``_save_play``)."""
     event = deal.last_event
     assert event is not None
     game.ply += 1
     public = event.public
     private = event.private
-    move = Move.objects.create(
+    move = Move(
         game=game,
         ply=game.ply,
         deal=row,
@@ -504,16 +601,26 @@ def _log(
         private=None if private == public else private,
         idempotency_key=idempotency_key,
     )
+    if save:
+        move.save(force_insert=True)
     _notify(game, {"type": "move", "deal": row.number, "move": public})
     return move
 
 
 def _after_move(
-    game: Game, row: Deal, deal: EngineDeal, seats: list[Seat], changed: set[Seat], *, mover: int
+    game: Game,
+    row: Deal,
+    deal: EngineDeal,
+    seats: list[Seat],
+    changed: set[Seat],
+    *,
+    mover: int,
+    save_deal: bool = True,
 ) -> tuple[EngineDeal, Deal]:
     """Save the deal after a move by seat ``mover``: end it, deal the next one or end
     the match; play the turns of seats that are out; restart the turn clock when the
-    turn has passed. Returns the current engine deal and its row."""
+    turn has passed. Returns the current engine deal and its row (``save_deal=False``:
+    its new state is left for the caller to save, see ``_save_play``)."""
     new_deal = False
     while True:
         if deal.is_over:
@@ -531,9 +638,10 @@ def _after_move(
         deal = deal.apply(action)
         _log(game, row, seat, deal, user=None, payload=action.to_dict())
     row.state = deal.to_dict()
-    row.save(update_fields=["state"])
+    if save_deal:
+        row.save(update_fields=["state"])
     if new_deal or deal.to_move != mover:
-        game.deadline_at = _deadline(game, timezone.now())
+        game.deadline_at = _deadline(game, timezone.now(), seats[deal.to_move])
     return deal, row
 
 
@@ -679,25 +787,38 @@ def _lock(game: Game) -> Game:
 
 
 def _seats(game: Game) -> list[Seat]:
-    """The game's seats by position, with their users (the answer shows them)."""
-    return list(seats_with_players().filter(game=game))
+    """The game's seats by position, with their users (the answer shows them) and
+    what the turn's deadline and the after-commit work need of their play settings."""
+    return _SEATS(game.pk)
 
 
 def _seat_of(seats: Iterable[Seat], user: User) -> Seat | None:
     return next((seat for seat in seats if seat.user_id == user.pk), None)
 
 
-def _lock_with_deal(game: Game | str) -> tuple[Game, Deal | None]:
-    """The game row locked, and its current deal, in one query (a join on the deal
-    being played). ``game`` may be its public id. A game not yet dealt has no deal."""
-    where = {"game__public_id": game} if isinstance(game, str) else {"game_id": game.pk}
-    row = (
+def _deal_with_locked_game(**where: Any) -> QuerySet[Deal]:
+    # The snapshot holds the deck too: the row's own copy is for replays only.
+    return (
         Deal.objects.select_related("game")
         .select_for_update(of=("game",))
         .defer("deck", "card_ids", "reshuffle_seeds")
-        .filter(number=F("game__deal_number"), **where)
-        .first()
+        .filter(number=F("game__deal_number"), **where)[:1]
     )
+
+
+# The two ways a move finds its game, compiled to SQL once (the hottest query).
+_LOCK_BY_PUBLIC_ID = PreparedQuery(
+    lambda public_id: _deal_with_locked_game(game__public_id=public_id), "\x00public-id\x00"
+)
+_LOCK_BY_PK = PreparedQuery(lambda pk: _deal_with_locked_game(game_id=pk), -(2**62) - 1)
+_SEATS = PreparedQuery(lambda game_id: seats_for_play().filter(game_id=game_id), -(2**62) - 2)
+
+
+def _lock_with_deal(game: Game | str) -> tuple[Game, Deal | None]:
+    """The game row locked, and its current deal, in one query (a join on the deal
+    being played). ``game`` may be its public id. A game not yet dealt has no deal."""
+    rows = _LOCK_BY_PUBLIC_ID(game) if isinstance(game, str) else _LOCK_BY_PK(game.pk)
+    row = rows[0] if rows else None
     if row is not None:
         return row.game, row
     if isinstance(game, str):
@@ -715,10 +836,20 @@ def _current_deal(game: Game) -> Deal:
     )
 
 
-def _deadline(game: Game, now: datetime) -> datetime | None:
+def _deadline(game: Game, now: datetime, to_move: Seat) -> datetime | None:
     # The live-play part (games.timecontrol) owns the rule: vacations move a
-    # correspondence clock. Called once the current deal's state is saved.
-    return timecontrol.turn_deadline(game, now)
+    # correspondence clock. ``to_move`` is the seat whose turn starts (loaded by
+    # ``_seats`` with its player's settings: no query).
+    return timecontrol.turn_deadline(game, now, away_until=_away_until(to_move))
+
+
+def _away_until(seat: Seat) -> datetime | None:
+    """The end of the vacation of the seat's player, if they ever took one."""
+    try:
+        prefs = seat.user.play_settings
+    except PlayerSettings.DoesNotExist:
+        return None
+    return prefs.vacation_until
 
 
 def _name(user: User) -> str:
@@ -728,12 +859,34 @@ def _name(user: User) -> str:
 def _notify(game: Game, event: Mapping[str, Any]) -> None:
     """Queue a public event for after the commit. The game row locked by this
     transaction collects them, so that one commit publishes its events at once."""
-    pending: list[tuple[int, Mapping[str, Any]]] | None = getattr(game, "_pending_events", None)
-    if pending is None:
-        pending = []
-        game._pending_events = pending  # type: ignore[attr-defined]
-        events.game_events_on_commit(game.public_id, pending)
-    pending.append((game.ply, dict(event)))
+    _outbox(game).events.append((game.ply, dict(event)))
+
+
+def _outbox(game: Game) -> events.Outbox:
+    outbox: events.Outbox | None = getattr(game, "_outbox", None)
+    if outbox is None:
+        outbox = game._outbox = events.Outbox(game.public_id)  # type: ignore[attr-defined]
+        events.outbox_on_commit(outbox)
+    return outbox
+
+
+def _committed(
+    game: Game,
+    deal: EngineDeal | None,
+    seats: list[Seat],
+    *,
+    hands: frozenset[int] | None,
+    new_turn: bool,
+) -> events.CommittedState | None:
+    """Hand the state this transaction is about to commit to its after-commit work, so
+    that it need not read it again; called last in the transaction. Not when the
+    transaction is nested in another (a savepoint): the outer one may change the game
+    again before it commits, so the work then reads the state it committed."""
+    if transaction.get_connection().savepoint_ids:
+        return None
+    state = events.CommittedState(game=game, deal=deal, seats=seats, hands=hands, new_turn=new_turn)
+    _outbox(game).state = state
+    return state
 
 
 # ------------------------------------------------------------------ server turns
@@ -881,3 +1034,37 @@ def _timeout_action(deal: EngineDeal) -> Action:
         ruleset = deal.ruleset
         return max(discards, key=lambda a: (not a.card.is_joker, card_penalty(a.card, ruleset)))
     return legal[0]
+
+
+def game_seat_out_and_end(
+    *, game: Game, position: int, expected_ply: int, reason: str
+) -> Game | None:
+    """The system takes a seat out and ends the match at once (a live table's host
+    ending the game for an absent player, RULES.md §10): logged as a server ``resign``
+    with the reason; the lowest total among the seats still in wins (2 players: the
+    other one). None when the game moved on from ``expected_ply`` or is not active."""
+    with transaction.atomic():
+        game = _lock(game)
+        if game.status != Game.Status.ACTIVE or game.ply != expected_ply:
+            return None
+        seats = _seats(game)
+        seat = seats[position]
+        seat.status = Seat.Status.OUT
+        row = _current_deal(game)
+        game.ply += 1
+        public = {"type": "resign", "seat": seat.position, "reason": reason}
+        Move.objects.create(
+            game=game,
+            ply=game.ply,
+            deal=row,
+            seat=seat,
+            user=None,
+            kind="resign",
+            payload={"type": "resign", "reason": reason},
+            public=public,
+        )
+        _notify(game, {"type": "move", "deal": row.number, "move": public})
+        _game_finish(game, seats, reason=reason, now=timezone.now())
+        seat.save(update_fields=_SEAT_PLAY_FIELDS)
+        game.save(update_fields=_GAME_PLAY_FIELDS)
+    return game

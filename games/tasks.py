@@ -29,8 +29,16 @@ logger = logging.getLogger(__name__)
 # ------------------------------------------------------------------ after a commit
 
 
-def schedule_after_commit(game: Game, seat: Seat, *, is_bot: bool) -> None:
-    """Called (after commit) with the game's new position and the seat to move."""
+def schedule_after_commit(
+    game: Game, seat: Seat, *, is_bot: bool, new_turn: bool | None = None
+) -> None:
+    """Called (after commit) with the game's new position and the seat to move.
+
+    ``new_turn``: whether the commit started a new turn (the turn passed to
+    ``seat``, or a deal began), None when not known. A "your turn" email is queued
+    only for a new turn (a player's own draw is not news to them), and only when it
+    could be sent: the user has an address and has not chosen the digest or no
+    emails (the task checks again when it runs, and skips a connected player)."""
     if is_bot:
         delay = 0.0
         if game.time_control == Game.TimeControl.LIVE:
@@ -42,7 +50,25 @@ def schedule_after_commit(game: Game, seat: Seat, *, is_bot: bool) -> None:
         # ETA guards (``deadline_due``) were measured unreliable with acks_late and
         # prefetch 1 on the Redis broker (held, not run, within the turn): not scheduled.
         return
+    if new_turn is False or not _may_email(seat.user):
+        return
     your_turn_email.delay(game.pk, game.ply, seat.user_id)
+
+
+def _may_email(user: Any) -> bool:
+    """Whether a "your turn" email could go to ``user``, from what is loaded: the
+    address (when loaded) and the play settings (when loaded with the user)."""
+    if "email" in user.get_deferred_fields():
+        return True  # not loaded: the task decides
+    if not user.email:
+        return False
+    if not type(user).play_settings.related.is_cached(user):
+        return True  # not loaded: the task decides
+    try:
+        prefs = user.play_settings
+    except PlayerSettings.DoesNotExist:
+        return True  # none yet: the default is an email each move
+    return bool(prefs.email_turns == PlayerSettings.EmailTurns.EACH_MOVE)
 
 
 # ------------------------------------------------------------------ bots
@@ -141,7 +167,8 @@ def your_turn_email(game_pk: int, ply: int, user_id: int) -> bool:
 @shared_task(name="games.tasks.send_reminders", ignore_result=True)
 def send_reminders() -> int:
     """Remind correspondence players when most of their move's time is gone
-    (``REMINDER_FRACTION``, 80% by default), once per turn."""
+    (``REMINDER_FRACTION``, 80% by default), once per turn, unless they turned
+    reminders off."""
     now = timezone.now()
     fraction = float(getattr(settings, "REMINDER_FRACTION", 0.8))
     sent = 0
@@ -158,6 +185,9 @@ def send_reminders() -> int:
         seat = _seat_to_move(game)
         if seat is None or seat.user.profile.is_bot:
             continue
+        prefs = PlayerSettings.objects.filter(user=seat.user).first()
+        if prefs is not None and not prefs.reminders:
+            continue  # turned off by the player
         if not cache.add(f"remi:reminder:{game.public_id}:{game.ply}", 1, timeout=15 * 86400):
             continue
         notifications.publish_user_event(
@@ -166,7 +196,6 @@ def send_reminders() -> int:
             game.ply,
             {"type": "reminder", "deadline_at": game.deadline_at.isoformat()},
         )
-        prefs = PlayerSettings.objects.filter(user=seat.user).first()
         if seat.user.email and (
             prefs is None or prefs.email_turns != PlayerSettings.EmailTurns.OFF
         ):

@@ -42,11 +42,46 @@ def vacation_rate_per_day() -> float:
     return _setting("VACATION_DAYS_PER_YEAR", 30.0) / 365.0
 
 
+# ------------------------------------------------------------------ timeout policy
+
+
+def strike_limit(game: Game) -> int:
+    """Timeouts in a row that take a seat out: the game's own limit, else the site's
+    (``LIVE_STRIKES`` / ``CORRESPONDENCE_STRIKES``, 3)."""
+    if game.strike_limit:
+        return int(game.strike_limit)
+    if game.time_control == Game.TimeControl.LIVE:
+        return int(getattr(settings, "LIVE_STRIKES", 3))
+    return int(getattr(settings, "CORRESPONDENCE_STRIKES", 3))
+
+
+def absent_wait(game: Game) -> timedelta:
+    """How long a live table waits for a disconnected player to move (RULES.md §10): the
+    game's own wait, else ``LIVE_ABSENT_WAIT_S`` (2 minutes)."""
+    if game.absent_wait_s:
+        return timedelta(seconds=game.absent_wait_s)
+    return timedelta(seconds=_setting("LIVE_ABSENT_WAIT_S", 120.0))
+
+
+def absent_choice_wait() -> timedelta:
+    """How long the host has to choose once the wait is over, before the default
+    (continue without the player; 2 players: the other one wins) applies."""
+    return timedelta(seconds=_setting("LIVE_ABSENT_CHOICE_S", 60.0))
+
+
 # ------------------------------------------------------------------ deadlines
 
 
-def turn_deadline(game: Game, now: datetime) -> datetime | None:
-    """The deadline of the turn that starts ``now`` (the game's current deal saved)."""
+_UNKNOWN: Any = object()
+
+
+def turn_deadline(
+    game: Game, now: datetime, *, away_until: datetime | None = _UNKNOWN
+) -> datetime | None:
+    """The deadline of the turn that starts ``now`` (the game's current deal saved).
+
+    ``away_until``: the end of the vacation of the player to move (None: none), when
+    the caller has it; else it is read from the database."""
     if game.status != Game.Status.ACTIVE:
         return None
     if game.time_control == Game.TimeControl.LIVE and game.seconds_per_turn:
@@ -54,7 +89,8 @@ def turn_deadline(game: Game, now: datetime) -> datetime | None:
     if not game.days_per_move:
         return None
     start = now
-    away_until = _vacation_of_player_to_move(game)
+    if away_until is _UNKNOWN:
+        away_until = _vacation_of_player_to_move(game)
     if away_until is not None and away_until > now:
         start = away_until  # the clock starts when the vacation ends
     return start + timedelta(days=game.days_per_move)
@@ -97,6 +133,7 @@ def move_period(game: Game) -> timedelta | None:
 class VacationState:
     days_left: float
     until: datetime | None
+    started_at: datetime | None = None  # of the vacation being taken
 
     def to_dict(self) -> dict[str, Any]:
         return {"days_left": round(self.days_left, 2), "until": self.until}
@@ -120,7 +157,8 @@ def vacation_state(*, user: Any, now: datetime | None = None) -> VacationState:
     row = settings_for(user)
     _accrue(row, now)
     until = row.vacation_until if row.vacation_until and row.vacation_until > now else None
-    return VacationState(days_left=row.vacation_days, until=until)
+    started = row.vacation_started_at if until is not None else None
+    return VacationState(days_left=row.vacation_days, until=until, started_at=started)
 
 
 def _games_waiting_for(user: Any) -> list[Game]:
@@ -167,7 +205,9 @@ def vacation_start(*, user: Any, days: float, now: datetime | None = None) -> Va
         row.save()
         for game in _games_waiting_for(user):
             _shift_deadline(game, days * DAY)
-    return VacationState(days_left=row.vacation_days, until=row.vacation_until)
+    return VacationState(
+        days_left=row.vacation_days, until=row.vacation_until, started_at=row.vacation_started_at
+    )
 
 
 def vacation_end(*, user: Any, now: datetime | None = None) -> VacationState:
@@ -186,6 +226,27 @@ def vacation_end(*, user: Any, now: datetime | None = None) -> VacationState:
         for game in _games_waiting_for(user):
             _shift_deadline(game, -unused)
     return VacationState(days_left=row.vacation_days, until=None)
+
+
+def play_settings_update(
+    *, user: Any, email_turns: str | None = None, reminders: bool | None = None
+) -> PlayerSettings:
+    """Change the user's notification preferences ("your turn" emails: each move, a
+    daily digest or off; reminders on or off). ``None`` leaves a preference as it is."""
+    if email_turns is not None and email_turns not in PlayerSettings.EmailTurns.values:
+        raise InvalidRequest(f"unknown email preference {email_turns!r}", code="invalid")
+    with transaction.atomic():
+        row = PlayerSettings.objects.select_for_update().get(pk=settings_for(user).pk)
+        changed = []
+        if email_turns is not None and email_turns != row.email_turns:
+            row.email_turns = email_turns
+            changed.append("email_turns")
+        if reminders is not None and reminders != row.reminders:
+            row.reminders = reminders
+            changed.append("reminders")
+        if changed:
+            row.save(update_fields=changed)
+    return row
 
 
 def _shift_deadline(game: Game, by: timedelta) -> None:

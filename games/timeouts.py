@@ -6,35 +6,48 @@ the ply the deadline belongs to. The write itself is ``services.game_timeout_tur
 lock), so a sweep, an ETA task and a restarted worker never apply one twice.
 
 - Correspondence: the server plays the turn (draw, discard the worst non-joker
-  card, or what the rules require) and counts a strike; after
-  ``CORRESPONDENCE_STRIKES`` (3) in a row the seat is out (3-4 players: the game
-  goes on, the server plays that seat's turns; 2 players: the other one wins).
-- Live: the same with ``LIVE_STRIKES``; and when the player to move is not
-  connected, the game first waits ``LIVE_ABSENT_WAIT_S`` (2 minutes, RULES.md
-  §10) for them; if they are still away when that wait is over their seat is out.
+  card, or what the rules require) and counts a strike; after the game's strike
+  limit (``CORRESPONDENCE_STRIKES``, 3, unless the game sets its own) in a row the
+  seat is out (3-4 players: the game goes on, the server plays that seat's turns;
+  2 players: the other one wins).
+- Live: the same with ``LIVE_STRIKES``; and RULES.md §10 when the player to move is
+  not connected: the game first waits for them (``LIVE_ABSENT_WAIT_S``, 2 minutes,
+  or the game's own wait; event ``waiting_for_player``). If they are still away
+  when that wait is over, the table's host may choose (event ``absent_choice``,
+  ``absent_choose``): wait longer, continue without them (their seat is out; only
+  while at least two other seats are in) or end the game (the seat is out and the
+  match ends now: the lowest total among the others wins; 2 players: the other
+  one). A host who does not choose within ``LIVE_ABSENT_CHOICE_S`` (60 s) gets the
+  default: continue without them, or end the game when that leaves fewer than two.
+  When nobody can choose (the host is the absent player, a bot or out) the default
+  applies at once.
+
+The wait is recorded in the database (``AbsentWait``, one row per game and ply,
+written under the game's row lock), so neither a lost cache nor a second worker
+can grant a second wait or apply the default twice.
 """
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from dataclasses import dataclass
+from datetime import datetime
+from functools import partial
+from typing import Any
 
-from django.conf import settings
-from django.core.cache import cache
+from django.contrib.auth.models import User
+from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games import notifications, services
-from games.models import Deal, Game, Seat
+from games import notifications, services, timecontrol
+from games.errors import Conflict, GameNotFound, InvalidRequest, NotAllowed, StalePly
+from games.models import AbsentWait, Deal, Game, Seat
 
-
-def _int_setting(name: str, default: int) -> int:
-    return int(getattr(settings, name, default))
+CHOICES = ("wait", "continue", "end")
 
 
 def strike_limit(game: Game) -> int:
-    if game.time_control == Game.TimeControl.LIVE:
-        return _int_setting("LIVE_STRIKES", 3)
-    return _int_setting("CORRESPONDENCE_STRIKES", 3)
+    return timecontrol.strike_limit(game)
 
 
 def overdue_games(now: datetime, limit: int = 500) -> list[tuple[int, int]]:
@@ -51,7 +64,7 @@ def overdue_games(now: datetime, limit: int = 500) -> list[tuple[int, int]]:
 
 def timeout_apply(*, game_pk: int, ply: int, now: datetime | None = None) -> str | None:
     """Apply the timeout policy to the deadline of ``ply``; returns what was done
-    (``"played"``, ``"out"``, ``"waiting"``) or None when nothing was due."""
+    (``"played"``, ``"out"``, ``"waiting"``, ``"choice"``) or None when nothing was due."""
     now = now or timezone.now()
     game = Game.objects.filter(pk=game_pk, ply=ply, status=Game.Status.ACTIVE).first()
     if game is None or game.deadline_at is None or game.deadline_at > now:
@@ -68,46 +81,249 @@ def timeout_apply(*, game_pk: int, ply: int, now: datetime | None = None) -> str
     return "out" if turn.out else "played"
 
 
-def _absent_seat(game: Game) -> Seat | None:
-    """The seat to move, if its player is a person with no connection to the game."""
+def _to_move(game: Game) -> int | None:
     to_move = (
         Deal.objects.filter(game=game, number=game.deal_number)
         .values_list("state__to_move", flat=True)
         .first()
     )
+    return None if to_move is None else int(to_move)
+
+
+def _absent_seat(game: Game) -> Seat | None:
+    """The seat to move, if its player is a person with no connection to the game."""
+    to_move = _to_move(game)
     if to_move is None:
         return None
-    seat = Seat.objects.select_related("user__profile").get(game=game, position=int(to_move))
-    if seat.user.profile.is_bot:
+    seat = Seat.objects.select_related("user__profile").get(game=game, position=to_move)
+    if seat.user.profile.is_bot or seat.status == Seat.Status.OUT:
         return None
     if seat.user_id in notifications.connected_users(game.public_id):
         return None
     return seat
 
 
+# ------------------------------------------------------------------ RULES.md §10
+
+
 def _absent_player(game: Game, seat: Seat, now: datetime) -> str | None:
-    """RULES.md §10: wait for a disconnected live player, then continue without them."""
-    wait = timedelta(seconds=float(getattr(settings, "LIVE_ABSENT_WAIT_S", 120)))
-    marker = f"remi:absent-wait:{game.public_id}:{game.ply}"
-    if cache.add(marker, 1, timeout=int(wait.total_seconds()) * 4 + 60):
-        # First time this turn: give them the wait (a conditional update, same ply).
-        new_deadline = now + wait
-        moved = Game.objects.filter(pk=game.pk, ply=game.ply, deadline_at=game.deadline_at).update(
-            deadline_at=new_deadline
+    """One step of the absent-player rule for the overdue turn of ``seat``, under the
+    game's row lock (claimed with ``SKIP LOCKED``; the ply and deadline re-checked)."""
+    with transaction.atomic():
+        locked = (
+            Game.objects.select_for_update(skip_locked=True)
+            .filter(pk=game.pk, ply=game.ply, status=Game.Status.ACTIVE)
+            .first()
         )
-        if moved:
-            notifications.publish_public_event(
-                game.public_id,
-                game.ply,
+        if locked is None or locked.deadline_at is None or locked.deadline_at > now:
+            return None
+        wait = AbsentWait.objects.filter(game=locked, ply=locked.ply).first()
+        if wait is None:
+            AbsentWait.objects.create(game=locked, ply=locked.ply, position=seat.position)
+            _wait(locked, seat.position, now, by_host=False)
+            return "waiting"
+        if wait.stage == AbsentWait.Stage.DECIDED:
+            return None
+        seats = list(Seat.objects.select_related("user__profile").filter(game=locked))
+        if wait.stage == AbsentWait.Stage.WAITING and _host_may_choose(locked, seats, wait):
+            wait.stage = AbsentWait.Stage.CHOICE
+            wait.save(update_fields=["stage", "updated_at"])
+            deadline = now + timecontrol.absent_choice_wait()
+            _set_deadline(locked, deadline)
+            _publish(
+                locked,
                 {
-                    "type": "waiting_for_player",
-                    "seat": seat.position,
-                    "deadline_at": new_deadline.isoformat(),
+                    "type": "absent_choice",
+                    "seat": wait.position,
+                    "host": _host_position(locked, seats),
+                    "choices": _choices(seats, wait.position),
+                    "default": _default_choice(seats, wait.position),
+                    "deadline_at": deadline.isoformat(),
                 },
             )
-            return "waiting"
-        return None
-    out = services.game_seat_out(
-        game=game, position=seat.position, expected_ply=game.ply, reason="absent"
+            return "choice"
+        # The host had their chance (or nobody can choose): the default.
+        _decide(locked, wait, _default_choice(seats, wait.position), user=None)
+        return "out"
+
+
+def _host_position(game: Game, seats: list[Seat]) -> int | None:
+    return next((s.position for s in seats if s.user_id == game.owner_id), None)
+
+
+def _host_may_choose(game: Game, seats: list[Seat], wait: AbsentWait) -> bool:
+    """A host who is a person still in the game, and not the absent player."""
+    host = next((s for s in seats if s.user_id == game.owner_id), None)
+    return (
+        host is not None
+        and host.position != wait.position
+        and host.status != Seat.Status.OUT
+        and not host.user.profile.is_bot
     )
-    return None if out is None else "out"
+
+
+def _others_in(seats: list[Seat], position: int) -> int:
+    return sum(1 for s in seats if s.position != position and s.status != Seat.Status.OUT)
+
+
+def _choices(seats: list[Seat], position: int) -> list[str]:
+    """``continue`` only while at least two other seats stay in."""
+    if _others_in(seats, position) >= 2:
+        return list(CHOICES)
+    return ["wait", "end"]
+
+
+def _default_choice(seats: list[Seat], position: int) -> str:
+    return "continue" if _others_in(seats, position) >= 2 else "end"
+
+
+def _set_deadline(game: Game, deadline: datetime) -> None:
+    game.deadline_at = deadline
+    game.save(update_fields=["deadline_at", "updated_at"])
+
+
+def _publish(game: Game, event: dict[str, Any]) -> None:
+    transaction.on_commit(
+        partial(notifications.publish_public_event, game.public_id, game.ply, event)
+    )
+
+
+def _wait(game: Game, position: int, now: datetime, *, by_host: bool) -> None:
+    deadline = now + timecontrol.absent_wait(game)
+    _set_deadline(game, deadline)
+    _publish(
+        game,
+        {
+            "type": "waiting_for_player",
+            "seat": position,
+            "deadline_at": deadline.isoformat(),
+            "by_host": by_host,
+        },
+    )
+
+
+def _decide(game: Game, wait: AbsentWait, choice: str, *, user: User | None) -> None:
+    """Apply ``continue`` or ``end`` to the locked ``game`` (same transaction)."""
+    wait.stage = AbsentWait.Stage.DECIDED
+    wait.choice = choice if user is not None else "default"
+    wait.decided_by = user
+    wait.save(update_fields=["stage", "choice", "decided_by", "updated_at"])
+    _publish(
+        game,
+        {
+            "type": "absent_decided",
+            "seat": wait.position,
+            "choice": choice,
+            "by": "host" if user is not None else "default",
+        },
+    )
+    if choice == "continue":
+        services.game_seat_out(
+            game=game, position=wait.position, expected_ply=game.ply, reason="absent"
+        )
+    else:
+        services.game_seat_out_and_end(
+            game=game, position=wait.position, expected_ply=game.ply, reason="absent"
+        )
+
+
+@dataclass(frozen=True)
+class AbsentState:
+    """What a live table is waiting for (``GET /games/{id}/absent``)."""
+
+    ply: int
+    host: int | None
+    seat: int | None = None
+    stage: str | None = None
+    waits: int = 0
+    deadline_at: datetime | None = None
+    choices: tuple[str, ...] = ()
+    default: str | None = None
+
+    def to_dict(self, *, you_choose: bool) -> dict[str, Any]:
+        absent = None
+        if self.seat is not None:
+            absent = {
+                "seat": self.seat,
+                "stage": self.stage,
+                "waits": self.waits,
+                "deadline_at": self.deadline_at,
+                "choices": list(self.choices),
+                "default": self.default,
+            }
+        return {"ply": self.ply, "host": self.host, "absent": absent, "you_choose": you_choose}
+
+
+def absent_state(game: Game) -> AbsentState:
+    """The absent-player wait of the game's current turn, if any (read only)."""
+    seats = list(Seat.objects.select_related("user__profile").filter(game=game))
+    host = _host_position(game, seats)
+    wait = None
+    if game.status == Game.Status.ACTIVE and game.time_control == Game.TimeControl.LIVE:
+        wait = AbsentWait.objects.filter(game=game, ply=game.ply).first()
+    if wait is None or wait.stage == AbsentWait.Stage.DECIDED:
+        return AbsentState(ply=game.ply, host=host)
+    choosing = wait.stage == AbsentWait.Stage.CHOICE
+    return AbsentState(
+        ply=game.ply,
+        host=host,
+        seat=wait.position,
+        stage=wait.stage,
+        waits=wait.waits,
+        deadline_at=game.deadline_at,
+        choices=tuple(_choices(seats, wait.position)) if choosing else (),
+        default=_default_choice(seats, wait.position),
+    )
+
+
+def absent_choose(
+    *,
+    game: Game,
+    user: User,
+    choice: str,
+    expected_ply: int | None = None,
+    now: datetime | None = None,
+) -> Game:
+    """The host's choice once a live table has waited for an absent player (RULES.md
+    §10): ``wait`` (another wait), ``continue`` (the seat is out, play goes on) or
+    ``end`` (the seat is out and the match ends now). One transaction under the game's
+    row lock; the choice is refused unless the host is choosing for the current ply."""
+    now = now or timezone.now()
+    if choice not in CHOICES:
+        raise InvalidRequest(f"choose one of {', '.join(CHOICES)}", code="invalid_choice")
+    with transaction.atomic():
+        locked = Game.objects.select_for_update().filter(pk=game.pk).first()
+        if locked is None:
+            raise GameNotFound("no such game")
+        if locked.owner_id != user.pk:
+            raise NotAllowed("only the table's host may choose", code="not_host")
+        if locked.status != Game.Status.ACTIVE:
+            raise Conflict("the game is not being played", code="game_not_active")
+        if expected_ply is not None and expected_ply != locked.ply:
+            raise StalePly(locked.ply, expected_ply)
+        wait = AbsentWait.objects.filter(game=locked, ply=locked.ply).first()
+        if wait is None or wait.stage != AbsentWait.Stage.CHOICE:
+            raise Conflict(
+                "no absent player to decide about: the table has not waited out the player to move",
+                code="no_absent_player",
+            )
+        seats = list(Seat.objects.select_related("user__profile").filter(game=locked))
+        absent_user = next(s.user_id for s in seats if s.position == wait.position)
+        if absent_user in notifications.connected_users(locked.public_id):
+            raise Conflict("the player is back: they may move", code="player_returned")
+        if choice not in _choices(seats, wait.position):
+            raise Conflict(
+                "continuing would leave fewer than two players: wait or end the game",
+                code="cannot_continue",
+            )
+        if choice == "wait":
+            wait.stage = AbsentWait.Stage.WAITING
+            wait.waits += 1
+            wait.choice = "wait"
+            wait.decided_by = user
+            wait.save(update_fields=["stage", "waits", "choice", "decided_by", "updated_at"])
+            _wait(locked, wait.position, now, by_host=True)
+        else:
+            _decide(locked, wait, choice, user=user)
+    locked.refresh_from_db()
+    return locked

@@ -8,8 +8,10 @@ from django.http import HttpRequest, HttpResponse
 
 
 class SyncMiddlewareChain:
-    """Last in ``MIDDLEWARE``, synchronous only: under ASGI, Django then runs the whole
-    middleware chain in one worker thread.
+    """Last in ``MIDDLEWARE``, synchronous only: under Django's own ASGI handler, Django
+    then runs the whole middleware chain in one worker thread. (The site's handler,
+    ``remi_site.asgi_http``, builds the synchronous chain anyway; this keeps Django's
+    handler, e.g. in tests that use it, from the async adapters.)
 
     Django runs each middleware in the mode of the handler below it. With an
     async-capable middleware (axes) innermost, every ``MiddlewareMixin`` middleware

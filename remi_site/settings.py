@@ -128,11 +128,22 @@ elif env.int("DB_POOL_SIZE", default=8) > 0:
         "max_size": env.int("DB_POOL_SIZE", default=8),
         "timeout": env.float("DB_POOL_TIMEOUT", default=10.0),
     }
+    if env.bool("DB_PREPARED_STATEMENTS", default=True):
+        # The pool keeps its connections, so PostgreSQL can keep the plans of the
+        # statements each connection runs often (psycopg prepares a statement after
+        # 5 runs): server-side parameter binding, which prepared statements need.
+        # (Off behind a transaction-mode pgbouncer: DB_PREPARED_STATEMENTS=0.)
+        DATABASES["default"]["OPTIONS"]["server_side_binding"] = True
+        DATABASES["default"]["OPTIONS"]["prepare_threshold"] = 5
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Threads per web worker process that run requests (remi_site.asgi_http): the views
+# are synchronous, so this is how many requests one process serves at once.
+WEB_THREADS = env.int("WEB_THREADS", default=16)
 
 # ------------------------------------------------------------------ redis: cache, channels, celery
 
@@ -205,6 +216,9 @@ CELERY_BEAT_SCHEDULE.update(
 CORRESPONDENCE_STRIKES = env.int("CORRESPONDENCE_STRIKES", default=3)
 LIVE_STRIKES = env.int("LIVE_STRIKES", default=3)
 LIVE_ABSENT_WAIT_S = env.float("LIVE_ABSENT_WAIT_S", default=120.0)
+# Then the host may wait longer, continue without them or end the game; without a
+# choice in this time the default applies (continue; 2 players: the other one wins).
+LIVE_ABSENT_CHOICE_S = env.float("LIVE_ABSENT_CHOICE_S", default=60.0)
 # Bots: thinking budget per decision, and a human-like pause before moving live.
 BOT_TIME_BUDGET_S = env.float("BOT_TIME_BUDGET_S", default=2.0)
 BOT_LIVE_DELAY_S = env.float("BOT_LIVE_DELAY_S", default=1.0)
@@ -316,6 +330,7 @@ SPECTACULAR_SETTINGS = {
         "SeatStatusEnum": "games.models.Seat.Status",
         "TimeControlEnum": "games.models.Game.TimeControl",
         "GameListStatusEnum": "games.api.serializers.LIST_STATUS_CHOICES",
+        "AbsentChoiceEnum": "games.api.live_serializers.CHOICE_VALUES",
     },
 }
 

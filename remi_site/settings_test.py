@@ -19,6 +19,8 @@ DATABASES = {
             env.str("TEST_DATABASE_URL", default="postgres://postgres@127.0.0.1:5432/remi")
         ),
         "CONN_MAX_AGE": 0,
+        # As in production (settings.py): server-side parameter binding.
+        "OPTIONS": {"server_side_binding": env.bool("DB_PREPARED_STATEMENTS", default=True)},
     }
 }
 
@@ -26,8 +28,9 @@ REDIS_URL = f"{env.str('TEST_REDIS_URL', default='redis://127.0.0.1:6379').rstri
 CACHES["default"]["LOCATION"] = REDIS_URL
 CHANNEL_LAYERS["default"]["CONFIG"]["hosts"] = [REDIS_URL]
 CELERY_BROKER_URL = CELERY_RESULT_BACKEND = REDIS_URL
-# Tasks run inline, in the test's transaction: no worker to wait for.
-CELERY_TASK_ALWAYS_EAGER = True
+# Tasks run inline, in the test's transaction: no worker to wait for (a real worker
+# started by a test turns this off with CELERY_TASK_ALWAYS_EAGER=false).
+CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=True)
 CELERY_TASK_EAGER_PROPAGATES = True
 
 # Fast hashing: tests create many users.

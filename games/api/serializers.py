@@ -218,6 +218,14 @@ class TimeControlSerializer(Serializer):
     seconds_per_turn = serializers.IntegerField(allow_null=True)
     days_per_move = serializers.IntegerField(allow_null=True)
     rated = serializers.BooleanField()
+    strike_limit = serializers.IntegerField(
+        help_text="Turns in a row played by the server on timeout before the seat is out."
+    )
+    absent_wait_s = serializers.IntegerField(
+        allow_null=True,
+        help_text="Live games: how long the table waits for a disconnected player to move "
+        "before the host may choose (RULES.md §10); null for correspondence.",
+    )
 
 
 class CanSerializer(Serializer):
@@ -346,6 +354,23 @@ class GameCreateSerializer(Serializer):
     seconds_per_turn = serializers.IntegerField(required=False, allow_null=True, default=None)
     days_per_move = serializers.IntegerField(required=False, allow_null=True, default=None)
     rated = serializers.BooleanField(default=False)
+    strike_limit = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        min_value=1,
+        max_value=10,
+        help_text="Timeouts in a row before a seat is out (null: the site's default, 3).",
+    )
+    absent_wait_s = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        min_value=10,
+        max_value=1800,
+        help_text="Live games: seconds the table waits for a disconnected player to move "
+        "before the host may choose (null: the site's default, 120).",
+    )
     bots = serializers.ListField(
         child=serializers.CharField(),
         required=False,

@@ -408,6 +408,7 @@ class GameActionView(GameAPIView):
             user=user,
             deal=result.deal,
             seats=result.seats if result.seats else None,
+            views=result.views,
         )
         body = {
             "replayed": result.replayed,

@@ -1,0 +1,103 @@
+"""Django's ASGI handler for HTTP, with one trip into a worker thread per request.
+
+The views (DRF) and middleware of this site are synchronous. Django's own
+``ASGIHandler`` serves a synchronous stack with several hops between the event
+loop and a thread created for each request: the ``request_started`` signal, the
+middleware chain, back to the loop to resolve the URL, into the thread again for
+the view, and once more to close the response (``request_finished``). Each hop
+costs CPU on the event loop and in the thread; together they were about a fifth of
+a move's server time.
+
+:class:`ASGIHandler` reads the body on the event loop as Django does, then runs
+everything else the way Django's WSGI handler does (signals, the synchronous
+middleware chain, the view, closing a non-streaming response, which hands the
+database connection back to its pool), in one call on a pool of worker threads
+(``WEB_THREADS``, as a threaded WSGI server would), and sends the response from
+the loop. A streaming response (static files) is sent and closed as Django does.
+"""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.core import signals
+from django.core.exceptions import RequestAborted
+from django.core.handlers import asgi, base
+from django.core.handlers.asgi import get_script_prefix
+from django.http import FileResponse, HttpResponseBase
+from django.urls import set_script_prefix
+
+_executor: ThreadPoolExecutor | None = None
+_executor_lock = threading.Lock()
+
+
+def _threads() -> ThreadPoolExecutor:
+    global _executor
+    if _executor is None:
+        with _executor_lock:
+            if _executor is None:
+                _executor = ThreadPoolExecutor(
+                    max_workers=int(getattr(settings, "WEB_THREADS", 16)),
+                    thread_name_prefix="http",
+                )
+    return _executor
+
+
+class ASGIHandler(asgi.ASGIHandler):
+    def __init__(self) -> None:
+        base.BaseHandler.__init__(self)
+        # The synchronous chain, as under WSGI: no async adapters between middleware.
+        self.load_middleware(is_async=False)
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
+        try:
+            body_file = await self.read_body(receive)
+        except RequestAborted:
+            return
+        try:
+            serve = sync_to_async(self._respond, thread_sensitive=False, executor=_threads())
+            response = await serve(scope, body_file)
+            try:
+                await self.send_response(response, send)
+            finally:
+                if response.streaming:
+                    close = sync_to_async(
+                        response.close, thread_sensitive=False, executor=_threads()
+                    )
+                    await close()
+        finally:
+            body_file.close()
+
+    def _respond(self, scope: Any, body_file: Any) -> HttpResponseBase:
+        """Everything between reading the body and sending the answer, in one thread."""
+        set_script_prefix(get_script_prefix(scope))
+        signals.request_started.send(sender=self.__class__, scope=scope)
+        request, error_response = self.create_request(scope, body_file)
+        response: HttpResponseBase
+        if request is None:
+            assert error_response is not None
+            response = error_response
+        else:
+            response = self.get_response(request)
+            response._handler_class = self.__class__  # type: ignore[attr-defined]
+            if isinstance(response, FileResponse):
+                response.block_size = self.chunk_size
+        if not response.streaming:
+            # Sends request_finished: the database connection goes back to its pool
+            # before the answer is sent, as soon as the thread is done with it.
+            response.close()
+        return response
+
+
+def get_asgi_application() -> ASGIHandler:
+    """Like ``django.core.asgi.get_asgi_application``, with this handler."""
+    import django
+
+    django.setup(set_prefix=False)
+    return ASGIHandler()

@@ -1,0 +1,93 @@
+"""The site's ASGI handler for HTTP (remi_site.asgi_http): one trip to a worker thread
+per request, the answer and its status as Django's handler gives them, a streaming
+answer (a static file) sent whole, and the database connection handed back."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from asgiref.testing import ApplicationCommunicator
+from django.conf import settings
+from django.db import connections
+
+from remi_site.asgi import application
+from remi_site.asgi_http import ASGIHandler
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+async def request(
+    method: str, path: str, body: bytes = b"", headers: list[tuple[bytes, bytes]] | None = None
+) -> tuple[int, dict[bytes, bytes], bytes]:
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": method,
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"host", b"localhost"), *(headers or [])],
+        "client": ("127.0.0.1", 50000),
+        "server": ("127.0.0.1", 8000),
+    }
+    communicator = ApplicationCommunicator(application, scope)
+    await communicator.send_input({"type": "http.request", "body": body, "more_body": False})
+    start = await communicator.receive_output(10)
+    assert start["type"] == "http.response.start"
+    content = b""
+    while True:
+        message = await communicator.receive_output(10)
+        content += message.get("body", b"")
+        if not message.get("more_body", False):
+            break
+    await communicator.wait(1)
+    return start["status"], {k.lower(): v for k, v in start["headers"]}, content
+
+
+async def test_the_site_serves_http_with_its_handler() -> None:
+    assert isinstance(application.application_mapping["http"], ASGIHandler)
+
+
+async def test_an_api_answer_and_its_error_shape() -> None:
+    status, headers, body = await request("GET", "/api/v1/rulesets")
+    assert status == 200
+    assert headers[b"content-type"] == b"application/json"
+    assert {preset["name"] for preset in json.loads(body)} >= {"serbian", "polish51"}
+
+    status, _headers, body = await request(
+        "POST",
+        "/api/v1/games",
+        b'{"preset": "serbian", "players": 2}',
+        [(b"content-type", b"application/json")],
+    )
+    assert status == 401
+    assert json.loads(body)["error"]["code"] == "not_authenticated"
+
+
+async def test_a_static_file_streams_whole() -> None:
+    status, _headers, body = await request("GET", "/static/css/site.css")
+    assert status == 200
+    assert body == (settings.BASE_DIR / "static" / "css" / "site.css").read_bytes()
+
+
+async def test_the_request_thread_hands_its_database_connection_back() -> None:
+    seen: list[Any] = []
+
+    def look() -> None:
+        seen.append(connections["default"].connection)
+
+    from asgiref.sync import sync_to_async
+
+    from remi_site import asgi_http
+
+    await request("GET", "/healthz")
+    # Every thread of the pool: none holds an open connection after its request.
+    pool = asgi_http._threads()
+    for _ in range(pool._max_workers):
+        await sync_to_async(look, thread_sensitive=False, executor=pool)()
+    assert all(connection is None for connection in seen)
