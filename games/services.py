@@ -983,21 +983,8 @@ def _seat_out(
 ) -> None:
     """Mark ``seat`` out (logged as a server ``resign`` with the reason); end the game
     when fewer than two seats are left, else play on (its turns by the server)."""
-    seat.status = Seat.Status.OUT
     changed.add(seat)
-    game.ply += 1
-    public = {"type": "resign", "seat": seat.position, "reason": reason}
-    Move.objects.create(
-        game=game,
-        ply=game.ply,
-        deal=row,
-        seat=seat,
-        user=None,
-        kind="resign",
-        payload={"type": "resign", "reason": reason},
-        public=public,
-    )
-    _notify(game, {"type": "move", "deal": row.number, "move": public})
+    _log_seat_out(game, row, seat, reason=reason)
     still_in = [s for s in seats if s.status != Seat.Status.OUT]
     if len(still_in) < 2:
         game.status = Game.Status.FINISHED
@@ -1036,6 +1023,24 @@ def _timeout_action(deal: EngineDeal) -> Action:
     return legal[0]
 
 
+def _log_seat_out(game: Game, row: Deal, seat: Seat, *, reason: str) -> None:
+    """Mark ``seat`` out and log it as a server ``resign`` move carrying the reason."""
+    seat.status = Seat.Status.OUT
+    game.ply += 1
+    public = {"type": "resign", "seat": seat.position, "reason": reason}
+    Move.objects.create(
+        game=game,
+        ply=game.ply,
+        deal=row,
+        seat=seat,
+        user=None,
+        kind="resign",
+        payload={"type": "resign", "reason": reason},
+        public=public,
+    )
+    _notify(game, {"type": "move", "deal": row.number, "move": public})
+
+
 def game_seat_out_and_end(
     *, game: Game, position: int, expected_ply: int, reason: str
 ) -> Game | None:
@@ -1049,21 +1054,7 @@ def game_seat_out_and_end(
             return None
         seats = _seats(game)
         seat = seats[position]
-        seat.status = Seat.Status.OUT
-        row = _current_deal(game)
-        game.ply += 1
-        public = {"type": "resign", "seat": seat.position, "reason": reason}
-        Move.objects.create(
-            game=game,
-            ply=game.ply,
-            deal=row,
-            seat=seat,
-            user=None,
-            kind="resign",
-            payload={"type": "resign", "reason": reason},
-            public=public,
-        )
-        _notify(game, {"type": "move", "deal": row.number, "move": public})
+        _log_seat_out(game, _current_deal(game), seat, reason=reason)
         _game_finish(game, seats, reason=reason, now=timezone.now())
         seat.save(update_fields=_SEAT_PLAY_FIELDS)
         game.save(update_fields=_GAME_PLAY_FIELDS)
