@@ -21,7 +21,6 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Final
 
 from games.engine import (
     Action,
@@ -210,16 +209,13 @@ class HandValue:
                 if card.suit is not suit:
                     continue
                 for rank, bridge in ((meld.low - 2, meld.low - 1), (meld.high + 2, meld.high + 1)):
-                    if 1 <= bridge <= 14 and _same_rank(card.rank, rank):
-                        gain = card_penalty(card, ruleset) + _PENALTY_OF_RANK[bridge]
-                        offer(_card_of(bridge, card), gain)
+                    if 1 <= bridge <= ACE_HIGH and _same_rank(card.rank, rank):
+                        missing = _card_of(bridge, card)
+                        offer(missing, card_penalty(card, ruleset) + card_penalty(missing, ruleset))
         if joker_gain:
             offer(JOKER, joker_gain + ruleset.penalty_joker)
         total = sum(gain * self.k.unseen[card] for card, gain in gains.items())
         return total / self.k.unseen_total
-
-
-_PENALTY_OF_RANK: Final = tuple(min(rank, 10) if rank != 14 else 10 for rank in range(15))
 
 
 def _same_rank(rank: int, position: int) -> bool:

@@ -2,13 +2,16 @@
 
 For the turn at hand it takes the careful bot's few best candidates (draw
 from the stock or take the discard; which cards to lay and which to throw;
-open now or hold the opening back for a hand). Then, again and again, it
-deals a world consistent with everything its seat has seen (the other
-hands, less the cards known to be in them, and the stock order, from the
-unseen cards), plays each candidate in that world and the rest of the deal
-with a fast greedy policy for every seat, and scores the result. The same
-worlds serve every candidate (common random numbers), so the comparison is
-fair even with few of them. The candidate with the best average wins.
+open now or hold the opening back for a hand), the careful bot's own choice
+first. Then, again and again, it deals a world consistent with everything
+its seat has seen (the other hands, less the cards known to be in them, and
+the stock order, all from the unseen cards), plays each candidate in that
+world and the rest of the deal with a fast greedy policy for every seat,
+and scores the result (its deal score less the others' average). The same
+worlds serve every candidate (common random numbers), so candidates are
+compared world by world. A candidate replaces the careful favourite only
+if it wins by a clear margin (``confidence`` standard errors of the paired
+difference): rollouts are noisy, and the careful choice is a good prior.
 
 It stops at ``budget.simulations`` rollouts or ``budget.time_limit_s``
 seconds, whichever comes first; a decision takes at least one world.
@@ -16,6 +19,7 @@ seconds, whichever comes first; a decision takes at least one world.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -23,7 +27,7 @@ from dataclasses import dataclass
 from games.engine import Action, Deal, DrawStock, TakeDiscard, hand_penalty
 
 from .base import Budget, Observation
-from .careful import Knowledge, Values, Weights, careful_lines
+from .careful import CarefulBot, Knowledge, Values, Weights, careful_lines
 from .fast import fast_play, rollout
 from .planning import Line, lines, may_take
 from .world import deal_hidden, imagine
@@ -54,13 +58,17 @@ class ExpertBot:
         self,
         *,
         candidates: int = 4,
+        confidence: float = 1.5,
         prior: float = 0.0,
         careful_after_draw: bool = True,
+        wary_rollouts: bool = True,
         weights: Weights | None = None,
     ) -> None:
         self.max_candidates = candidates
-        self.prior = prior  # points per deal another candidate must beat careful's favourite by
+        self.confidence = confidence  # standard errors a candidate must beat the favourite by
+        self.prior = prior  # ... plus these points per deal
         self.careful_after_draw = careful_after_draw
+        self.wary_rollouts = wary_rollouts
         self.weights = weights or Weights()
         self.last: SearchStats | None = None
 
@@ -73,7 +81,9 @@ class ExpertBot:
             self.last = SearchStats(1, 0, 0)
             return _actions(candidates[0])
         cap = budget.simulations if budget.simulations is not None else DEFAULT_SIMULATIONS
-        totals = [0.0] * len(candidates)
+        # Paired differences with the favourite (candidate 0), world by world.
+        sums = [0.0] * len(candidates)
+        squares = [0.0] * len(candidates)
         worlds = rollouts = 0
         seat = obs.seat
         clock = budget.clock
@@ -83,10 +93,15 @@ class ExpertBot:
             hands, stock = deal_hidden(obs, world_rng)
             world = imagine(obs, world_rng, hands=hands, stock=stock)
             worlds += 1
-            for index, candidate in enumerate(candidates):
-                end = rollout(self.play(world, candidate, knowledge))
-                totals[index] += _outcome(end, seat)
+            outcomes = []
+            for candidate in candidates:
+                played = self.play(world, candidate, knowledge)
+                outcomes.append(_outcome(rollout(played, wary=self.wary_rollouts), seat))
                 rollouts += 1
+            for index, outcome in enumerate(outcomes):
+                difference = outcome - outcomes[0]
+                sums[index] += difference
+                squares[index] += difference * difference
             if rollouts + len(candidates) > cap:
                 break
             if deadline is not None:
@@ -95,11 +110,24 @@ class ExpertBot:
                 if now + (now - started) / worlds >= deadline:
                     break
         self.last = SearchStats(len(candidates), worlds, rollouts)
-        # The careful bot's favourite (the first) wins ties and, by ``prior``, near-ties.
-        means = [total / worlds for total in totals]
-        means[0] -= self.prior
-        best = min(range(len(candidates)), key=lambda index: (means[index], index))
-        return _actions(candidates[best])
+        return _actions(candidates[self._pick(sums, squares, worlds)])
+
+    def _pick(self, sums: list[float], squares: list[float], worlds: int) -> int:
+        """The favourite, unless another candidate did better by a clear margin.
+
+        A rollout's score swings by dozens of points, so the careful bot's
+        favourite (candidate 0) stands unless another one beats it by
+        ``confidence`` standard errors of the paired difference, plus
+        ``prior`` points.
+        """
+        best, best_mean = 0, 0.0
+        for index in range(1, len(sums)):
+            mean = sums[index] / worlds
+            variance = max(0.0, squares[index] / worlds - mean * mean)
+            error = math.sqrt(variance / max(1, worlds - 1))
+            if mean + self.confidence * error + self.prior < 0 and mean < best_mean:
+                best, best_mean = index, mean
+        return best
 
     # ------------------------------------------------------------ candidates
 
@@ -119,7 +147,10 @@ class ExpertBot:
             ]
             if not usable:
                 return [None]
-            return [None, (TakeDiscard(), *usable[0].actions)]
+            take: Candidate = (TakeDiscard(), *usable[0].actions)
+            if CarefulBot(self.weights).should_take(deal, knowledge):
+                return [take, None]
+            return [None, take]
         found = careful_lines(deal, knowledge, self.weights, values)
         if found and found[0].line.goes_out:
             return [found[0].line.actions]
@@ -152,7 +183,7 @@ class ExpertBot:
         if candidate is None:
             world = world.apply(DrawStock())
             if not self.careful_after_draw:
-                return fast_play(world)
+                return fast_play(world, wary=self.wary_rollouts)
             found = careful_lines(world, knowledge, self.weights)
             candidate = found[0].line.actions
         for action in candidate:

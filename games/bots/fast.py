@@ -9,8 +9,10 @@ the discard (the worst deadwood card), then it lays what it can around it.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 
 from games.engine import (
+    Card,
     Deal,
     Discard,
     DiscardTake,
@@ -18,22 +20,25 @@ from games.engine import (
     IllegalAction,
     LayDown,
     LayOff,
+    Meld,
+    Ruleset,
     TakeDiscard,
     card_penalty,
     hand_penalty,
+    meld_value,
     opening_for_turn,
 )
 
-from .planning import accepts, could_meld, lines, may_lay, may_take, split_hand
+from .planning import accepts, could_meld, lines, may_lay, may_take, partition, split_hand
 
 __all__ = ["fast_play", "fast_turn", "rollout"]
 
 
-def fast_turn(deal: Deal) -> Deal:
-    """The deal after the mover plays a whole greedy turn."""
+def fast_turn(deal: Deal, *, wary: bool = False) -> Deal:
+    """The deal after the mover plays a whole greedy turn (see ``fast_play``)."""
     if not deal.drawn:
         deal = deal.apply(TakeDiscard() if _wants_top(deal) else DrawStock())
-    return fast_play(deal)
+    return fast_play(deal, wary=wary)
 
 
 def _wants_top(deal: Deal) -> bool:
@@ -58,12 +63,17 @@ def _wants_top(deal: Deal) -> bool:
     return hand_penalty(rest, ruleset) < before
 
 
-def fast_play(deal: Deal) -> Deal:
-    """The deal after the mover (who has drawn) lays what it can and discards."""
+def fast_play(deal: Deal, *, wary: bool = False) -> Deal:
+    """The deal after the mover (who has drawn) lays what it can and discards.
+
+    Plain, it throws its highest-penalty deadwood card. ``wary``, it keeps a
+    card that pairs with other deadwood and does not hand the next player a
+    lay-off, when it can (a cheap echo of the careful bot).
+    """
     ruleset = deal.ruleset
     seat = deal.to_move
     if may_lay(deal) and not deal.has_opened(seat):
-        opening = opening_for_turn(deal.hand(seat), ruleset)
+        opening = _opening(list(deal.hand(seat)), ruleset)
         if opening:
             with contextlib.suppress(IllegalAction):
                 deal = deal.apply(LayDown(meld.cards for meld in opening))
@@ -84,7 +94,10 @@ def fast_play(deal: Deal) -> Deal:
             deal = deal.apply(action)
         return deal
     reals = [card for card in rest if not card.is_joker] or rest
-    reserve = max(reals, key=lambda card: card_penalty(card, ruleset))
+    if wary:
+        reserve = max(reals, key=_wary_discard(deal, rest))
+    else:
+        reserve = max(reals, key=lambda card: card_penalty(card, ruleset))
     if table:  # opened (the reserve is deadwood: it is in no meld and no lay-off)
         try:
             if melds:
@@ -96,10 +109,45 @@ def fast_play(deal: Deal) -> Deal:
     return deal.apply(Discard(reserve))
 
 
-def rollout(deal: Deal, max_turns: int = 400) -> Deal:
+def _wary_discard(deal: Deal, rest: list[Card]) -> Callable[[Card], float]:
+    ruleset = deal.ruleset
+    following = (deal.to_move + 1) % deal.num_players
+    feeds = deal.has_opened(following)
+    table = [meld.meld for meld in deal.table] if feeds else []
+
+    def worth_throwing(card: Card) -> float:
+        worth = float(card_penalty(card, ruleset))
+        if any(could_meld(card, other) for other in rest if other is not card):
+            worth -= 10.0
+        if any(card in accepts(meld, ruleset) for meld in table):
+            worth -= 12.0
+        return worth
+
+    return worth_throwing
+
+
+def _opening(hand: list[Card], ruleset: Ruleset) -> list[Meld]:
+    """An opening for this turn, or ``[]``: the cheap way first.
+
+    The hand's best partition (remembered across rollouts) usually answers:
+    if its melds reach the minimum and leave a card to discard they are the
+    opening; if they fall well short there is none. Only the cases in
+    between ask the exact opening search.
+    """
+    melds = partition(hand, ruleset)
+    value = sum(meld_value(meld, ruleset) for meld in melds)
+    laid = sum(len(meld.cards) for meld in melds)
+    if value >= ruleset.opening_minimum and laid < len(hand):
+        return melds
+    if value < ruleset.opening_minimum - 12 and ruleset.hand_needs_51:
+        return []
+    return opening_for_turn(hand, ruleset)
+
+
+def rollout(deal: Deal, max_turns: int = 400, *, wary: bool = False) -> Deal:
     """Play ``deal`` on with the fast policy for every seat (up to ``max_turns`` turns)."""
     for _ in range(max_turns):
         if deal.is_over:
             break
-        deal = fast_turn(deal)
+        deal = fast_turn(deal, wary=wary)
     return deal

@@ -89,3 +89,13 @@ def test_its_worlds_agree_with_what_it_saw():
         assert len(world.hand(1)) == len(deal.hand(1))
         assert world.stock_count == deal.stock_count
     assert Knowledge.of(obs).unseen_total > 0
+
+
+def test_its_rollouts_play_whole_deals_in_every_preset():
+    from games.bots.fast import rollout
+    from games.engine import PRESETS, Deal
+
+    for name, ruleset in PRESETS.items():
+        for wary in (False, True):
+            deal = Deal.new(ruleset, 2, dealer=0, rng=random.Random(name))
+            assert rollout(deal, wary=wary).is_over
