@@ -89,6 +89,10 @@ class Card:
     @classmethod
     def parse(cls, text: str) -> Card:
         """Parse ``AS``, ``10H``, ``TH``, ``7♥``, ``JK`` (case-insensitive)."""
+        # Snapshots hold a hundred cards in canonical form: look those up first.
+        card = _BY_TEXT.get(text)
+        if card is not None:
+            return card
         token = text.strip().upper()
         if token in ("JK", "JOKER", "*"):
             return JOKER
@@ -125,6 +129,7 @@ for _suit_index, _suit in enumerate(Suit):
         _INTERNED[(_rank, _suit)] = Card._make(_rank, _suit, _suit_index * 13 + _rank - 1)
 JOKER: Final = Card._make(0, None, 52)
 _INTERNED[(0, None)] = JOKER
+_BY_TEXT: Final = {str(card): card for card in _INTERNED.values()}
 
 STANDARD_CARDS: Final = tuple(card for card in _INTERNED.values() if not card.is_joker)
 

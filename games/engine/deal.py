@@ -790,8 +790,8 @@ class Deal:
     @classmethod
     def _from_dict(cls, data: Mapping[str, Any]) -> Deal:
         ruleset = Ruleset.from_dict(data["ruleset"])
-        deck = tuple(Card.parse(text) for text in data["deck"])
-        ids = tuple(int(card_id) for card_id in data["card_ids"])
+        deck = tuple(map(Card.parse, data["deck"]))
+        ids = tuple(map(int, data["card_ids"]))
         card_of = [JOKER] * len(deck)
         for card_id, card in zip(ids, deck, strict=True):
             card_of[card_id] = card

@@ -138,6 +138,19 @@ class Ruleset:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Ruleset:
         """Inverse of ``to_dict``; raises ``ValueError`` naming a bad field."""
+        # Every stored deal carries its ruleset, and a server reads one per
+        # move: remember the few rulesets in play rather than re-check them.
+        key = repr(data)
+        cached = _FROM_DICT_CACHE.get(key)
+        if cached is None:
+            cached = cls._from_dict(data)
+            if len(_FROM_DICT_CACHE) >= 256:
+                _FROM_DICT_CACHE.clear()
+            _FROM_DICT_CACHE[key] = cached
+        return cached
+
+    @classmethod
+    def _from_dict(cls, data: dict[str, Any]) -> Ruleset:
         kwargs: dict[str, Any] = {}
         unknown = set(data) - set(_FIELD_TYPES)
         if unknown:
@@ -145,6 +158,9 @@ class Ruleset:
         for name, value in data.items():
             kwargs[name] = _coerce(name, _FIELD_TYPES[name], value)
         return cls(**kwargs)
+
+
+_FROM_DICT_CACHE: dict[str, Ruleset] = {}
 
 
 def _coerce(name: str, kind: Any, value: Any) -> Any:
