@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.http import HttpRequest
 
-from accounts.models import ApiToken, Profile
+from accounts.models import ApiToken, Profile, Rating, RatingChange
 
 
 @admin.register(Profile)
@@ -23,3 +23,32 @@ class ApiTokenAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
+
+
+class _ReadOnlyAdmin(admin.ModelAdmin):
+    """Ratings are written only when a rated game finishes (games.ratings): staff look."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
+@admin.register(Rating)
+class RatingAdmin(_ReadOnlyAdmin):
+    list_display = ("user", "rules", "rating", "sigma", "games", "updated_at")
+    list_filter = ("rules",)
+    search_fields = ("user__username",)
+    ordering = ("rules", "-rating")
+
+
+@admin.register(RatingChange)
+class RatingChangeAdmin(_ReadOnlyAdmin):
+    list_display = ("game", "user", "rules", "rank", "rating_before", "rating_after", "created_at")
+    list_filter = ("rules",)
+    search_fields = ("user__username", "game__public_id")
+    list_select_related = ("game", "user")

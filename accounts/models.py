@@ -30,23 +30,34 @@ class Profile(models.Model):
     avatar = models.CharField(
         max_length=200, blank=True, help_text="An emoji, or an https:// image URL."
     )
+    # A bot is either built in (``bot_level`` set: the server moves it, see
+    # ``games.bot_turns``) or external (no level: an account upgraded with
+    # ``accounts.services.account_upgrade_to_bot``, moved by its owner's program
+    # through the API, like a person).
     is_bot = models.BooleanField(default=False)
     bot_level = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="Strength of a bot, 1 (weakest) to 4; empty for people."
+        null=True,
+        blank=True,
+        help_text="Strength of a built-in bot, 1 (weakest) to 4; empty for people and "
+        "external bots.",
     )
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         constraints = [
             models.CheckConstraint(
-                condition=Q(is_bot=False, bot_level__isnull=True)
-                | Q(is_bot=True, bot_level__isnull=False),
+                condition=Q(is_bot=True) | Q(bot_level__isnull=True),
                 name="profile_bot_level_only_for_bots",
             ),
         ]
 
     def __str__(self) -> str:
         return self.display_name
+
+    @property
+    def is_builtin_bot(self) -> bool:
+        """A bot the server plays for (the Celery bot task); never an external bot."""
+        return self.is_bot and self.bot_level is not None
 
 
 class ApiToken(AbstractAuthToken):
@@ -77,3 +88,67 @@ class ApiToken(AbstractAuthToken):
     def is_expired(self, now: datetime) -> bool:
         expiry: datetime | None = self.expiry
         return expiry is not None and expiry <= now
+
+
+# ------------------------------------------------------------------ ratings
+# Written only by ``games.ratings`` (in the transaction that finishes a rated game).
+
+
+class Rating(models.Model):
+    """A user's rating in one rule family (the game's preset): an openskill
+    Plackett-Luce estimate (``mu``, ``sigma``) and its displayed number."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
+    )
+    rules = models.CharField(max_length=32, help_text="The rule family: the game's preset.")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    rating = models.IntegerField(help_text="The displayed rating (see games.ratings).")
+    games = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "rules"], name="rating_unique_user_rules"),
+        ]
+        indexes = [models.Index(fields=["rules", "-rating"], name="rating_rules_rating")]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.rules} {self.rating}"
+
+
+class RatingChange(models.Model):
+    """What one rated game did to one player's rating. Append-only; one row per
+    player and game (the unique constraint makes applying a game twice impossible)."""
+
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="rating_changes")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    rules = models.CharField(max_length=32)
+    position = models.PositiveSmallIntegerField(help_text="The player's seat.")
+    rank = models.PositiveSmallIntegerField(help_text="Final standing, 1 = won (ties share).")
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+    rating_before = models.IntegerField()
+    rating_after = models.IntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="rating_change_unique_game_user"),
+        ]
+        indexes = [
+            models.Index(fields=["user", "-created_at"], name="rating_change_user_created"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.rating_before} -> {self.rating_after} in {self.game_id}"
+
+    @property
+    def change(self) -> int:
+        return self.rating_after - self.rating_before

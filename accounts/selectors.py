@@ -14,3 +14,13 @@ def token_list(*, user: User) -> QuerySet[ApiToken]:
     return ApiToken.objects.filter(user=user).filter(
         Q(expiry__isnull=True) | Q(expiry__gt=timezone.now())
     )
+
+
+def public_user(*, username: str) -> User | None:
+    """An active user by username (any case), with the profile; None if there is none."""
+    return (
+        User.objects.select_related("profile")
+        .filter(username__iexact=username, is_active=True)
+        .order_by("pk")
+        .first()
+    )

@@ -1,4 +1,4 @@
-"""Writes for accounts: signup, profile edits, API tokens, the built-in bots.
+"""Writes for accounts: signup, profile edits, API tokens, bot accounts.
 
 Each public function is one transaction. Validation of user input (password
 strength, field formats) is the serializers' and forms' job; these functions check
@@ -38,6 +38,14 @@ class TooManyTokens(AccountError):
 
 class TokenNotFound(AccountError):
     code = "not_found"
+
+
+class AlreadyBot(AccountError):
+    code = "already_bot"
+
+
+class AccountHasGames(AccountError):
+    code = "account_has_games"
 
 
 @transaction.atomic
@@ -93,6 +101,32 @@ def token_revoke(*, user: User, token_id: int) -> None:
 
 
 # ------------------------------------------------------------------ bots
+
+
+@transaction.atomic
+def account_upgrade_to_bot(*, user: User) -> Profile:
+    """Make the account an external bot account, for good (lichess's "upgrade to bot").
+
+    Only an account that has never played: a seat in a game that started refuses it
+    (``AccountHasGames``), so that no person's results become a bot's. The bot has no
+    built-in level: the server never plays for it; its program plays through the API
+    with the account's tokens, under the same deadlines as anyone.
+    """
+    from games.models import Seat  # accounts is the lower layer: imported when used
+
+    profile = Profile.objects.select_for_update().get(user=user)
+    if profile.is_bot:
+        raise AlreadyBot("This account is already a bot account.")
+    played = Seat.objects.filter(user=user, game__started_at__isnull=False).count()
+    if played:
+        raise AccountHasGames(
+            f"This account has played {played} game(s): only an account that has never "
+            "played a game can become a bot account. Create a new account for the bot."
+        )
+    profile.is_bot = True
+    profile.bot_level = None
+    profile.save(update_fields=["is_bot", "bot_level"])
+    return profile
 
 
 @dataclass(frozen=True)

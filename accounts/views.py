@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 from accounts import selectors, services
 from accounts.authentication import request_user
 from accounts.forms import ProfileForm, SignupForm, TokenCreateForm
+from games import ratings
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -51,6 +52,8 @@ def _profile_page(
         "token_form": token_form or TokenCreateForm(),
         "tokens": selectors.token_list(user=user),
         "new_token": new_token,
+        "ratings": ratings.ratings_of(user),
+        "rating_changes": ratings.rating_history(user, limit=10),
     }
     return render(request, "accounts/profile.html", context, status=status)
 

@@ -23,11 +23,12 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.html import format_html
 
-from games import moderation, services
+from games import chat, moderation, services
 from games.engine import Deal as EngineDeal
 from games.errors import GameError
 from games.models import (
     AbsentWait,
+    ChatMessage,
     Deal,
     Game,
     ModerationAccess,
@@ -251,6 +252,32 @@ class MoveAdmin(HiddenInformationAdmin):
             return []
         private = moderation.hidden_move(obj, user=request.user, path=request.path)
         return [("as the mover saw it", _json(private))]
+
+
+# ------------------------------------------------------------------ chat
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(ReadOnlyAdmin):
+    """Table chat, for reports: a moderator hides a line (through ``games.chat``),
+    which takes it off every table at once; nothing is edited or deleted."""
+
+    list_display = ("created_at", "game", "user", "text", "hidden_at", "hidden_by")
+    list_filter = (("hidden_at", admin.EmptyFieldListFilter),)
+    search_fields = ("user__username", "game__public_id", "text")
+    list_select_related = ("user", "game", "hidden_by")
+    actions = ["hide_messages"]
+
+    def has_hide_permission(self, request: HttpRequest) -> bool:
+        return bool(request.user.has_perm("games.change_chatmessage"))
+
+    @admin.action(description="Hide the selected lines from everyone", permissions=["hide"])
+    def hide_messages(self, request: HttpRequest, queryset: QuerySet[ChatMessage]) -> None:
+        hidden = sum(
+            chat.hide_message(message=message, moderator=request.user)  # type: ignore[arg-type]
+            for message in queryset
+        )
+        self.message_user(request, f"{hidden} line(s) hidden.", level=messages.SUCCESS)
 
 
 # ------------------------------------------------------------------ players and audit

@@ -50,6 +50,14 @@ def bot_memory(game: Game, row: Deal, seat: Seat) -> bots.BotMemory:
     )
 
 
+def server_plays_for(user: User) -> bool:
+    """Whether the server computes this player's turns: built-in bots only. An
+    external bot account (``is_bot`` without a level) is moved by its own program
+    through the API, like a person; the deadlines apply to it as to anyone."""
+    profile = getattr(user, "profile", None)
+    return bool(profile is not None and profile.is_builtin_bot)
+
+
 def bot_play(*, game_pk: int, ply: int) -> int:
     """Play the next actions of the bot to move at ``ply``; returns the new ply (0
     when there was nothing to do: the game moved on, or no bot is to move)."""
@@ -62,7 +70,7 @@ def bot_play(*, game_pk: int, ply: int) -> int:
         return 0
     seat = Seat.objects.select_related("user__profile").get(game=game, position=deal.to_move)
     profile = seat.user.profile
-    if not profile.is_bot or seat.status == Seat.Status.OUT:
+    if not server_plays_for(seat.user) or seat.status == Seat.Status.OUT:
         return 0
     view = deal.view(seat.position)  # all the bot may see
     del deal

@@ -71,11 +71,17 @@ class Game(models.Model):
     # (settings LIVE_STRIKES / CORRESPONDENCE_STRIKES, LIVE_ABSENT_WAIT_S).
     strike_limit = models.PositiveSmallIntegerField(null=True, blank=True)
     absent_wait_s = models.PositiveIntegerField(null=True, blank=True)
+    # Live games: each seat's time bank for the whole game, in seconds (0: none). A
+    # turn may run past ``seconds_per_turn`` into the mover's bank (games.timecontrol).
+    time_bank_s = models.PositiveIntegerField(default=0)
 
     # The number of moves logged so far: a client's expected ply, the version of the state.
     ply = models.PositiveIntegerField(default=0)
     # The deadline of the current turn; it belongs to ``ply``.
     deadline_at = models.DateTimeField(null=True, blank=True)
+    # When the current turn started (a live turn's bank is used from
+    # ``turn_started_at + seconds_per_turn`` on).
+    turn_started_at = models.DateTimeField(null=True, blank=True)
     # The deal being played (or the last one played); 0 before the start.
     deal_number = models.PositiveSmallIntegerField(default=0)
     # Match outcome: the winning positions and why the game ended.
@@ -134,6 +140,8 @@ class Seat(models.Model):
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.ACTIVE)
     # Consecutive turns played by the server on timeout (live-play part).
     strikes = models.PositiveSmallIntegerField(default=0)
+    # Live games: how much of the game's ``time_bank_s`` this seat has used (ms).
+    time_bank_used_ms = models.PositiveIntegerField(default=0)
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -316,3 +324,37 @@ class ModerationAccess(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} saw {self.what} of {self.game_id}"
+
+
+# ---------------------------------------------------------------- chat
+
+CHAT_MAX_LENGTH = 300
+
+
+class ChatMessage(models.Model):
+    """A line of a game's table chat, written by ``games.chat`` only. Seated players
+    write; whoever may see the game reads. Moderators hide a line (never delete it,
+    so a report can still be judged); hidden lines are shown to nobody but staff."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat_messages")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="chat_messages"
+    )
+    ply = models.PositiveIntegerField()  # the game's ply when it was sent
+    text = models.CharField(max_length=CHAT_MAX_LENGTH)
+    created_at = models.DateTimeField(auto_now_add=True)
+    hidden_at = models.DateTimeField(null=True, blank=True)
+    hidden_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["game", "id"], name="chat_game_id")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} in {self.game_id} at ply {self.ply}: {self.text[:40]}"

@@ -35,6 +35,7 @@ from channels.layers import get_channel_layer
 from channels_redis.core import RedisChannelLayer
 from django.conf import settings
 
+from games import timecontrol
 from games.engine import Deal as EngineDeal
 from games.events import CommittedState, game_group
 from games.models import Deal, Game, Seat
@@ -135,6 +136,7 @@ def game_committed(
             "seat": deal.to_move,
             "phase": "play" if deal.drawn else "draw",
             "deadline_at": deadline,
+            **timecontrol.turn_clock(game, live.seats[deal.to_move]),
         }
         messages.append(
             (group, {"type": "game.event", "game": game_id, "ply": game.ply, "event": turn})
@@ -253,8 +255,10 @@ def _layer_redis(layer: Any) -> redis.Redis | None:
 
 
 def _is_bot(seat: Seat) -> bool:
+    """Whether the server plays for the seat's player: a built-in bot. An external bot
+    account plays through the API like a person (its own events, no bot task)."""
     profile = getattr(seat.user, "profile", None)
-    return bool(profile is not None and profile.is_bot)
+    return bool(profile is not None and profile.is_builtin_bot)
 
 
 # ------------------------------------------------------------------ presence

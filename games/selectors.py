@@ -26,7 +26,7 @@ from django.db.models import (
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast
 
-from games import timecontrol
+from games import ratings, timecontrol
 from games.engine import PRESETS, Ruleset
 from games.engine import Deal as EngineDeal
 from games.errors import GameNotFound, InvalidRequest
@@ -53,7 +53,7 @@ def bot_users(*, usernames: Sequence[str]) -> list[AuthUser]:
     found = {
         user.username: user
         for user in AuthUser.objects.select_related("profile").filter(
-            username__in=usernames, profile__is_bot=True
+            username__in=usernames, profile__is_bot=True, profile__bot_level__isnull=False
         )
     }
     missing = [name for name in usernames if name not in found]
@@ -63,8 +63,11 @@ def bot_users(*, usernames: Sequence[str]) -> list[AuthUser]:
 
 
 def bot_list() -> list[dict[str, Any]]:
-    """The bot accounts one may seat in a game, weakest first."""
-    bots = AuthUser.objects.select_related("profile").filter(profile__is_bot=True)
+    """The built-in bots one may seat in a game, weakest first (external bot accounts
+    join games by themselves)."""
+    bots = AuthUser.objects.select_related("profile").filter(
+        profile__is_bot=True, profile__bot_level__isnull=False
+    )
     return [
         {
             "username": bot.username,
@@ -324,13 +327,15 @@ def game_view_for(
         "finished_at": game.finished_at,
         "ply": game.ply,
         "deadline_at": game.deadline_at,
+        "turn_ends_at": timecontrol.turn_ends_at(game),
         "deal_number": game.deal_number,
         "deals_in_match": ruleset.deals_in_match(game.players),
         "to_move": None if deal is None or deal.is_over or game.is_over else deal.to_move,
-        "seats": [_seat(s, user) for s in seats],
+        "seats": [_seat(s, user, game) for s in seats],
         "you": None if seat is None else seat.position,
         "winners": game.winners if game.status == Game.Status.FINISHED else None,
         "end_reason": game.end_reason or None,
+        "rating_changes": ratings.game_rating_changes(game),
         "deal": view,
         "can": _can(game, seats, seat, view),
     }
@@ -356,6 +361,7 @@ def _time_control(game: Game) -> dict[str, Any]:
             if game.time_control == Game.TimeControl.LIVE
             else None
         ),
+        "time_bank_s": game.time_bank_s if game.time_control == Game.TimeControl.LIVE else None,
     }
 
 
@@ -369,13 +375,14 @@ def user_card(user: Any) -> dict[str, Any]:
     }
 
 
-def _seat(seat: Seat, user: User) -> dict[str, Any]:
+def _seat(seat: Seat, user: User, game: Game) -> dict[str, Any]:
     return {
         "position": seat.position,
         "user": user_card(seat.user),
         "status": seat.status,
         "total": seat.total,
         "strikes": seat.strikes,
+        "time_bank_remaining_s": timecontrol.bank_remaining_s(game, seat),
     }
 
 
@@ -407,7 +414,7 @@ def game_summary(game: Game, user: User) -> dict[str, Any]:
         "visibility": game.visibility,
         "owner": game.owner.get_username(),
         "time_control": _time_control(game),
-        "seats": [_seat(s, user) for s in seats],
+        "seats": [_seat(s, user, game) for s in seats],
         "you": next(
             (s.position for s in seats if user.is_authenticated and s.user_id == user.pk), None
         ),

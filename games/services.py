@@ -25,7 +25,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, QuerySet
 from django.utils import timezone
 
-from games import events, timecontrol
+from games import events, ratings, timecontrol
 from games.engine import (
     PRESETS,
     Action,
@@ -61,11 +61,13 @@ MAX_SECONDS_PER_TURN = 3600
 MAX_DAYS_PER_MOVE = 14
 MAX_STRIKE_LIMIT = 10
 MAX_ABSENT_WAIT_S = 1800
+MAX_TIME_BANK_S = 600
 
 # What a move may change of a game and its seats (saved with update_fields).
 _GAME_PLAY_FIELDS = [
     "ply",
     "deadline_at",
+    "turn_started_at",
     "deal_number",
     "status",
     "winners",
@@ -73,7 +75,7 @@ _GAME_PLAY_FIELDS = [
     "finished_at",
     "updated_at",
 ]
-_SEAT_PLAY_FIELDS = ["status", "strikes", "total"]
+_SEAT_PLAY_FIELDS = ["status", "strikes", "total", "time_bank_used_ms"]
 
 # Ruleset fields a house rule may not change: the preset's identity.
 _FIXED_RULESET_FIELDS = frozenset({"name"})
@@ -130,6 +132,7 @@ def game_create(
     bots: Sequence[User] = (),
     strike_limit: int | None = None,
     absent_wait_s: int | None = None,
+    time_bank_s: int | None = None,
 ) -> Game:
     """A new game in the lobby with ``owner`` in seat 0 (and ``bots`` in the next seats).
 
@@ -149,11 +152,18 @@ def game_create(
         time_control, seconds_per_turn, days_per_move
     )
     _timeout_policy_check(time_control, strike_limit, absent_wait_s)
+    _time_bank_check(time_control, time_bank_s)
     if len(bots) > players - 1:
         raise InvalidRequest("more bots than free seats", code="too_many_bots")
     for bot in bots:
         if not _is_bot(bot):
             raise InvalidRequest(f"{bot} is not a bot", code="not_a_bot")
+    if rated and bots:
+        # The server plays for built-in bots: a rated game is between players only.
+        raise InvalidRequest(
+            "a rated game cannot seat built-in bots; make it casual (rated: false)",
+            code="rated_with_bots",
+        )
 
     with transaction.atomic():
         game = Game.objects.create(
@@ -169,6 +179,7 @@ def game_create(
             rated=rated,
             strike_limit=strike_limit,
             absent_wait_s=absent_wait_s,
+            time_bank_s=time_bank_s or 0,
         )
         Seat.objects.bulk_create(
             Seat(game=game, user=user, position=position)
@@ -239,9 +250,25 @@ def _timeout_policy_check(kind: str, strike_limit: int | None, absent_wait_s: in
             )
 
 
+def _time_bank_check(kind: str, time_bank_s: int | None) -> None:
+    if time_bank_s is None:
+        return
+    if kind != Game.TimeControl.LIVE:
+        raise InvalidRequest(
+            "time_bank_s is for live games (correspondence games have no time bank)",
+            code="invalid_time_control",
+        )
+    if not 0 <= time_bank_s <= MAX_TIME_BANK_S:
+        raise InvalidRequest(
+            f"time_bank_s must be from 0 to {MAX_TIME_BANK_S} seconds",
+            code="invalid_time_control",
+        )
+
+
 def _is_bot(user: User) -> bool:
+    """A built-in bot (the server plays for it); an external bot joins by itself."""
     profile = getattr(user, "profile", None)
-    return bool(profile is not None and profile.is_bot)
+    return bool(profile is not None and profile.is_builtin_bot)
 
 
 def game_join(*, game: Game, user: User, invite_code: str | None = None) -> Seat:
@@ -364,7 +391,7 @@ def game_start(*, game: Game, user: User) -> Game:
         game.started_at = now
         deal = deal_source(game.get_ruleset(), game.players, dealer=None, number=1)
         _deal_create(game, deal, number=1)
-        game.deadline_at = _deadline(game, now, seats[deal.to_move])
+        _turn_start(game, now, seats[deal.to_move])
         game.save()
         _notify(game, {"type": "game_started", "deal": 1})
     return game
@@ -641,7 +668,10 @@ def _after_move(
     if save_deal:
         row.save(update_fields=["state"])
     if new_deal or deal.to_move != mover:
-        game.deadline_at = _deadline(game, timezone.now(), seats[deal.to_move])
+        now = timezone.now()
+        if timecontrol.bank_charge(game, seats[mover], now):
+            changed.add(seats[mover])
+        _turn_start(game, now, seats[deal.to_move])
     return deal, row
 
 
@@ -706,6 +736,7 @@ def _game_finish(game: Game, seats: list[Seat], *, reason: str, now: datetime) -
     game.end_reason = reason
     game.finished_at = now
     game.deadline_at = None
+    ratings.game_rate(game=game, seats=seats)
     _notify(
         game,
         {
@@ -757,6 +788,7 @@ def game_resign(*, game: Game, user: User) -> Game:
             game.end_reason = "resigned"
             game.finished_at = now
             game.deadline_at = None
+            ratings.game_rate(game=game, seats=seats)
             _notify(
                 game,
                 {
@@ -836,11 +868,23 @@ def _current_deal(game: Game) -> Deal:
     )
 
 
+def _turn_start(game: Game, now: datetime, to_move: Seat) -> None:
+    """Start the clock of ``to_move``'s turn: its start and its deadline."""
+    game.turn_started_at = now
+    game.deadline_at = _deadline(game, now, to_move)
+
+
 def _deadline(game: Game, now: datetime, to_move: Seat) -> datetime | None:
     # The live-play part (games.timecontrol) owns the rule: vacations move a
-    # correspondence clock. ``to_move`` is the seat whose turn starts (loaded by
-    # ``_seats`` with its player's settings: no query).
-    return timecontrol.turn_deadline(game, now, away_until=_away_until(to_move))
+    # correspondence clock, a live mover's time bank extends theirs. ``to_move`` is
+    # the seat whose turn starts (loaded by ``_seats`` with its player's settings: no
+    # query).
+    return timecontrol.turn_deadline(
+        game,
+        now,
+        away_until=_away_until(to_move),
+        bank_ms=timecontrol.bank_left_ms(game, to_move),
+    )
 
 
 def _away_until(seat: Seat) -> datetime | None:
@@ -943,6 +987,7 @@ def game_timeout_turn(
             deal = deal.apply(action)
             _log(game, row, seat, deal, user=None, payload=action.to_dict())
         seat.strikes += 1
+        timecontrol.bank_exhaust(game, seat)  # the deadline passed: nothing is left
         changed: set[Seat] = {seat}
         out = strike_limit is not None and seat.strikes >= strike_limit
         _notify(
@@ -992,6 +1037,7 @@ def _seat_out(
         game.end_reason = reason
         game.finished_at = timezone.now()
         game.deadline_at = None
+        ratings.game_rate(game=game, seats=seats)
         _notify(
             game,
             {

@@ -29,7 +29,7 @@ def _bots() -> list[dict[str, Any]]:
     """The bot accounts one may seat in a new game (``bots`` of the create call)."""
     users = (
         get_user_model()
-        .objects.filter(profile__is_bot=True, is_active=True)
+        .objects.filter(profile__is_bot=True, profile__bot_level__isnull=False, is_active=True)
         .select_related("profile")
         .order_by("profile__bot_level", "username")
     )

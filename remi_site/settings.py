@@ -297,6 +297,7 @@ REST_FRAMEWORK: dict[str, Any] = {
         "user": env.str("THROTTLE_USER", default="3000/min"),
         "login": env.str("THROTTLE_LOGIN", default="20/min"),
         "signup": env.str("THROTTLE_SIGNUP", default="20/hour"),
+        "chat": env.str("THROTTLE_CHAT", default="20/min"),
     },
     # The API speaks JSON only (this also keeps cross-site HTML forms out).
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],

@@ -6,9 +6,12 @@ from django.contrib.auth import get_user_model, password_validation
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import URLValidator
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from accounts.models import ApiToken
+from games.engine import PRESETS
+from games.ratings import LEADERBOARD_SIZE, rating_change_entry, rating_history, ratings_of
 
 User = get_user_model()
 
@@ -27,6 +30,33 @@ def validate_avatar(value: str) -> None:
 # ------------------------------------------------------------------ output
 
 
+# Plain strings in the answers: the presets' enum is named once, by the games API.
+RULES_HELP = f"The rule family: the game's preset ({', '.join(PRESETS)})."
+
+
+class RatingSerializer(serializers.Serializer[Any]):
+    rules = serializers.CharField(help_text=RULES_HELP)
+    rating = serializers.IntegerField(help_text="Displayed rating; 1500 at the start.")
+    deviation = serializers.IntegerField(
+        help_text="Its uncertainty on the same scale (500 at the start)."
+    )
+    provisional = serializers.BooleanField(
+        help_text="Still uncertain: shown with a `?` and kept off the leaderboard."
+    )
+    games = serializers.IntegerField(help_text="Rated games played in this family.")
+
+
+class RatingChangeSerializer(serializers.Serializer[Any]):
+    game = serializers.CharField(help_text="The game's public id.")
+    rules = serializers.CharField(help_text=RULES_HELP)
+    rank = serializers.IntegerField(help_text="Final standing: 1 won; ties share a rank.")
+    rating_before = serializers.IntegerField()
+    rating_after = serializers.IntegerField()
+    change = serializers.IntegerField()
+    provisional = serializers.BooleanField(help_text="The new rating is still provisional.")
+    created_at = serializers.DateTimeField()
+
+
 class MeSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     username = serializers.CharField()
@@ -37,7 +67,60 @@ class MeSerializer(serializers.Serializer[Any]):
     country = serializers.CharField(source="profile.country")
     avatar = serializers.CharField(source="profile.avatar")
     is_bot = serializers.BooleanField(source="profile.is_bot")
-    bot_level = serializers.IntegerField(source="profile.bot_level", allow_null=True)
+    bot_level = serializers.IntegerField(
+        source="profile.bot_level",
+        allow_null=True,
+        help_text="A built-in bot's level; null for people and external bot accounts.",
+    )
+    ratings = serializers.SerializerMethodField()
+
+    @extend_schema_field(RatingSerializer(many=True))
+    def get_ratings(self, user: Any) -> list[dict[str, Any]]:
+        """Your rating in every rule family."""
+        return ratings_of(user)
+
+
+class PublicUserSerializer(serializers.Serializer[Any]):
+    username = serializers.CharField()
+    display_name = serializers.CharField(source="profile.display_name")
+    bio = serializers.CharField(source="profile.bio")
+    country = serializers.CharField(source="profile.country")
+    avatar = serializers.CharField(source="profile.avatar")
+    is_bot = serializers.BooleanField(source="profile.is_bot")
+    bot_level = serializers.IntegerField(
+        source="profile.bot_level",
+        allow_null=True,
+        help_text="A built-in bot's level; null for people and external bot accounts.",
+    )
+    date_joined = serializers.DateTimeField()
+    ratings = serializers.SerializerMethodField()
+    recent_rating_changes = serializers.SerializerMethodField()
+
+    @extend_schema_field(RatingSerializer(many=True))
+    def get_ratings(self, user: Any) -> list[dict[str, Any]]:
+        return ratings_of(user)
+
+    @extend_schema_field(RatingChangeSerializer(many=True))
+    def get_recent_rating_changes(self, user: Any) -> list[dict[str, Any]]:
+        """The latest rated games' changes, newest first (up to 20)."""
+        return [rating_change_entry(change) for change in rating_history(user)]
+
+
+class LeaderboardEntrySerializer(serializers.Serializer[Any]):
+    rank = serializers.IntegerField()
+    username = serializers.CharField()
+    display_name = serializers.CharField()
+    is_bot = serializers.BooleanField()
+    rating = serializers.IntegerField()
+    deviation = serializers.IntegerField()
+    games = serializers.IntegerField()
+
+
+class LeaderboardSerializer(serializers.Serializer[Any]):
+    rules = serializers.CharField(help_text=RULES_HELP)
+    players = LeaderboardEntrySerializer(
+        many=True, help_text="Established (not provisional) ratings, best first."
+    )
 
 
 class TokenSerializer(serializers.ModelSerializer[ApiToken]):
@@ -111,6 +194,13 @@ class ProfileUpdateSerializer(serializers.Serializer[Any]):
     )
     avatar = serializers.CharField(
         max_length=200, required=False, allow_blank=True, validators=[validate_avatar]
+    )
+
+
+class LeaderboardFilterSerializer(serializers.Serializer[Any]):
+    rules = serializers.ChoiceField(choices=list(PRESETS), help_text="The rule family.")
+    limit = serializers.IntegerField(
+        min_value=1, max_value=LEADERBOARD_SIZE, required=False, default=LEADERBOARD_SIZE
     )
 
 

@@ -1,4 +1,5 @@
-"""Account endpoints: signup, login/logout, the profile (/me) and personal API tokens.
+"""Account endpoints: signup, login/logout, the profile (/me), bot upgrade, public
+profiles and ratings (the leaderboard), personal API tokens.
 
 Thin: parse with an input serializer, call a service, answer with an output serializer.
 """
@@ -17,10 +18,13 @@ from rest_framework.views import APIView
 
 from accounts import selectors, services
 from accounts.api.serializers import (
+    LeaderboardFilterSerializer,
+    LeaderboardSerializer,
     LoginResultSerializer,
     LoginSerializer,
     MeSerializer,
     ProfileUpdateSerializer,
+    PublicUserSerializer,
     SignupSerializer,
     TokenCreatedSerializer,
     TokenCreateSerializer,
@@ -28,6 +32,7 @@ from accounts.api.serializers import (
 )
 from accounts.authentication import request_user
 from accounts.lockout import LOCKED_OUT_CODE, LOCKED_OUT_MESSAGE, retry_after_seconds
+from games import ratings
 from remi_site.api_errors import ApiError, error_responses
 
 SESSION_BACKEND = "django.contrib.auth.backends.ModelBackend"
@@ -172,6 +177,70 @@ class MeView(APIView):
         user = request_user(request)
         user.profile = services.profile_update(user=user, **data.validated_data)
         return Response(MeSerializer(user).data)
+
+
+class MeBotView(APIView):
+    @extend_schema(
+        operation_id="me_upgrade_to_bot",
+        tags=["account"],
+        summary="Turn your account into a bot account (irreversible)",
+        description="For programs that play: the account becomes an external bot account "
+        "(`is_bot` true, `bot_level` null), shown as a bot at every table. It plays through "
+        "this API with its tokens, like a person and under the same deadlines; the server "
+        "never moves for it. Only an account that has never played a game may be "
+        "upgraded. There is no way back.",
+        request=None,
+        responses={
+            200: MeSerializer,
+            409: OpenApiResponse(
+                error_responses(409)[409].response,
+                description="`already_bot`, or `account_has_games` (the account has played).",
+            ),
+            **error_responses(401),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        user = request_user(request)
+        try:
+            user.profile = services.account_upgrade_to_bot(user=user)
+        except (services.AlreadyBot, services.AccountHasGames) as exc:
+            raise ApiError(exc.code, exc.message, status=409) from exc
+        return Response(MeSerializer(user).data)
+
+
+class UserDetailView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        operation_id="users_retrieve",
+        tags=["account"],
+        summary="A player's public profile and ratings",
+        responses={200: PublicUserSerializer, **error_responses(404, 429)},
+    )
+    def get(self, request: Request, username: str) -> Response:
+        user = selectors.public_user(username=username)
+        if user is None:
+            raise ApiError("not_found", "No such player.", status=404)
+        return Response(PublicUserSerializer(user).data)
+
+
+class LeaderboardView(APIView):
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        operation_id="leaderboard",
+        tags=["account"],
+        summary="The best players of a rule family",
+        description="Established ratings only (provisional ones are left out), best first.",
+        parameters=[LeaderboardFilterSerializer],
+        responses={200: LeaderboardSerializer, **error_responses(400, 429)},
+    )
+    def get(self, request: Request) -> Response:
+        query = LeaderboardFilterSerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        rules = query.validated_data["rules"]
+        players = ratings.leaderboard(rules=rules, limit=query.validated_data["limit"])
+        return Response({"rules": rules, "players": players})
 
 
 class TokenListView(APIView):

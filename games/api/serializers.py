@@ -211,6 +211,12 @@ class SeatSerializer(Serializer):
     )
     total = serializers.IntegerField(help_text="Running match total (never reset).")
     strikes = serializers.IntegerField(help_text="Turns in a row played by the server on timeout.")
+    time_bank_remaining_s = serializers.FloatField(
+        allow_null=True,
+        help_text="Live games: what is left of this seat's time bank, in seconds, as of the "
+        "start of the current turn (the player to move uses theirs from `turn_ends_at` to "
+        "`deadline_at`); null for correspondence games.",
+    )
 
 
 class TimeControlSerializer(Serializer):
@@ -225,6 +231,11 @@ class TimeControlSerializer(Serializer):
         allow_null=True,
         help_text="Live games: how long the table waits for a disconnected player to move "
         "before the host may choose (RULES.md §10); null for correspondence.",
+    )
+    time_bank_s = serializers.IntegerField(
+        allow_null=True,
+        help_text="Live games: each seat's time bank for the whole game, in seconds (0: "
+        "none; not refilled between deals); null for correspondence.",
     )
 
 
@@ -259,6 +270,15 @@ class GameSummarySerializer(Serializer):
     created_at = serializers.DateTimeField()
 
 
+class SeatRatingChangeSerializer(Serializer):
+    position = serializers.IntegerField(help_text="The seat.")
+    rank = serializers.IntegerField(help_text="Final standing: 1 won; ties share a rank.")
+    rating_before = serializers.IntegerField()
+    rating_after = serializers.IntegerField()
+    change = serializers.IntegerField(help_text="rating_after - rating_before.")
+    provisional = serializers.BooleanField(help_text="The new rating is still provisional.")
+
+
 class GameViewSerializer(Serializer):
     id = serializers.CharField(help_text="The game's public id.")
     status = serializers.ChoiceField(choices=Game.Status.choices)
@@ -276,7 +296,14 @@ class GameViewSerializer(Serializer):
     finished_at = serializers.DateTimeField(allow_null=True)
     ply = serializers.IntegerField(help_text="Moves logged so far: send it with your next action.")
     deadline_at = serializers.DateTimeField(
-        allow_null=True, help_text="When the current turn times out."
+        allow_null=True,
+        help_text="When the current turn times out (a live turn: its own seconds plus the "
+        "mover's time bank).",
+    )
+    turn_ends_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text="When the current turn's own seconds run out and the mover starts using "
+        "their time bank (equal to `deadline_at` without a bank; null: no clock).",
     )
     deal_number = serializers.IntegerField(help_text="The current deal, from 1 (0: not started).")
     deals_in_match = serializers.IntegerField()
@@ -285,6 +312,11 @@ class GameViewSerializer(Serializer):
     you = serializers.IntegerField(allow_null=True, help_text="Your seat, null if you have none.")
     winners = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
     end_reason = serializers.CharField(allow_null=True)
+    rating_changes = SeatRatingChangeSerializer(
+        many=True,
+        allow_null=True,
+        help_text="A finished rated game: what it did to each seat's rating; else null.",
+    )
     deal = SeatViewSerializer(allow_null=True, help_text="Null before the game starts.")
     can = CanSerializer(help_text="What you may do now.")
 
@@ -370,6 +402,15 @@ class GameCreateSerializer(Serializer):
         max_value=1800,
         help_text="Live games: seconds the table waits for a disconnected player to move "
         "before the host may choose (null: the site's default, 120).",
+    )
+    time_bank_s = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Live games: each player's time bank for the whole game, 0 to 600 seconds "
+        "(e.g. 30, 60, 120, 300; null or 0: none). A turn's deadline is its "
+        "`seconds_per_turn` plus what is left of the mover's bank. Refused for "
+        "correspondence games (`invalid_time_control`).",
     )
     bots = serializers.ListField(
         child=serializers.CharField(),

@@ -2,7 +2,7 @@
 
 from django.urls import URLPattern, URLResolver, path
 
-from games.api import live_views, views
+from games.api import chat_views, live_views, views
 
 app_name = "games-api"
 
@@ -20,6 +20,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("games/<str:game_id>/resign", views.GameResignView.as_view(), name="resign"),
     path("games/<str:game_id>/actions", views.GameActionView.as_view(), name="actions"),
     path("games/<str:game_id>/moves", views.GameMoveListView.as_view(), name="moves"),
+    path("games/<str:game_id>/chat", chat_views.GameChatView.as_view(), name="chat"),
     # Live play: the absent-player rule, vacation, notification preferences.
     path("games/<str:game_id>/absent", live_views.GameAbsentView.as_view(), name="absent"),
     path("me/vacation", live_views.VacationView.as_view(), name="vacation"),

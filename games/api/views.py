@@ -128,7 +128,8 @@ class GameListView(GameAPIView):
             400: OpenApiResponse(
                 error_responses(400)[400].response,
                 description="`invalid` (fields), `unknown_preset`, `invalid_ruleset`, "
-                "`invalid_players`, `invalid_time_control`, `unknown_bot`, `too_many_bots`.",
+                "`invalid_players`, `invalid_time_control`, `unknown_bot`, `too_many_bots`, "
+                "`rated_with_bots` (a rated game seats no built-in bots).",
             ),
             **error_responses(401, 429),
         },

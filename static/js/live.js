@@ -43,10 +43,11 @@ export class Live {
     this.timer = setTimeout(() => this.hint(), delay);
   }
 
-  async hint() {
+  // ``event``: the websocket event that prompted it (null: a poll).
+  async hint(event = null) {
     clearTimeout(this.timer);
     try {
-      await this.onHint();
+      await this.onHint(event);
     } finally {
       this.schedule();
     }
@@ -78,7 +79,7 @@ export class Live {
       if (["hello", "pong", "unsubscribed"].includes(event.type)) return;
       if (event.game && this.game && event.game !== this.game) return;
       if (event.type === "subscribed" && event.ply === this.ply()) return;
-      this.hint();
+      this.hint(event);
     });
     socket.addEventListener("close", () => {
       this.subscribed = false;

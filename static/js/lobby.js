@@ -150,6 +150,8 @@ function renderPace() {
     item.selected = option === pace.initial;
     select.append(item);
   }
+  // A time bank is for live games only.
+  $("bank-field").hidden = value("time_control") !== "live";
 }
 
 function renderMode() {
@@ -177,8 +179,10 @@ async function create(event) {
     time_control: kind,
     bots: bots ? chosen : [],
   };
-  if (kind === "live") body.seconds_per_turn = pace;
-  else body.days_per_move = pace;
+  if (kind === "live") {
+    body.seconds_per_turn = pace;
+    body.time_bank_s = Number($("time-bank").value);
+  } else body.days_per_move = pace;
   const submit = $("create-button");
   submit.disabled = true;
   try {
@@ -191,11 +195,16 @@ async function create(event) {
   }
 }
 
+function bankText(seconds) {
+  return seconds % 60 === 0 ? `${seconds / 60} min` : `${seconds} s`;
+}
+
 function describeGame(game) {
   const info = PRESETS[game.preset] || { title: game.preset };
   const host = game.seats.find((seat) => seat.user.username === game.owner);
   const tc = game.time_control;
-  const pace = tc.kind === "live" ? `${tc.seconds_per_turn} s a turn` : `${tc.days_per_move} days a move`;
+  let pace = tc.kind === "live" ? `${tc.seconds_per_turn} s a turn` : `${tc.days_per_move} days a move`;
+  if (tc.kind === "live" && tc.time_bank_s) pace += ` + ${bankText(tc.time_bank_s)} bank`;
   return {
     title: `${info.title} · ${game.seats.length}/${game.players} players`,
     meta: `Host ${host ? host.user.display_name : game.owner} · ${pace}`,

@@ -13,6 +13,7 @@ import {
   sortByRank,
   sortBySuit,
 } from "./cards.js";
+import { TableChat } from "./chat.js";
 import { Live } from "./live.js";
 
 const root = document.getElementById("game");
@@ -35,6 +36,12 @@ const END_REASONS = {
   resigned: "The other players resigned.",
   score_limit: "A player reached the score limit.",
   timeout: "A player ran out of time.",
+  absent: "A player did not come back to the table.",
+};
+const ABSENT_CHOICES = {
+  wait: { label: "Wait longer", hint: "Give them another wait to come back." },
+  continue: { label: "Continue without them", hint: "Their seat is out; the game goes on." },
+  end: { label: "End the game", hint: "Their seat is out; the lowest total wins now." },
 };
 
 const state = {
@@ -56,6 +63,12 @@ const state = {
   loaded: false,
   summaryShown: 0, // the ply of the last deal result shown in a dialog
   gameOverShown: false,
+  absent: null, // GET /absent: the table waiting for an absent player (RULES.md §10)
+  absentDecided: null, // what was decided about the last absent player (shown once)
+  absentBy: null, // "host" or "default", from the websocket's absent_decided event
+  absentDismissed: null, // the host closed the choice dialog for this wait (key)
+  absentLoading: false,
+  absentAgain: false,
 };
 
 // ------------------------------------------------------------------ small helpers
@@ -137,6 +150,16 @@ function formatLeft(ms) {
   if (d > 0) return `${d}d ${h}h left`;
   if (h > 0) return `${h}h ${m}m left`;
   return `${m}:${String(s % 60).padStart(2, "0")} left`;
+}
+
+// "1:05": minutes and seconds left (none below 0).
+function formatClock(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+function bankText(seconds) {
+  return seconds % 60 === 0 ? `${seconds / 60} min` : `${seconds} s`;
 }
 
 function initials(name) {
@@ -232,9 +255,12 @@ function apply(view) {
   if (before && view.ply < before.ply) return;
   state.raw = JSON.stringify(view);
   state.view = view;
+  if (!state.loaded) tableChat.sync();
   state.loaded = true;
+  tableChat.setWriter(view.you !== null && view.you !== undefined, view.status);
   syncHand(before);
   render();
+  loadAbsent();
   if (!state.logStarted || view.ply > state.logPly || (before && before.status !== view.status)) {
     syncLog();
   }
@@ -310,6 +336,7 @@ function render() {
   renderStaging();
   renderHand();
   renderScores();
+  renderAbsent();
   tick();
 }
 
@@ -341,7 +368,9 @@ function renderHeader() {
   else bits.push(`Deal ${v.deal_number} of ${v.deals_in_match}`);
   bits.push(`${v.players} players`);
   const tc = v.time_control;
-  bits.push(tc.kind === "live" ? `${tc.seconds_per_turn} s a turn` : `${tc.days_per_move} days a move`);
+  let pace = tc.kind === "live" ? `${tc.seconds_per_turn} s a turn` : `${tc.days_per_move} days a move`;
+  if (tc.kind === "live" && tc.time_bank_s) pace += ` + ${bankText(tc.time_bank_s)} bank`;
+  bits.push(pace);
   bits.push(v.visibility === "private" ? "private" : "public");
   $("game-meta").textContent = bits.join(" · ");
 
@@ -389,12 +418,66 @@ function turnTag(position) {
   if (!d || v.status !== "active" || d.to_move !== position) return null;
   const tag = el("span", "turn-tag");
   tag.append(el("span", "turn-dot"), el("span", null, position === v.you ? "Your turn" : "To move"));
-  if (v.deadline_at) {
+  const away = awaited();
+  if (away && away.seat === position) {
+    tag.append(el("span", "countdown countdown-away", "away"));
+  } else if (v.deadline_at) {
     const clock = el("span", "countdown");
     clock.dataset.deadline = v.deadline_at;
+    // With a time bank the turn's own seconds come first, then the bank (another colour).
+    if (v.turn_ends_at && v.turn_ends_at !== v.deadline_at) clock.dataset.turnEnds = v.turn_ends_at;
     tag.append(clock);
   }
   return tag;
+}
+
+// ------------------------------------------------------------------ time bank
+
+function hasBank() {
+  const tc = state.view.time_control;
+  return tc.kind === "live" && tc.time_bank_s > 0 && state.view.status !== "lobby";
+}
+
+// What is left of a seat's bank now (ms): the mover's runs down from turn_ends_at on.
+function bankLeftMs(position) {
+  const v = state.view;
+  const seat = seatOf(position);
+  if (!seat || seat.time_bank_remaining_s === null || seat.time_bank_remaining_s === undefined) return null;
+  let left = seat.time_bank_remaining_s * 1000;
+  const d = deal();
+  if (d && v.status === "active" && d.to_move === position && v.turn_ends_at && v.deadline_at) {
+    const away = awaited();
+    if (away && away.seat === position) return 0;
+    const now = Date.now();
+    if (now > Date.parse(v.turn_ends_at)) left = Math.min(left, Math.max(0, Date.parse(v.deadline_at) - now));
+  }
+  return left;
+}
+
+function bankChip(position) {
+  const seat = seatOf(position);
+  if (!hasBank() || !seat || seat.status === "out") return null;
+  const chip = el("span", "bank-chip");
+  chip.dataset.bankOf = String(position);
+  chip.title = "Time bank: extra time for the whole game, used when a turn runs long";
+  return chip;
+}
+
+function tickBanks() {
+  const d = deal();
+  for (const chip of document.querySelectorAll("[data-bank-of]")) {
+    const position = Number(chip.dataset.bankOf);
+    const left = bankLeftMs(position);
+    if (left === null) continue;
+    const text = formatClock(left);
+    chip.textContent = `bank ${text}`;
+    chip.setAttribute("aria-label", `time bank ${text}`);
+    const seat = seatOf(position);
+    const running =
+      d && state.view.status === "active" && d.to_move === position && left < seat.time_bank_remaining_s * 1000;
+    chip.classList.toggle("bank-running", Boolean(running && left > 0));
+    chip.classList.toggle("bank-empty", left <= 0);
+  }
 }
 
 function renderOpponents() {
@@ -433,6 +516,8 @@ function renderOpponents() {
     name.append(el("span", "avatar-dot", initials(seatName(position, { you: false }))), el("span", "seat-label", seatName(position)));
     const line = el("div", "seat-line");
     line.append(el("span", "seat-total", `${seat.total} pts`), seatBadges(position));
+    const bank = bankChip(position);
+    if (bank) line.append(bank);
     info.append(name, line);
     const turn = turnTag(position);
     if (turn) info.append(turn);
@@ -641,6 +726,8 @@ function renderMe() {
     name.append(el("span", "avatar-dot avatar-me", initials(seat.user.display_name)), el("span", "seat-label", seat.user.display_name));
     const line = el("div", "seat-line");
     line.append(el("span", "seat-total", `${seat.total} pts`), seatBadges(v.you));
+    const bank = bankChip(v.you);
+    if (bank) line.append(bank);
     box.append(name, line);
     const turn = turnTag(v.you);
     if (turn) box.append(turn);
@@ -828,12 +915,204 @@ function renderScores() {
   $("match-info").textContent = bits.join(" · ");
 }
 
-// The deadline clocks.
+// The deadline clocks. A turn clock with a time bank (data-turn-ends) counts the turn's
+// own seconds, then the mover's bank ("bank 0:42", another colour).
 function tick() {
+  const now = Date.now();
   for (const node of document.querySelectorAll("[data-deadline]")) {
-    const left = new Date(node.dataset.deadline).getTime() - Date.now();
-    node.textContent = formatLeft(left);
-    node.classList.toggle("countdown-low", left < 15000);
+    const left = Date.parse(node.dataset.deadline) - now;
+    if (node.dataset.format === "clock") {
+      node.textContent = formatClock(left);
+      continue;
+    }
+    const ends = node.dataset.turnEnds ? Date.parse(node.dataset.turnEnds) : null;
+    const inBank = ends !== null && now >= ends && left > 0;
+    if (ends !== null && !inBank && left > 0) node.textContent = formatLeft(ends - now);
+    else node.textContent = inBank ? `bank ${formatClock(left)}` : formatLeft(left);
+    node.classList.toggle("countdown-bank", inBank);
+    node.classList.toggle("countdown-low", left < 15000 && (ends === null || inBank));
+  }
+  if (state.view) tickBanks();
+}
+
+// ------------------------------------------------------------------ an absent player (RULES.md §10)
+
+// The wait of the current turn, if the table is waiting for its player.
+function awaited() {
+  const a = state.absent;
+  return a && a.absent && state.view && a.ply === state.view.ply && state.view.status === "active" ? a.absent : null;
+}
+
+async function loadAbsent() {
+  const v = state.view;
+  if (!v || v.status !== "active" || v.time_control.kind !== "live") {
+    noteAbsent(null);
+    return;
+  }
+  if (state.absentLoading) {
+    state.absentAgain = true;
+    return;
+  }
+  state.absentLoading = true;
+  try {
+    noteAbsent(await api(`${API}/absent`));
+  } catch {
+    // the next change or poll tries again
+  } finally {
+    state.absentLoading = false;
+    if (state.absentAgain) {
+      state.absentAgain = false;
+      loadAbsent();
+    }
+  }
+}
+
+function noteAbsent(body) {
+  const before = state.absent && state.absent.absent;
+  const now = body && body.absent;
+  if (!before && !now) {
+    state.absent = body;
+    return;
+  }
+  if (before && !now) state.absentDecided = decidedText(before);
+  if (now) {
+    state.absentDecided = null;
+    state.absentBy = null;
+  }
+  state.absent = body;
+  renderAbsent();
+  renderOpponents();
+  renderMe();
+  tick();
+}
+
+// What became of the player the table was waiting for, from the game as it is now.
+function decidedText(wait) {
+  const v = state.view;
+  const seat = seatOf(wait.seat);
+  const name = seatName(wait.seat, { you: false });
+  const ended = v.status === "finished" && v.end_reason === "absent";
+  if (ended || (seat && seat.status === "out")) {
+    if (wait.seat === v.you) {
+      return ended ? "You did not come back in time: the game was ended." : "You did not come back in time: the game goes on without you.";
+    }
+    if (state.absentBy === "host") {
+      return ended ? `The host ended the game: ${name} did not come back.` : `The host chose to go on without ${name}.`;
+    }
+    const lead = state.absentBy === "default" ? `${name} did not come back and the host did not choose` : `${name} did not come back`;
+    return ended ? `${lead}: the game ended.` : `${lead}: the game goes on without them.`;
+  }
+  if (v.status === "active") return wait.seat === v.you ? "Welcome back!" : `${name} is back.`;
+  return null;
+}
+
+function renderAbsent() {
+  const box = $("absent");
+  const v = state.view;
+  const away = v ? awaited() : null;
+  box.replaceChildren();
+  if (!away) {
+    closeAbsentDialog();
+    box.hidden = !(v && state.absentDecided);
+    if (!box.hidden) {
+      box.className = "absent-banner absent-decided";
+      box.append(
+        el("span", "absent-text", state.absentDecided),
+        button("OK", "button button-small button-quiet", () => {
+          state.absentDecided = null;
+          renderAbsent();
+        }, { "aria-label": "Dismiss this message" }),
+      );
+    }
+    return;
+  }
+  box.hidden = false;
+  const name = seatName(away.seat, { you: false });
+  const mine = away.seat === v.you;
+  const clock = el("span", "absent-clock");
+  clock.dataset.deadline = away.deadline_at;
+  clock.dataset.format = "clock";
+  const text = el("span", "absent-text");
+  box.append(el("span", "absent-dot"), text);
+  if (away.stage === "waiting") {
+    box.className = "absent-banner";
+    if (mine) text.append("The table is waiting for you — ", clock, ". Make your move to stay in the game.");
+    else {
+      text.append(`Waiting for ${name} — `, clock);
+      if (away.waits > 1) text.append(" (the host chose to wait longer)");
+    }
+    closeAbsentDialog();
+    return;
+  }
+  box.className = "absent-banner absent-choosing";
+  if (state.absent.you_choose) {
+    text.append(`${name} has not come back. Your choice — default in `, clock);
+    box.append(button("Choose…", "button button-small", openAbsentDialog, { id: "absent-open" }));
+    const key = absentKey();
+    if (state.absentDismissed !== key) openAbsentDialog();
+    else fillAbsentDialog();
+  } else if (mine) {
+    text.append("You were away: the host is deciding whether to go on without you — ", clock, ". Move now to stay.");
+  } else {
+    text.append(`${name} has not come back: the host is deciding — `, clock);
+  }
+}
+
+function absentKey() {
+  const away = awaited();
+  return away ? `${state.absent.ply}:${away.waits}` : null;
+}
+
+function fillAbsentDialog() {
+  const away = awaited();
+  if (!away) return;
+  const name = seatName(away.seat, { you: false });
+  $("absent-title").textContent = `${name} has not come back`;
+  $("absent-text").textContent = `The table waited for ${name}. As the host, you decide what happens now.`;
+  const clock = el("span", "absent-clock");
+  clock.dataset.deadline = away.deadline_at;
+  clock.dataset.format = "clock";
+  const fallback = away.default === "end" ? "the game ends" : `the game goes on without ${name}`;
+  $("absent-default").replaceChildren("Without a choice in ", clock, `, ${fallback}.`);
+  const actions = $("absent-actions");
+  const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.choice : null;
+  actions.replaceChildren();
+  for (const choice of away.choices) {
+    const info = ABSENT_CHOICES[choice];
+    const item = button("", `absent-choice${choice === away.default ? " absent-choice-default" : ""}`, () => chooseAbsent(choice));
+    item.dataset.choice = choice;
+    item.append(el("span", "absent-choice-label", info.label + (choice === away.default ? " (default)" : "")));
+    item.append(el("span", "absent-choice-hint", info.hint));
+    actions.append(item);
+    if (choice === focused) item.focus();
+  }
+  tick();
+}
+
+function openAbsentDialog() {
+  const dialog = $("absent-dialog");
+  fillAbsentDialog();
+  if (!dialog.open) {
+    dialog.showModal();
+    const first = $("absent-actions").querySelector("button");
+    if (first) first.focus();
+  }
+}
+
+function closeAbsentDialog() {
+  const dialog = $("absent-dialog");
+  if (dialog.open) dialog.close();
+}
+
+async function chooseAbsent(choice) {
+  const ply = state.absent ? state.absent.ply : null;
+  const result = await call(`${API}/absent`, { method: "POST", body: { choice, ply } });
+  if (result) {
+    if (choice !== "wait") state.absentBy = "host";
+    closeAbsentDialog();
+    apply(result);
+  } else {
+    loadAbsent();
   }
 }
 
@@ -1203,7 +1482,7 @@ function onKey(event) {
   if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
   const target = event.target;
   if (target && (target.matches("input, textarea, select") || target.isContentEditable)) return;
-  if ($("summary").open) return;
+  if ($("summary").open || $("absent-dialog").open) return;
   const key = event.key;
   if (key === "ArrowLeft" || key === "ArrowRight") {
     const direction = key === "ArrowLeft" ? -1 : 1;
@@ -1244,17 +1523,31 @@ function wire() {
   $("open-button").addEventListener("click", openNow);
   $("cancel-opening").addEventListener("click", cancelOpening);
   document.addEventListener("keydown", onKey);
+  $("absent-dialog").addEventListener("cancel", () => {
+    state.absentDismissed = absentKey(); // Esc: the banner's "Choose…" opens it again
+  });
   window.addEventListener("resize", fitHand);
   setInterval(tick, 1000);
 }
 
+const tableChat = new TableChat({
+  api: API,
+  list: $("chat-log"),
+  form: $("chat-form"),
+  input: $("chat-input"),
+  note: $("chat-note"),
+  count: $("chat-count"),
+});
 wire();
 const live = new Live({
   wsUrl: root.dataset.wsUrl || "",
   game: GAME,
   ply: () => (state.view ? state.view.ply : null),
   pollMs: 2000,
-  onHint: async () => {
+  onHint: async (event) => {
+    // A chat line changes nothing else: the state need not be read again for it.
+    if (tableChat.onEvent(event)) return;
+    if (event && event.type === "absent_decided") state.absentBy = event.by;
     if (!state.busy && !state.missing) await refresh();
   },
 });

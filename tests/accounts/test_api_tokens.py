@@ -74,8 +74,8 @@ def test_last_used_is_written_at_most_once_a_minute(user, token_factory, django_
     client = bearer(raw)
     client.get(ME)
 
-    # token+user lookup, profile: no UPDATE within the minute
-    with django_assert_num_queries(2):
+    # token+user lookup, profile, ratings: no UPDATE within the minute
+    with django_assert_num_queries(3):
         assert client.get(ME).status_code == 200
 
 

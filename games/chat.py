@@ -1,0 +1,102 @@
+"""Table chat: the only writer of ``ChatMessage`` rows, and what a viewer may read.
+
+Seated players (people and bot accounts alike) write; anyone who may see the
+game reads, spectators of a public game included. A line is published to the
+game's websocket group as a public ``chat`` event after it commits. Chat never
+changes the game: its events carry the game's current ply but do not advance it,
+so a client must not take a chat event for a gap in the move log.
+
+Moderators hide lines from the admin (``hide_message``); a hidden line is left
+in the table for the record and disappears for everyone, live too
+(``chat_hidden`` event).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+from games.errors import Conflict, InvalidRequest, NotAllowed
+from games.events import publish_game_event
+from games.models import CHAT_MAX_LENGTH, ChatMessage, Game
+from games.selectors import seat_of, user_card
+
+CHAT_PAGE = 100  # lines per read
+
+
+def clean_text(text: str) -> str:
+    """The line as it will be stored: trimmed, control characters refused, not empty."""
+    text = unicodedata.normalize("NFC", text).strip()
+    if not text:
+        raise InvalidRequest("a chat message cannot be empty", code="chat_empty")
+    if len(text) > CHAT_MAX_LENGTH:
+        raise InvalidRequest(
+            f"a chat message is at most {CHAT_MAX_LENGTH} characters (this one has {len(text)})",
+            code="chat_too_long",
+            details={"max_length": CHAT_MAX_LENGTH},
+        )
+    if any(unicodedata.category(char) == "Cc" for char in text):
+        raise InvalidRequest(
+            "a chat message cannot hold control characters (line breaks included)",
+            code="chat_control_characters",
+        )
+    return text
+
+
+@transaction.atomic
+def post_message(*, game: Game, user: User, text: str) -> ChatMessage:
+    """Write one line in ``game``'s chat as ``user`` (who must sit at the table)."""
+    if seat_of(game, user) is None:
+        raise NotAllowed("only the players at the table can chat; spectators read")
+    if game.status == Game.Status.ABORTED:
+        raise Conflict("the game was aborted: its chat is closed", code="chat_closed")
+    message = ChatMessage.objects.create(game=game, user=user, ply=game.ply, text=clean_text(text))
+    event = {"type": "chat", "message": message_entry(message)}
+    public_id, ply = game.public_id, game.ply
+    transaction.on_commit(lambda: publish_game_event(public_id, ply, event))
+    return message
+
+
+@transaction.atomic
+def hide_message(*, message: ChatMessage, moderator: User) -> bool:
+    """Hide a line for everyone; ``False`` when it was hidden already."""
+    locked = ChatMessage.objects.select_for_update().select_related("game").get(pk=message.pk)
+    if locked.hidden_at is not None:
+        return False
+    locked.hidden_at = timezone.now()
+    locked.hidden_by = moderator
+    locked.save(update_fields=["hidden_at", "hidden_by"])
+    game = locked.game
+    event = {"type": "chat_hidden", "id": locked.pk}
+    transaction.on_commit(lambda: publish_game_event(game.public_id, game.ply, event))
+    return True
+
+
+def messages_for(*, game: Game, after: int = 0, limit: int = CHAT_PAGE) -> list[dict[str, Any]]:
+    """The visible lines of ``game``'s chat with an id above ``after``, oldest first.
+
+    The caller has already checked that the viewer may see the game (a selector's
+    ``game_get``): chat is as visible as the table.
+    """
+    rows = (
+        ChatMessage.objects.filter(game=game, id__gt=after, hidden_at__isnull=True)
+        .select_related("user__profile")
+        .order_by("id")[:limit]
+    )
+    return [message_entry(row) for row in rows]
+
+
+def message_entry(message: ChatMessage) -> dict[str, Any]:
+    sent: datetime = message.created_at
+    return {
+        "id": message.pk,
+        "ply": message.ply,
+        "user": user_card(message.user),
+        "text": message.text,
+        "sent_at": sent.isoformat().replace("+00:00", "Z"),
+    }

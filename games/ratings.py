@@ -1,0 +1,252 @@
+"""Ratings of rated games: openskill's Plackett-Luce model, one rating per rule family.
+
+**Family.** A rating belongs to a user and a rule family, the game's preset
+(``macedonian``, ``serbian``, ``polish51``); house rules do not make a new family.
+
+**Model.** openskill's ``PlackettLuce`` with its defaults (mu 25, sigma 25/3, beta
+25/6, tau 25/300). Every player is a team of one; the ranks are the match's final
+standings (``match_ranks``): among the seats still in, the lowest total ranks first
+(the winners of ``games.services``), equal totals share a rank; seats that resigned
+or were put out (timeouts, absence) share the last rank. With everyone out, totals
+alone decide.
+
+**Displayed rating.** Lichess-like numbers: ``rating = 1500 + 60 * (mu - 25)``,
+rounded, so a newcomer shows 1500 with a deviation of ``60 * sigma`` = 500 (lichess's
+starting RD). We show the estimate itself (mu), as lichess shows Glicko's, not the
+conservative ordinal mu - 3 sigma: the ordinal climbs with every game played, even
+for a player who loses half of them. The uncertainty is carried by the
+**provisional** flag instead: a rating is provisional while sigma > 6.5 (about ten
+two-player or a dozen four-player matches) and only established ratings appear on
+the leaderboard.
+
+**When.** ``game_rate`` is called by ``games.services`` in the transaction that
+finishes a game (every path: the last deal, a resignation, a seat put out, the host
+ending the game). Only finished games with ``rated`` set are rated, once: the
+``RatingChange`` rows (unique per game and user) are the record that a game was
+applied, and a second call finds them and does nothing. Aborted games never reach
+here. Games with a built-in bot seat are never rated (``game_create`` refuses to
+create them rated); external bot accounts (``Profile.is_bot`` without a level) are
+rated like people.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db.models import QuerySet
+from openskill.models import PlackettLuce
+
+from accounts.models import Rating, RatingChange
+from games.engine import PRESETS
+from games.models import Game, Seat
+
+MU = 25.0
+SIGMA = MU / 3
+BASE = 1500
+SCALE = 60.0
+PROVISIONAL_SIGMA = 6.5
+LEADERBOARD_SIZE = 50
+
+_MODEL = PlackettLuce(mu=MU, sigma=SIGMA)
+
+
+def displayed(mu: float) -> int:
+    """The number players see for an estimate ``mu``."""
+    return round(BASE + SCALE * (mu - MU))
+
+
+def deviation(sigma: float) -> int:
+    """The uncertainty of a displayed rating, on its scale."""
+    return round(SCALE * sigma)
+
+
+def is_provisional(sigma: float) -> bool:
+    return sigma > PROVISIONAL_SIGMA
+
+
+# ------------------------------------------------------------------ standings
+
+
+def match_ranks(standings: Sequence[tuple[int, bool]]) -> list[int]:
+    """Ranks (1 = best, ties share, "1224" style) for ``(total, out)`` per seat.
+
+    >>> match_ranks([(120, False), (40, False), (40, False), (10, True)])
+    [3, 1, 1, 4]
+    """
+    contenders = [total for total, out in standings if not out]
+    everyone_out = not contenders
+    if everyone_out:
+        contenders = [total for total, _out in standings]
+    ranks = []
+    for total, out in standings:
+        if out and not everyone_out:
+            ranks.append(len(contenders) + 1)
+        else:
+            ranks.append(1 + sum(1 for other in contenders if other < total))
+    return ranks
+
+
+# ------------------------------------------------------------------ the write
+
+
+def game_rate(*, game: Game, seats: Sequence[Seat]) -> list[RatingChange]:
+    """Apply a finished rated ``game`` to its players' ratings; the changes made
+    (none for a casual, unfinished or already rated game).
+
+    Expects the caller's transaction to hold the game's row lock and ``seats`` to
+    carry the final totals and statuses (saved or not yet). Locks the players'
+    rating rows (in user order, so two games finishing at once cannot deadlock).
+    """
+    if not game.rated or game.status != Game.Status.FINISHED or len(seats) < 2:
+        return []
+    if any(_is_builtin_bot(seat.user) for seat in seats):
+        return []
+    if RatingChange.objects.filter(game=game).exists():
+        return []  # applied already: a finish path run again changes nothing
+    rules = game.preset
+    ranks = match_ranks([(seat.total, seat.status == Seat.Status.OUT) for seat in seats])
+    users = sorted({seat.user_id for seat in seats})
+    for user_id in users:
+        Rating.objects.get_or_create(
+            user_id=user_id,
+            rules=rules,
+            defaults={"mu": MU, "sigma": SIGMA, "rating": displayed(MU)},
+        )
+    locked = {
+        rating.user_id: rating
+        for rating in Rating.objects.select_for_update()
+        .filter(rules=rules, user_id__in=users)
+        .order_by("user_id")
+    }
+    before = [locked[seat.user_id] for seat in seats]
+    teams = [[_MODEL.create_rating([rating.mu, rating.sigma])] for rating in before]
+    after = _MODEL.rate(teams, ranks=[float(rank) for rank in ranks])
+    changes = []
+    for seat, rank, rating, (new,) in zip(seats, ranks, before, after, strict=True):
+        change = RatingChange(
+            game=game,
+            user_id=seat.user_id,
+            rules=rules,
+            position=seat.position,
+            rank=rank,
+            mu_before=rating.mu,
+            sigma_before=rating.sigma,
+            mu_after=new.mu,
+            sigma_after=new.sigma,
+            rating_before=rating.rating,
+            rating_after=displayed(new.mu),
+        )
+        changes.append(change)
+        rating.mu, rating.sigma = new.mu, new.sigma
+        rating.rating = change.rating_after
+        rating.games += 1
+        rating.save(update_fields=["mu", "sigma", "rating", "games", "updated_at"])
+    RatingChange.objects.bulk_create(changes)
+    return changes
+
+
+def _is_builtin_bot(user: User) -> bool:
+    profile = getattr(user, "profile", None)
+    return bool(profile is not None and profile.is_builtin_bot)
+
+
+# ------------------------------------------------------------------ reads
+
+
+@dataclass(frozen=True)
+class RatingEntry:
+    rules: str
+    rating: int
+    deviation: int
+    provisional: bool
+    games: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "rules": self.rules,
+            "rating": self.rating,
+            "deviation": self.deviation,
+            "provisional": self.provisional,
+            "games": self.games,
+        }
+
+
+def ratings_of(user: User) -> list[dict[str, Any]]:
+    """The user's rating in every rule family (1500, provisional, for one never played)."""
+    found = {rating.rules: rating for rating in Rating.objects.filter(user=user)}
+    entries = []
+    for rules in PRESETS:
+        rating = found.get(rules)
+        if rating is None:
+            entry = RatingEntry(rules, displayed(MU), deviation(SIGMA), True, 0)
+        else:
+            entry = RatingEntry(
+                rules,
+                rating.rating,
+                deviation(rating.sigma),
+                is_provisional(rating.sigma),
+                rating.games,
+            )
+        entries.append(entry.to_dict())
+    return entries
+
+
+def rating_history(user: User, *, limit: int = 20) -> QuerySet[RatingChange]:
+    """The user's latest rating changes, newest first, with their games."""
+    return RatingChange.objects.filter(user=user).select_related("game")[:limit]
+
+
+def rating_change_entry(change: RatingChange) -> dict[str, Any]:
+    return {
+        "game": change.game.public_id,
+        "rules": change.rules,
+        "rank": change.rank,
+        "rating_before": change.rating_before,
+        "rating_after": change.rating_after,
+        "change": change.change,
+        "provisional": is_provisional(change.sigma_after),
+        "created_at": change.created_at,
+    }
+
+
+def game_rating_changes(game: Game) -> list[dict[str, Any]] | None:
+    """Per seat, what a finished rated game did to its players' ratings (None for a
+    game not rated, or not yet finished)."""
+    if not game.rated or game.status != Game.Status.FINISHED:
+        return None
+    changes = RatingChange.objects.filter(game=game).order_by("position")
+    return [
+        {
+            "position": change.position,
+            "rank": change.rank,
+            "rating_before": change.rating_before,
+            "rating_after": change.rating_after,
+            "change": change.change,
+            "provisional": is_provisional(change.sigma_after),
+        }
+        for change in changes
+    ]
+
+
+def leaderboard(*, rules: str, limit: int = LEADERBOARD_SIZE) -> list[dict[str, Any]]:
+    """The best established (not provisional) ratings of a rule family, best first."""
+    ratings = (
+        Rating.objects.filter(rules=rules, sigma__lte=PROVISIONAL_SIGMA, user__is_active=True)
+        .select_related("user__profile")
+        .order_by("-rating", "-games", "user__username")[:limit]
+    )
+    return [
+        {
+            "rank": place,
+            "username": rating.user.username,
+            "display_name": rating.user.profile.display_name,
+            "is_bot": rating.user.profile.is_bot,
+            "rating": rating.rating,
+            "deviation": deviation(rating.sigma),
+            "games": rating.games,
+        }
+        for place, rating in enumerate(ratings, start=1)
+    ]

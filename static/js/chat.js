@@ -1,0 +1,124 @@
+// The table chat: GET/POST /api/v1/games/{id}/chat, live `chat` and `chat_hidden`
+// events from the websocket, and a catch-up read (`after` the last line seen) on every
+// poll, so a page without a websocket still sees new lines.
+
+import { api } from "./api.js";
+
+const MAX_LENGTH = 300;
+
+export class TableChat {
+  constructor({ api: path, list, form, input, note, count }) {
+    this.path = `${path}/chat`;
+    this.list = list;
+    this.form = form;
+    this.input = input;
+    this.note = note;
+    this.count = count;
+    this.lastId = 0;
+    this.shown = new Set();
+    this.syncing = null;
+    this.canWrite = false;
+    this.sending = false;
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.send();
+    });
+    input.maxLength = MAX_LENGTH;
+    input.addEventListener("input", () => this.renderCount());
+  }
+
+  // Players write, spectators read. Called with every new view of the game.
+  setWriter(seated, status) {
+    this.canWrite = seated && status !== "aborted";
+    this.form.hidden = !this.canWrite;
+    this.note.hidden = this.canWrite;
+    this.note.textContent = status === "aborted" ? "The game was aborted: the chat is closed." : "Spectators read the players' chat.";
+  }
+
+  // A websocket event (or null for a poll). Returns true if it was a chat event.
+  onEvent(event) {
+    if (event && event.type === "chat") {
+      this.add(event.message);
+      return true;
+    }
+    if (event && event.type === "chat_hidden") {
+      this.remove(event.id);
+      return true;
+    }
+    // A poll, or a (re)subscription: lines may have been missed meanwhile.
+    if (!event || event.type === "subscribed") this.sync();
+    return false;
+  }
+
+  async sync() {
+    if (this.syncing) return this.syncing;
+    this.syncing = (async () => {
+      try {
+        const body = await api(`${this.path}?after=${this.lastId}`);
+        for (const message of body.messages) this.add(message);
+      } catch {
+        // The chat is a side panel: a failed read is retried on the next poll.
+      } finally {
+        this.syncing = null;
+      }
+    })();
+    return this.syncing;
+  }
+
+  async send() {
+    const text = this.input.value.trim();
+    if (!text || this.sending) return;
+    this.sending = true;
+    this.form.classList.add("busy");
+    try {
+      const message = await api(this.path, { method: "POST", body: { text } });
+      this.add(message);
+      this.input.value = "";
+      this.renderCount();
+      this.setError("");
+    } catch (error) {
+      this.setError(error.message);
+    } finally {
+      this.sending = false;
+      this.form.classList.remove("busy");
+      this.input.focus();
+    }
+  }
+
+  add(message) {
+    if (this.shown.has(message.id)) return;
+    this.shown.add(message.id);
+    this.lastId = Math.max(this.lastId, message.id);
+    const item = document.createElement("li");
+    item.dataset.id = String(message.id);
+    const who = document.createElement("b");
+    who.textContent = message.user.display_name;
+    if (message.user.is_bot) who.classList.add("chat-bot");
+    const text = document.createElement("span");
+    text.textContent = ` ${message.text}`; // textContent: a line is never HTML
+    const time = document.createElement("time");
+    time.dateTime = message.sent_at;
+    time.textContent = new Date(message.sent_at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    item.append(time, who, text);
+    // Lines arrive in id order except when a post's answer races its own event.
+    const later = [...this.list.children].find((node) => Number(node.dataset.id) > message.id);
+    this.list.insertBefore(item, later || null);
+    const nearBottom = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < 60;
+    if (nearBottom || !later) this.list.scrollTop = this.list.scrollHeight;
+    this.list.closest(".chat").classList.remove("chat-empty");
+  }
+
+  remove(id) {
+    const node = this.list.querySelector(`li[data-id="${Number(id)}"]`);
+    if (node) node.remove();
+  }
+
+  renderCount() {
+    const left = MAX_LENGTH - this.input.value.length;
+    this.count.textContent = left < 50 ? String(left) : "";
+  }
+
+  setError(message) {
+    this.form.querySelector(".chat-error").textContent = message;
+  }
+}

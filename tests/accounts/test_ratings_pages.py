@@ -1,0 +1,70 @@
+"""Ratings on the web: the profile page and the (read-only) admin."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from accounts.models import RatingChange
+from games import services
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def rated_game(started):
+    game, users = started(players=2, preset="polish51", rated=True)
+    services.game_resign(game=game, user=users[1])
+    return game, users
+
+
+def test_the_profile_page_shows_ratings_and_recent_rating_changes(rated_game):
+    game, users = rated_game
+    change = RatingChange.objects.get(game=game, user=users[0])
+    client = Client()
+    client.force_login(users[0])
+
+    page = client.get("/accounts/profile/").content.decode()
+
+    assert "Ratings" in page and "polish51" in page and "serbian" in page
+    assert f"{change.rating_after}?" in page  # still provisional
+    assert f"/games/{game.public_id}/" in page and f"+{change.change}" in page
+
+
+def test_a_new_player_has_no_rated_games_yet(user):
+    client = Client()
+    client.force_login(user)
+
+    page = client.get("/accounts/profile/").content.decode()
+
+    assert "No rated games yet." in page and "1500?" in page
+
+
+def test_the_profile_page_of_a_bot_account_says_so(user, client_for):
+    client_for(user).post("/api/v1/me/bot")
+    client = Client()
+    client.force_login(user)
+
+    page = client.get("/accounts/profile/").content.decode()
+
+    assert "This is a bot account" in page
+
+
+def test_rating_changes_are_read_only_in_the_admin(rated_game, admin_client):
+    game, _users = rated_game
+    change = RatingChange.objects.filter(game=game).first()
+    assert change is not None
+
+    listed = admin_client.get("/admin/accounts/ratingchange/")
+    shown = admin_client.get(f"/admin/accounts/ratingchange/{change.pk}/change/")
+    add = admin_client.get("/admin/accounts/ratingchange/add/")
+    edit = admin_client.post(
+        f"/admin/accounts/ratingchange/{change.pk}/change/", {"rating_after": 3000}
+    )
+    delete = admin_client.post(f"/admin/accounts/ratingchange/{change.pk}/delete/", {"post": "yes"})
+
+    assert listed.status_code == 200 and game.public_id in listed.content.decode()
+    assert shown.status_code == 200
+    assert (add.status_code, edit.status_code, delete.status_code) == (403, 403, 403)
+    assert RatingChange.objects.get(pk=change.pk).rating_after == change.rating_after
+    assert admin_client.get("/admin/accounts/rating/").status_code == 200

@@ -1,0 +1,59 @@
+"""The table chat in the browser: a line reaches the other player by websocket push, a
+spectator reads but cannot write, and a line a moderator hides leaves every screen."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import connection
+from playwright.sync_api import expect
+
+from games import chat
+from games.models import ChatMessage, Game
+from tests.browser.test_table import PASSWORD, serbian_game  # noqa: F401
+
+
+def test_players_chat_live_a_spectator_reads_and_a_hidden_line_disappears(
+    serbian_game: tuple[Game, list[Any]],  # noqa: F811
+    asgi_player_factory: Callable[..., Any],
+) -> None:
+    game, users = serbian_game
+    get_user_model().objects.create_user(username="vera", password=PASSWORD)
+    people = [asgi_player_factory(user.username) for user in users]
+    watcher = asgi_player_factory("vera")
+    names = [user.username for user in users] + ["vera"]
+    for person, username in zip((*people, watcher), names, strict=True):
+        person.log_in(username, PASSWORD)
+        person.goto(f"/games/{game.public_id}/")
+        person.page.wait_for_function("window.__remiLive && window.__remiLive.connected")
+    mila, nina = people
+    expect(mila.page.locator(".chat")).to_contain_text("No messages yet.")
+
+    mila.page.fill("#chat-input", "good luck <b>nina</b>")
+    mila.page.keyboard.press("Enter")
+
+    for person in (mila, nina, watcher):
+        line = person.page.locator("#chat-log li").last
+        expect(line).to_contain_text("good luck <b>nina</b>")  # shown as text, not HTML
+        expect(line.locator("b")).to_have_text(users[0].username)
+    expect(mila.page.locator("#chat-input")).to_have_value("")
+    expect(watcher.page.locator("#chat-form")).to_be_hidden()
+    expect(watcher.page.locator("#chat-note")).to_contain_text("Spectators read")
+    nina.page.fill("#chat-input", "x" * 10)
+    expect(nina.page.locator("#chat-count")).to_have_text("")
+    nina.screenshot("table-chat")
+
+    # A moderator hides it (from another thread: this one runs Playwright's event loop,
+    # and the service publishes through the channel layer from a synchronous caller).
+    line = ChatMessage.objects.get()
+    moderator = threading.Thread(
+        target=lambda: (chat.hide_message(message=line, moderator=users[1]), connection.close())
+    )
+    moderator.start()
+    moderator.join()
+
+    for person in (mila, nina, watcher):
+        expect(person.page.locator("#chat-log li")).to_have_count(0)
