@@ -31,7 +31,7 @@ rated like people.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -217,7 +217,11 @@ def game_rating_changes(game: Game) -> list[dict[str, Any]] | None:
     game not rated, or not yet finished)."""
     if not game.rated or game.status != Game.Status.FINISHED:
         return None
-    changes = RatingChange.objects.filter(game=game).order_by("position")
+    return seat_changes(RatingChange.objects.filter(game=game))
+
+
+def seat_changes(changes: Iterable[RatingChange]) -> list[dict[str, Any]]:
+    """The public form of a game's rating changes, in seat order."""
     return [
         {
             "position": change.position,
@@ -227,7 +231,7 @@ def game_rating_changes(game: Game) -> list[dict[str, Any]] | None:
             "change": change.change,
             "provisional": is_provisional(change.sigma_after),
         }
-        for change in changes
+        for change in sorted(changes, key=lambda change: change.position)
     ]
 
 

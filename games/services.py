@@ -731,12 +731,20 @@ def _game_finish(game: Game, seats: list[Seat], *, reason: str, now: datetime) -
     """The match is over: the lowest total among the seats still in wins (ties share)."""
     contenders = [seat for seat in seats if seat.status != Seat.Status.OUT] or seats
     best = min(seat.total for seat in contenders)
-    game.winners = [seat.position for seat in contenders if seat.total == best]
+    winners = [seat.position for seat in contenders if seat.total == best]
+    _game_over(game, seats, winners=winners, reason=reason, now=now)
+
+
+def _game_over(
+    game: Game, seats: list[Seat], *, winners: list[int], reason: str, now: datetime
+) -> None:
+    """End the match: the result, the ratings of a rated game, the ``game_over`` event."""
+    game.winners = winners
     game.status = Game.Status.FINISHED
     game.end_reason = reason
     game.finished_at = now
     game.deadline_at = None
-    ratings.game_rate(game=game, seats=seats)
+    changes = ratings.game_rate(game=game, seats=seats)
     _notify(
         game,
         {
@@ -744,6 +752,7 @@ def _game_finish(game: Game, seats: list[Seat], *, reason: str, now: datetime) -
             "reason": reason,
             "winners": game.winners,
             "totals": [seat.total for seat in seats],
+            "rating_changes": ratings.seat_changes(changes) if game.rated else None,
         },
     )
 
@@ -782,22 +791,8 @@ def game_resign(*, game: Game, user: User) -> Game:
         _notify(game, {"type": "move", "deal": row.number, "move": public})
         still_in = [s for s in seats if s.status != Seat.Status.OUT]
         if len(still_in) < 2:
-            now = timezone.now()
-            game.status = Game.Status.FINISHED
-            game.winners = [s.position for s in still_in]
-            game.end_reason = "resigned"
-            game.finished_at = now
-            game.deadline_at = None
-            ratings.game_rate(game=game, seats=seats)
-            _notify(
-                game,
-                {
-                    "type": "game_over",
-                    "reason": "resigned",
-                    "winners": game.winners,
-                    "totals": [s.total for s in seats],
-                },
-            )
+            winners = [s.position for s in still_in]
+            _game_over(game, seats, winners=winners, reason="resigned", now=timezone.now())
         else:
             deal = EngineDeal.from_dict(row.state)
             _after_move(game, row, deal, seats, changed, mover=deal.to_move)
@@ -1032,21 +1027,8 @@ def _seat_out(
     _log_seat_out(game, row, seat, reason=reason)
     still_in = [s for s in seats if s.status != Seat.Status.OUT]
     if len(still_in) < 2:
-        game.status = Game.Status.FINISHED
-        game.winners = [s.position for s in still_in]
-        game.end_reason = reason
-        game.finished_at = timezone.now()
-        game.deadline_at = None
-        ratings.game_rate(game=game, seats=seats)
-        _notify(
-            game,
-            {
-                "type": "game_over",
-                "reason": reason,
-                "winners": game.winners,
-                "totals": [s.total for s in seats],
-            },
-        )
+        winners = [s.position for s in still_in]
+        _game_over(game, seats, winners=winners, reason=reason, now=timezone.now())
         return
     deal = EngineDeal.from_dict(row.state)
     _after_move(game, row, deal, seats, changed, mover=deal.to_move)

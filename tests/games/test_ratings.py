@@ -134,6 +134,26 @@ def test_a_seat_put_out_by_timeouts_rates_as_a_loss(started):
     assert change_of(game, users[1 - mover]).change > 0
 
 
+def test_the_game_over_event_tells_the_rating_changes(started, monkeypatch, transactional_db):
+    from games import notifications
+
+    published = []
+    monkeypatch.setattr(
+        notifications, "game_committed", lambda game_id, batch, state: published.extend(batch)
+    )
+    game, users = started(players=2, preset="polish51", rated=True)
+
+    services.game_resign(game=game, user=users[1])
+
+    (over,) = [event for _ply, event in published if event["type"] == "game_over"]
+    assert [c["position"] for c in over["rating_changes"]] == [0, 1]
+    winner, loser = over["rating_changes"]
+    assert winner["rating_before"] == loser["rating_before"] == 1500
+    assert winner["change"] == winner["rating_after"] - 1500 > 0 > loser["change"]
+    game.refresh_from_db()
+    assert over["rating_changes"] == ratings.game_rating_changes(game)
+
+
 def test_ratings_carry_over_to_the_next_rated_game(started):
     first_game, users = started(players=2, preset="polish51", rated=True)
     services.game_resign(game=first_game, user=users[1])
