@@ -16,6 +16,8 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("signup/", views.signup, name="signup"),
     path("profile/", views.profile, name="profile"),
+    path("players/<str:username>/", views.player, name="player"),
+    path("leaderboard/", views.leaderboard, name="leaderboard"),
     path("tokens/", views.token_create, name="token-create"),
     path("tokens/<int:token_id>/revoke/", views.token_revoke, name="token-revoke"),
 ]

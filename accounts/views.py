@@ -1,4 +1,5 @@
-"""Account web pages: signup and the profile page (login/logout are Django's views)."""
+"""Account web pages: signup, your profile, a player's public page and the leaderboard
+(login/logout are Django's views)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from datetime import timedelta
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_POST
@@ -15,7 +16,8 @@ from django.views.decorators.http import require_POST
 from accounts import selectors, services
 from accounts.authentication import request_user
 from accounts.forms import ProfileForm, SignupForm, TokenCreateForm
-from games import ratings
+from games import ratings, stats
+from games.engine import PRESETS
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -54,8 +56,37 @@ def _profile_page(
         "new_token": new_token,
         "ratings": ratings.ratings_of(user),
         "rating_changes": ratings.rating_history(user, limit=10),
+        "stats": stats.player_stats(user),
     }
     return render(request, "accounts/profile.html", context, status=status)
+
+
+def player(request: HttpRequest, username: str) -> HttpResponse:
+    """Anyone's public page: profile, ratings, statistics and recent games."""
+    person = selectors.public_user(username=username)
+    if person is None:
+        raise Http404("No such player.")
+    context = {
+        "person": person,
+        "ratings": ratings.ratings_of(person),
+        "rating_changes": ratings.rating_history(person, limit=10),
+        "stats": stats.player_stats(person),
+        "recent_games": stats.recent_games(person),
+    }
+    return render(request, "accounts/player.html", context)
+
+
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    """The best established ratings of one rule family (``?rules=``, serbian by default)."""
+    rules = request.GET.get("rules", "serbian")
+    if rules not in PRESETS:
+        rules = "serbian"
+    context = {
+        "rules": rules,
+        "families": list(PRESETS),
+        "players": ratings.leaderboard(rules=rules),
+    }
+    return render(request, "accounts/leaderboard.html", context)
 
 
 @login_required

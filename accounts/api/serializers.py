@@ -12,6 +12,7 @@ from rest_framework import serializers
 from accounts.models import ApiToken
 from games.engine import PRESETS
 from games.ratings import LEADERBOARD_SIZE, rating_change_entry, rating_history, ratings_of
+from games.stats import player_stats, recent_games
 
 User = get_user_model()
 
@@ -104,6 +105,50 @@ class PublicUserSerializer(serializers.Serializer[Any]):
     def get_recent_rating_changes(self, user: Any) -> list[dict[str, Any]]:
         """The latest rated games' changes, newest first (up to 20)."""
         return [rating_change_entry(change) for change in rating_history(user)]
+
+
+class FamilyStatsSerializer(serializers.Serializer[Any]):
+    rules = serializers.CharField(help_text=RULES_HELP)
+    games = serializers.IntegerField(help_text="Finished matches.")
+    wins = serializers.IntegerField(help_text="Finished matches won (a shared first counts).")
+    win_rate = serializers.FloatField(allow_null=True, help_text="wins / games; null: none.")
+    left_early = serializers.IntegerField(
+        help_text="Finished matches the player resigned or was put out of."
+    )
+    playing = serializers.IntegerField(help_text="Matches under way.")
+    deals = serializers.IntegerField(help_text="Deals played to a result.")
+    deals_won = serializers.IntegerField(help_text="Deals the player went out in.")
+    hands = serializers.IntegerField(help_text="Deals won in one go (a hand).")
+    average_deal_score = serializers.FloatField(
+        allow_null=True, help_text="Mean points per deal, lower is better; null: no deals."
+    )
+
+
+class RecentGameSerializer(serializers.Serializer[Any]):
+    id = serializers.CharField(help_text="The game's public id.")
+    rules = serializers.CharField(help_text=RULES_HELP)
+    players = serializers.IntegerField()
+    rated = serializers.BooleanField()
+    finished_at = serializers.DateTimeField()
+    won = serializers.BooleanField()
+    place = serializers.IntegerField(help_text="1 = first; players who left rank last.")
+    total = serializers.IntegerField(help_text="The player's final match total.")
+    end_reason = serializers.CharField()
+
+
+class PlayerStatsSerializer(PublicUserSerializer):
+    stats = serializers.SerializerMethodField()
+    recent_games = serializers.SerializerMethodField()
+
+    @extend_schema_field(FamilyStatsSerializer(many=True))
+    def get_stats(self, user: Any) -> list[dict[str, Any]]:
+        """Per rule family, counted from the player's games."""
+        return [family.to_dict() for family in player_stats(user)]
+
+    @extend_schema_field(RecentGameSerializer(many=True))
+    def get_recent_games(self, user: Any) -> list[dict[str, Any]]:
+        """The last finished matches, newest first (up to 10)."""
+        return RecentGameSerializer(recent_games(user), many=True).data  # type: ignore[return-value]
 
 
 class LeaderboardEntrySerializer(serializers.Serializer[Any]):

@@ -23,8 +23,8 @@ from accounts.api.serializers import (
     LoginResultSerializer,
     LoginSerializer,
     MeSerializer,
+    PlayerStatsSerializer,
     ProfileUpdateSerializer,
-    PublicUserSerializer,
     SignupSerializer,
     TokenCreatedSerializer,
     TokenCreateSerializer,
@@ -214,14 +214,14 @@ class UserDetailView(APIView):
     @extend_schema(
         operation_id="users_retrieve",
         tags=["account"],
-        summary="A player's public profile and ratings",
-        responses={200: PublicUserSerializer, **error_responses(404, 429)},
+        summary="A player's public profile, ratings, statistics and recent games",
+        responses={200: PlayerStatsSerializer, **error_responses(404, 429)},
     )
     def get(self, request: Request, username: str) -> Response:
         user = selectors.public_user(username=username)
         if user is None:
             raise ApiError("not_found", "No such player.", status=404)
-        return Response(PublicUserSerializer(user).data)
+        return Response(PlayerStatsSerializer(user).data)
 
 
 class LeaderboardView(APIView):

@@ -178,6 +178,7 @@ async function create(event) {
     visibility: bots ? "private" : value("visibility"),
     time_control: kind,
     bots: bots ? chosen : [],
+    rated: !bots && value("rated") === "true", // games against the built-in bots are casual
   };
   if (kind === "live") {
     body.seconds_per_turn = pace;
@@ -205,6 +206,7 @@ function describeGame(game) {
   const tc = game.time_control;
   let pace = tc.kind === "live" ? `${tc.seconds_per_turn} s a turn` : `${tc.days_per_move} days a move`;
   if (tc.kind === "live" && tc.time_bank_s) pace += ` + ${bankText(tc.time_bank_s)} bank`;
+  if (game.time_control.rated) pace += " · rated";
   return {
     title: `${info.title} · ${game.seats.length}/${game.players} players`,
     meta: `Host ${host ? host.user.display_name : game.owner} · ${pace}`,

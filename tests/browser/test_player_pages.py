@@ -1,0 +1,39 @@
+"""A player's public page and the leaderboard in the browser: reachable from the menu
+and from each other, readable on a phone."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from playwright.sync_api import expect
+
+from accounts.models import Rating
+from games import services
+from tests.browser.test_table import PASSWORD
+
+
+def test_from_the_leaderboard_to_a_players_page(player_factory: Callable[..., Any]) -> None:
+    users = [
+        get_user_model().objects.create_user(username=name, password=PASSWORD)
+        for name in ("dana", "emil")
+    ]
+    game = services.game_create(owner=users[0], preset="polish51", players=2, rated=True)
+    services.game_join(game=game, user=users[1])
+    services.game_start(game=game, user=users[0])
+    services.game_resign(game=game, user=users[1])
+    Rating.objects.filter(user=users[0]).update(sigma=3)  # established, so listed
+    visitor = player_factory("visitor", width=390, height=844)
+
+    visitor.goto("/")
+    visitor.page.get_by_role("link", name="Leaderboard").first.click()
+    visitor.page.get_by_role("link", name="Polish51").click()
+    expect(visitor.page.locator("main table")).to_contain_text("dana")
+    visitor.screenshot("leaderboard-phone")
+    visitor.page.get_by_role("link", name="dana").click()
+
+    expect(visitor.page.locator("h1")).to_contain_text("@dana")
+    expect(visitor.page.locator("#recent-title ~ div table")).to_contain_text("won")
+    expect(visitor.page.locator(".stats-table")).to_contain_text("Polish51")
+    visitor.screenshot("player-page-phone")
