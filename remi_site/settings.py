@@ -332,6 +332,7 @@ SPECTACULAR_SETTINGS = {
         "TimeControlEnum": "games.models.Game.TimeControl",
         "GameListStatusEnum": "games.api.serializers.LIST_STATUS_CHOICES",
         "AbsentChoiceEnum": "games.api.live_serializers.CHOICE_VALUES",
+        "MeldKindEnum": "games.api.serializers.MELD_KINDS",
     },
 }
 

@@ -112,10 +112,13 @@ class CardPairSerializer(Serializer):
     card = _card()
 
 
+MELD_KINDS = ["run", "set"]
+
+
 class TableMeldSerializer(Serializer):
     index = serializers.IntegerField(help_text="The meld's number for lay-offs and swaps.")
     owner = serializers.IntegerField(help_text="The seat that laid it.")
-    kind = serializers.ChoiceField(choices=["run", "set"])
+    kind = serializers.ChoiceField(choices=MELD_KINDS)
     cards = CardPairSerializer(many=True, help_text="In laid-out order (runs low to high).")
 
 

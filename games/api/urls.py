@@ -2,7 +2,7 @@
 
 from django.urls import URLPattern, URLResolver, path
 
-from games.api import chat_views, live_views, views
+from games.api import chat_views, live_views, meld_views, views
 
 app_name = "games-api"
 
@@ -21,6 +21,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("games/<str:game_id>/actions", views.GameActionView.as_view(), name="actions"),
     path("games/<str:game_id>/moves", views.GameMoveListView.as_view(), name="moves"),
     path("games/<str:game_id>/chat", chat_views.GameChatView.as_view(), name="chat"),
+    path(
+        "games/<str:game_id>/melds/check",
+        meld_views.GameMeldCheckView.as_view(),
+        name="melds-check",
+    ),
     # Live play: the absent-player rule, vacation, notification preferences.
     path("games/<str:game_id>/absent", live_views.GameAbsentView.as_view(), name="absent"),
     path("me/vacation", live_views.VacationView.as_view(), name="vacation"),

@@ -21,7 +21,7 @@ from .cards import JOKER, Card, Suit, format_cards, full_pack, parse_cards
 from .deal import Deal
 from .events import Event
 from .match import Match
-from .melds import IllegalMeld, Meld, MeldKind, check_meld
+from .melds import IllegalMeld, Meld, MeldKind, arrange_meld, check_meld
 from .rulesets import PRESETS, DiscardTake, FinishScoring, Ruleset, SetJokerSwap, StarterChoice
 from .scoring import DealResult
 from .solver import best_opening, best_partition, candidate_melds, opening_for_turn, remaining_cards
@@ -58,6 +58,7 @@ __all__ = [
     "TakeDiscard",
     "UndoTake",
     "action_from_dict",
+    "arrange_meld",
     "best_opening",
     "best_partition",
     "candidate_melds",

@@ -436,6 +436,30 @@ class Deal:
             return False
         return True
 
+    def check_opening(self, seat: int, melds: Sequence[Meld]) -> int:
+        """What laying ``melds`` down as ``seat``'s opening is worth, or ``IllegalAction``
+        saying why that lay-down would not be an opening (RULES.md §4).
+
+        The checks a lay-down makes before the seat has opened, asked ahead (for a
+        client's staging row): ``already_opened``, ``no_opening_in_first_round``,
+        ``last_card``, ``opening_too_low`` (with the total and the minimum; a lay-down of
+        all but one card needs none where ``hand_needs_51`` is off). ``melds`` are
+        checked ones (``arrange_meld``) of cards the seat holds. Whose turn it is is not
+        checked: a seat that has still to draw is counted with the card it will draw.
+        """
+        if self._opened[seat]:
+            raise IllegalAction(
+                "already_opened", "you have opened already: melds need no minimum now"
+            )
+        if self.ruleset.no_opening_in_first_round and not self._had_turn[seat]:
+            raise _first_round_ban()
+        cards_left = len(self._hands[seat]) - sum(len(meld.cards) for meld in melds)
+        if seat != self._to_move or not self._turn.drawn:
+            cards_left += 1
+        if cards_left < 1:
+            raise _last_card()
+        return self._check_opening(melds, cards_left=cards_left)
+
     def view(self, seat: int | None) -> SeatView:
         """What ``seat`` may see; ``None`` gives the spectator view (no hand)."""
         from .view import seat_view
@@ -533,9 +557,7 @@ class Deal:
             raise IllegalAction("nothing_to_lay", "name at least one meld to lay down")
         seat = self._to_move
         if self.ruleset.no_opening_in_first_round and not self._had_turn[seat]:
-            raise IllegalAction(
-                "no_opening_in_first_round", "nobody may lay down in their first turn of the deal"
-            )
+            raise _first_round_ban()
         melds = [self._check_meld(cards) for cards in action.melds]
         picked, rest = self._pick([card for meld in melds for card in meld.cards])
         if not rest:
@@ -562,13 +584,13 @@ class Deal:
         except IllegalMeld as error:
             raise IllegalAction(error.code, str(error)) from None
 
-    def _check_opening(self, melds: list[Meld], *, cards_left: int) -> None:
+    def _check_opening(self, melds: Sequence[Meld], *, cards_left: int) -> int:
         ruleset = self.ruleset
         total = sum(meld_value(meld, ruleset) for meld in melds)
         if total >= ruleset.opening_minimum:
-            return
+            return total
         if not ruleset.hand_needs_51 and cards_left == 1:
-            return  # "old remi": a hand needs no minimum
+            return total  # "old remi": a hand needs no minimum
         hint = "" if ruleset.hand_needs_51 else " (or lay down all but one card at once)"
         raise IllegalAction(
             "opening_too_low",
@@ -824,6 +846,12 @@ class Deal:
             result=result,
             last_event=None if event is None else Event.from_dict(event, setup.card_of, result),
         )
+
+
+def _first_round_ban() -> IllegalAction:
+    return IllegalAction(
+        "no_opening_in_first_round", "nobody may lay down in their first turn of the deal"
+    )
 
 
 def _last_card() -> IllegalAction:

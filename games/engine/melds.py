@@ -11,10 +11,10 @@ from collections.abc import Sequence
 from enum import Enum
 from typing import Final
 
-from .cards import ACE, Card, Suit, format_cards
+from .cards import ACE, JOKER, Card, Suit, format_cards
 from .rulesets import Ruleset
 
-__all__ = ["ACE_HIGH", "IllegalMeld", "Meld", "MeldKind", "check_meld"]
+__all__ = ["ACE_HIGH", "IllegalMeld", "Meld", "MeldKind", "arrange_meld", "check_meld"]
 
 ACE_HIGH: Final = 14
 
@@ -132,6 +132,53 @@ def check_meld(cards: Sequence[Card], ruleset: Ruleset, *, laid_down: bool = Tru
             except IllegalMeld:
                 raise error from None
     raise IllegalMeld("mixed_suits", "a run must be of one suit and a set of one rank", cards)
+
+
+def arrange_meld(cards: Sequence[Card], ruleset: Ruleset, *, laid_down: bool = True) -> Meld:
+    """The meld ``cards`` form in whatever order they come, or ``IllegalMeld`` saying why.
+
+    ``check_meld`` wants a run that holds a joker in laid-out order; a player picks
+    cards from a hand in any order (jokers usually last). The order given wins when it
+    is a meld, so a spare joker may be put at the low end by naming it first;
+    otherwise the run is laid out with its jokers filling the gaps and a spare joker
+    at the high end, or as high as it fits.
+    """
+    try:
+        return check_meld(cards, ruleset, laid_down=laid_down)
+    except IllegalMeld as error:
+        given = error
+    reals = [card for card in cards if card.suit is not None]
+    jokers = len(cards) - len(reals)
+    same_rank = len(reals) > 1 and len({card.rank for card in reals}) == 1
+    if not jokers or not reals or same_rank or len({card.suit for card in reals}) > 1:
+        raise given  # the order of a set, or of a run without jokers, never matters
+    found: IllegalMeld | None = None
+    for low in range(ACE_HIGH - len(cards) + 1, 0, -1):
+        laid = _lay_out(reals, jokers, low)
+        if laid is None:
+            continue
+        try:
+            return check_meld(laid, ruleset, laid_down=laid_down)
+        except IllegalMeld as error:
+            # Too many jokers is the reason whatever the order; say that before
+            # "side by side", which another spread of the same cards may not meet.
+            if found is None or error.code == "too_many_jokers":
+                found = error
+    raise found or given
+
+
+def _lay_out(reals: list[Card], jokers: int, low: int) -> tuple[Card, ...] | None:
+    """The run from rank ``low`` holding ``reals`` where they belong and jokers in the
+    other places; None when a real card has no place in it."""
+    slots: list[Card | None] = [None] * (len(reals) + jokers)
+    for card in reals:
+        ranks = (1, ACE_HIGH) if card.rank == ACE else (card.rank,)
+        free = [rank - low for rank in ranks if 0 <= rank - low < len(slots)]
+        free = [index for index in free if slots[index] is None]
+        if not free:
+            return None
+        slots[free[0]] = card
+    return tuple(JOKER if card is None else card for card in slots)
 
 
 def _check_set(cards: tuple[Card, ...], reals: list[Card], ruleset: Ruleset) -> Meld:

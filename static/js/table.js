@@ -3,7 +3,6 @@
 
 import { ApiError, api, newKey } from "./api.js";
 import {
-  arrangeMeld,
   backElement,
   cardElement,
   cardName,
@@ -50,7 +49,7 @@ const state = {
   order: [], // the hand as the player arranged it (card ids)
   orderKey: null,
   selected: new Set(),
-  staged: [], // the opening row: [{kind, items: [{id, card}], value}]
+  staged: [], // the opening row: [{items: [{id, card}]}], each meld as the player picked it
   fresh: new Set(), // cards that just arrived in the hand
   busy: false,
   raw: "", // the last view as received, to skip re-rendering an unchanged poll
@@ -87,6 +86,62 @@ function button(text, className, onClick, attrs = {}) {
   for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
   return node;
 }
+
+// Asking the server what melds are worth (POST …/melds/check): the engine is the only
+// judge of melds, values and the opening, under the game's own ruleset. Questions are
+// debounced and only the answer to the latest one counts; ``answerFor(melds)`` is that
+// answer while it still answers these melds at this ply (else null: "checking…").
+class MeldCheck {
+  constructor(onAnswer, delayMs = 150) {
+    this.onAnswer = onAnswer;
+    this.delayMs = delayMs;
+    this.asked = null; // the key of the latest question
+    this.answered = null; // {key, answer, error}
+    this.seq = 0;
+    this.timer = null;
+  }
+
+  static key(melds) {
+    return `${state.view ? state.view.ply : ""}:${JSON.stringify(melds)}`;
+  }
+
+  ask(melds) {
+    const key = MeldCheck.key(melds);
+    if (key === this.asked) return;
+    this.asked = key;
+    clearTimeout(this.timer);
+    const seq = ++this.seq;
+    if (!melds.length) return;
+    this.timer = setTimeout(async () => {
+      let answer = null;
+      let error = null;
+      try {
+        answer = await checkMelds(melds);
+      } catch (caught) {
+        error = caught;
+      }
+      if (seq !== this.seq) return; // a newer question is on its way
+      this.answered = { key, answer, error };
+      this.onAnswer();
+    }, this.delayMs);
+  }
+
+  answerFor(melds) {
+    const done = this.answered;
+    return done && done.key === MeldCheck.key(melds) ? done : null;
+  }
+}
+
+function checkMelds(melds) {
+  return api(`${API}/melds/check`, { method: "POST", body: { melds } });
+}
+
+const stagingCheck = new MeldCheck(() => {
+  if (state.view) renderStaging();
+});
+const selectionCheck = new MeldCheck(() => {
+  if (deal() && deal().hand) renderTools();
+});
 
 function deal() {
   return state.view && state.view.deal;
@@ -372,6 +427,7 @@ function renderHeader() {
   if (tc.kind === "live" && tc.time_bank_s) pace += ` + ${bankText(tc.time_bank_s)} bank`;
   bits.push(pace);
   bits.push(v.visibility === "private" ? "private" : "public");
+  if (tc.rated) bits.push("rated");
   $("game-meta").textContent = bits.join(" · ");
 
   const actions = $("game-actions");
@@ -702,15 +758,30 @@ function standingsTable() {
   const v = state.view;
   const table = el("table", "standings");
   const head = el("tr");
+  const changes = new Map((v.rating_changes || []).map((change) => [change.position, change]));
   head.append(el("th", null, "#"), el("th", null, "Player"), el("th", "num", "Total"));
+  if (changes.size) head.append(el("th", "num", "Rating"));
   table.append(head);
   const seats = [...v.seats].sort((a, b) => a.total - b.total);
   seats.forEach((seat, place) => {
     const row = el("tr", (v.winners || []).includes(seat.position) ? "winner-row" : "");
-    row.append(el("td", null, String(place + 1)), el("td", null, seatName(seat.position)), el("td", "num", String(seat.total)));
+    const name = el("td");
+    const link = el("a", "player-link", seatName(seat.position));
+    link.href = `/accounts/players/${encodeURIComponent(seat.user.username)}/`;
+    name.append(link);
+    row.append(el("td", null, String(place + 1)), name, el("td", "num", String(seat.total)));
+    const change = changes.get(seat.position);
+    if (changes.size) row.append(el("td", "num", change ? ratingText(change) : ""));
     table.append(row);
   });
   return table;
+}
+
+// "1500 → 1658 (+158)"; a provisional rating carries a "?".
+function ratingText(change) {
+  const sign = change.change > 0 ? "+" : change.change < 0 ? "−" : "±";
+  const mark = change.provisional ? "?" : "";
+  return `${change.rating_before} → ${change.rating_after}${mark} (${sign}${Math.abs(change.change)})`;
 }
 
 function renderMe() {
@@ -757,25 +828,46 @@ function promptText() {
   return `Open with melds worth ${min} or more (select cards, then "Lay group"), or discard one card.`;
 }
 
+function stagedMelds() {
+  return state.staged.map((meld) => meld.items.map((item) => item.id));
+}
+
 function renderStaging() {
   const box = $("staging");
   box.hidden = !state.staged.length;
+  const note = $("staging-note");
   if (!state.staged.length) {
     $("staging-melds").replaceChildren();
+    note.textContent = "";
     return;
   }
   const min = ruleset().opening_minimum;
-  const total = state.staged.reduce((sum, meld) => sum + meld.value, 0);
-  const enough = total >= min;
+  const melds = stagedMelds();
+  stagingCheck.ask(melds);
+  const done = stagingCheck.answerFor(melds);
+  const answer = done && done.answer;
+  const valid = Boolean(answer && answer.opening.valid);
   const totalNode = $("staging-total");
-  totalNode.textContent = `${total} / ${min}`;
-  totalNode.classList.toggle("enough", enough);
+  totalNode.textContent = answer ? `${answer.total} / ${answer.opening_minimum}` : done ? `? / ${min}` : "checking…";
+  totalNode.classList.toggle("enough", valid);
+  totalNode.classList.toggle("checking", !done);
+  if (done && done.error) note.textContent = `Cannot check the opening: ${done.error.message}`;
+  else if (answer && answer.melds.some((meld) => !meld.valid)) note.textContent = `Not a meld: ${answer.opening.message}`;
+  else if (answer && !valid && answer.opening.code !== "opening_too_low") note.textContent = answer.opening.message;
+  else note.textContent = "";
   const list = $("staging-melds");
   list.replaceChildren();
   for (const [index, meld] of state.staged.entries()) {
-    const node = el("div", `meld meld-${meld.kind} meld-staged`);
-    for (const item of meld.items) node.append(cardElement(item.card, { id: item.id }));
-    node.append(el("span", "meld-value", String(meld.value)));
+    const verdict = answer ? answer.melds[index] : null;
+    const node = el("div", `meld meld-staged${verdict ? ` meld-${verdict.kind || "invalid"}` : " meld-checking"}`);
+    // The cards as the server lays them out (a joker in its place), once it has said.
+    for (const item of verdict ? verdict.cards : meld.items) node.append(cardElement(item.card, { id: item.id }));
+    const value = el("span", "meld-value", verdict ? (verdict.valid ? String(verdict.value) : "✗") : "…");
+    if (verdict && !verdict.valid) {
+      node.title = `Not a meld: ${verdict.message}`;
+      value.setAttribute("aria-label", `not a meld: ${verdict.message}`);
+    }
+    node.append(value);
     node.append(
       button("×", "meld-remove", () => {
         state.staged.splice(index, 1);
@@ -785,8 +877,9 @@ function renderStaging() {
     list.append(node);
   }
   const open = $("open-button");
-  open.disabled = !enough || state.busy;
-  open.textContent = enough ? "Open" : `Open (${min - total} more)`;
+  open.disabled = !valid || state.busy;
+  const short = answer && answer.opening.code === "opening_too_low" ? answer.opening_minimum - answer.total : 0;
+  open.textContent = short > 0 ? `Open (${short} more)` : "Open";
 }
 
 function renderHand() {
@@ -873,9 +966,16 @@ function renderTools() {
   $("deselect").disabled = !state.selected.size;
   const info = $("selection-info");
   info.classList.remove("info-bad", "info-good");
-  if (items.length >= 3) {
-    const meld = arrangeMeld(items, ruleset());
-    if (meld.ok) {
+  const question = items.length >= 3 ? [items.map((item) => item.id)] : [];
+  selectionCheck.ask(question);
+  if (question.length) {
+    const done = selectionCheck.answerFor(question);
+    const meld = done && done.answer ? done.answer.melds[0] : null;
+    if (!done) {
+      info.textContent = "Checking…";
+    } else if (!meld) {
+      info.textContent = `${items.length} selected`;
+    } else if (meld.valid) {
       info.textContent = `${meld.kind === "run" ? "Run" : "Set"} worth ${meld.value}`;
       info.classList.add("info-good");
     } else {
@@ -1355,20 +1455,30 @@ async function discardSelected() {
 async function layGroup() {
   const d = deal();
   const items = selectedItems();
-  if (!myTurn() || d.phase !== "play" || items.length < 3) return;
-  const meld = arrangeMeld(items, ruleset());
+  if (!myTurn() || d.phase !== "play" || items.length < 3 || state.busy) return;
   if (!d.opened[mySeat()]) {
-    if (!meld.ok) {
-      toast(`These cards are not a meld: ${meld.message}.`);
-      return;
-    }
-    state.staged.push({ kind: meld.kind, items: meld.items, value: meld.value });
+    // Into the opening row; the server says what it is worth (renderStaging).
+    state.staged.push({ items });
     state.selected.clear();
     render();
     return;
   }
-  const cards = (meld.ok ? meld.items : items).map((item) => item.card);
-  const ok = await act({ type: "lay", melds: [cards] });
+  // Ask the server how the cards are laid out (where a joker goes), then lay them.
+  let meld;
+  state.busy = true;
+  try {
+    meld = (await checkMelds([items.map((item) => item.id)])).melds[0];
+  } catch (error) {
+    toast(error.message);
+    return;
+  } finally {
+    state.busy = false;
+  }
+  if (!meld.valid) {
+    toast(meld.message);
+    return;
+  }
+  const ok = await act({ type: "lay", melds: [meld.cards.map((item) => item.card)] });
   if (ok) {
     state.selected.clear();
     render();
@@ -1377,7 +1487,9 @@ async function layGroup() {
 
 async function openNow() {
   if (!state.staged.length) return;
-  const melds = state.staged.map((meld) => meld.items.map((item) => item.card));
+  const done = stagingCheck.answerFor(stagedMelds());
+  if (!done || !done.answer || !done.answer.opening.valid) return;
+  const melds = done.answer.melds.map((meld) => meld.cards.map((item) => item.card));
   const ok = await act({ type: "lay", melds });
   if (ok) {
     state.staged = [];

@@ -37,3 +37,27 @@ def test_from_the_leaderboard_to_a_players_page(player_factory: Callable[..., An
     expect(visitor.page.locator("#recent-title ~ div table")).to_contain_text("won")
     expect(visitor.page.locator(".stats-table")).to_contain_text("Polish51")
     visitor.screenshot("player-page-phone")
+
+
+def test_a_finished_rated_game_shows_the_rating_changes_at_the_table(
+    player_factory: Callable[..., Any],
+) -> None:
+    users = [
+        get_user_model().objects.create_user(username=name, password=PASSWORD)
+        for name in ("dana", "emil")
+    ]
+    game = services.game_create(owner=users[0], preset="polish51", players=2, rated=True)
+    services.game_join(game=game, user=users[1])
+    services.game_start(game=game, user=users[0])
+    services.game_resign(game=game, user=users[1])
+    dana = player_factory("dana")
+    dana.log_in("dana", PASSWORD)
+
+    dana.goto(f"/games/{game.public_id}/")
+
+    expect(dana.page.locator("#game-meta")).to_contain_text("rated")
+    standings = dana.page.locator("#waiting .standings")
+    expect(standings).to_contain_text("1500 → 1658? (+158)")
+    expect(standings).to_contain_text("1500 → 1342? (−158)")
+    standings.get_by_role("link", name="emil").click()
+    expect(dana.page.locator("h1")).to_contain_text("@emil")

@@ -100,16 +100,43 @@ def test_two_people_meet_in_the_lobby_and_play_an_opening_turn(
     expect(page.locator("#prompt")).to_contain_text("Open with melds worth 51")
 
     # Stage the opening: a run, then a set; the total runs toward 51.
+    # The server says what the staged melds are worth; until it has, the row says so.
     mover.select("7H", "8H", "9H", "10H")
     expect(page.locator("#selection-info")).to_have_text("Run worth 34")
+    held: list[Any] = []
+    page.route("**/melds/check", lambda route: held.append(route))
     page.click("#lay-group")
+    expect(page.locator("#staging-total")).to_have_text("checking…")
+    expect(page.locator("#open-button")).to_be_disabled()
+    while not held:
+        page.wait_for_timeout(20)
+    mover.screenshot("table-opening-checking")
+    for route in held:
+        route.continue_()
+    page.unroute("**/melds/check")
     expect(page.locator("#staging-total")).to_have_text("34 / 51")
     expect(page.locator("#open-button")).to_be_disabled()
     mover.select("QS", "QD", "QC")
     page.keyboard.press("l")
     expect(page.locator("#staging-total")).to_have_text("64 / 51")
     expect(page.locator("#hand .pcard")).to_have_count(7)
+    expect(page.locator("#open-button")).to_be_enabled()
     mover.screenshot("table-opening-staged")
+
+    # The server judges each staged meld: one that is none is marked with its reason
+    # and holds the opening back until it is put back in the hand.
+    mover.select("2D", "5C", "9S")
+    page.click("#lay-group")
+    bad = page.locator("#staging .meld-invalid")
+    expect(bad).to_have_count(1)
+    expect(page.locator("#staging-note")).to_contain_text(
+        "a run must be of one suit and a set of one rank"
+    )
+    expect(page.locator("#staging-total")).to_have_text("64 / 51")
+    expect(page.locator("#open-button")).to_be_disabled()
+    mover.screenshot("table-opening-staged-invalid")
+    bad.locator(".meld-remove").click()
+    expect(page.locator("#open-button")).to_be_enabled()
 
     # Cancel returns the cards; stage again and open.
     page.click("#cancel-opening")
@@ -119,6 +146,7 @@ def test_two_people_meet_in_the_lobby_and_play_an_opening_turn(
     page.click("#lay-group")
     mover.select("QS", "QD", "QC")
     page.click("#lay-group")
+    expect(page.locator("#staging-total")).to_have_text("64 / 51")
     page.click("#open-button")
     expect(page.locator(".meld-group[data-owner] .meld")).to_have_count(2)
     expect(page.locator("#me .badge-opened")).to_be_visible()

@@ -402,3 +402,55 @@ def test_meld_is_a_value_with_a_readable_repr() -> None:
     assert str(meld("10D 10C JK")) == "10D 10C JK"
     assert len({meld("6C 7C 8C"), meld("6C 8C 7C")}) == 1
     assert JOKER in meld("10D 10C JK").cards
+
+
+# ---- arranging cards picked in any order (the table page's "Lay group")
+
+
+def arranged(text: str, ruleset: Ruleset = SERBIAN) -> str:
+    from games.engine import arrange_meld
+
+    return str(arrange_meld(parse_cards(text), ruleset))
+
+
+def test_arrange_keeps_an_order_that_is_already_a_meld():
+    assert arranged("JK 6H 7H") == "JK 6H 7H"  # the spare joker named first stays low
+    assert arranged("6H 7H JK") == "6H 7H JK"
+    assert arranged("9H 7H 8H") == "7H 8H 9H"  # no joker: check_meld sorts
+    assert arranged("7S JK 7D") == "7S JK 7D"
+
+
+def test_arrange_puts_the_jokers_in_the_gaps_of_a_run():
+    assert arranged("2C 4C JK") == "2C JK 4C"
+    assert arranged("5H 9H JK 7H JK", MACEDONIAN) == "5H JK 7H JK 9H"
+    assert arranged("QH AH JK") == "QH JK AH"  # the ace high, where it fits
+    assert arranged("AH JK 3H") == "AH JK 3H"
+
+
+def test_arrange_puts_a_spare_joker_at_the_high_end_or_as_high_as_it_fits():
+    assert arranged("6H JK 7H") == "6H 7H JK"
+    assert arranged("KH JK QH") == "QH KH JK"  # the joker stands for the ace
+    assert arranged("JK KH AH") == "JK KH AH"
+    assert arranged("KH AH JK") == "JK KH AH"
+
+
+def test_arrange_says_why_no_order_makes_a_meld():
+    from games.engine import arrange_meld
+
+    cases = [
+        ("5H 9H JK", SERBIAN, "not_consecutive"),
+        ("5H 6C JK", SERBIAN, "mixed_suits"),
+        ("7S 7D JK JK", SERBIAN, "too_many_jokers"),
+        ("5H 6H JK JK", SERBIAN, "too_many_jokers"),  # serbian lays a run with one joker
+        ("5H 8H JK JK", MACEDONIAN, "adjacent_jokers"),
+        ("5H JK", SERBIAN, "too_short"),
+    ]
+    for text, ruleset, code in cases:
+        with pytest.raises(IllegalMeld) as caught:
+            arrange_meld(parse_cards(text), ruleset)
+        assert caught.value.code == code, text
+
+
+def test_arrange_lays_out_two_jokers_apart_where_the_rules_allow():
+    assert arranged("5H 6H JK JK", MACEDONIAN) == "JK 5H 6H JK"
+    assert arranged("5H 6H JK JK", POLISH) == "JK 5H 6H JK"

@@ -210,3 +210,60 @@ def test_meld_errors_pass_through_with_their_code_and_message():
 
 def test_lay_down_needs_cards_in_hand():
     assert refused(to_open(SERBIAN, "7H 8H 2C"), "lay 7H 8H 9H").code == "card_not_in_hand"
+
+
+# ---- asking ahead: Deal.check_opening (the table page's staging row)
+
+
+def melds_of(deal, *texts: str):
+    from games.engine import arrange_meld, parse_cards
+
+    return [arrange_meld(parse_cards(text), deal.ruleset) for text in texts]
+
+
+def opening_error(deal, seat: int, *texts: str):
+    from games.engine import IllegalAction
+
+    with pytest.raises(IllegalAction) as caught:
+        deal.check_opening(seat, melds_of(deal, *texts))
+    return caught.value
+
+
+@pytest.mark.parametrize("ruleset", ALL_RULESETS, ids=lambda r: r.name)
+def test_check_opening_answers_what_the_lay_down_would(ruleset):
+    deal = to_open(ruleset, "10H JH QH 7S 7D 7C JK 2C")
+    assert deal.check_opening(0, melds_of(deal, "10H JH QH", "7S 7D 7C")) == 51
+    error = opening_error(deal, 0, "JK 10H JH", "7S 7D 7C")
+    assert error.code == "opening_too_low"
+    assert str(error) == str(refused(deal, "lay JK 10H JH | 7S 7D 7C"))
+
+
+def test_check_opening_follows_the_rulesets_minimum():
+    ruleset = SERBIAN.replace(opening_minimum=60)
+    deal = to_open(ruleset, "10H JH QH 7S 7D 7C 2C")
+    error = opening_error(deal, 0, "10H JH QH", "7S 7D 7C")
+    assert str(error) == "these melds are worth 51; opening needs 60"
+
+
+def test_check_opening_counts_the_card_a_seat_will_draw():
+    # Seat 1 is not to move: after its draw, all its cards laid down would leave one.
+    deal = position(SERBIAN, "2C 3C", "10H JH QH 7S 7D 7C", drawn=True)
+    assert deal.check_opening(1, melds_of(deal, "10H JH QH", "7S 7D 7C")) == 51
+    # Seat 0 has drawn: laying everything down leaves nothing to discard.
+    deal = to_open(SERBIAN, "10H JH QH 7S 7D 7C")
+    assert opening_error(deal, 0, "10H JH QH", "7S 7D 7C").code == "last_card"
+
+
+def test_check_opening_knows_the_hand_without_51_and_the_first_round_ban():
+    low = "2H 3H 4H 3S 3H 3C"
+    deal = to_open(SERBIAN.replace(hand_needs_51=False), low + " 9C")
+    assert deal.check_opening(0, melds_of(deal, "2H 3H 4H", "3S 3H 3C")) == 18
+    deal = to_open(SERBIAN, low + " 9C")
+    assert opening_error(deal, 0, "2H 3H 4H", "3S 3H 3C").code == "opening_too_low"
+    deal = to_open(MACEDONIAN, "10H JH QH KH 7S 7D 7C 2C", first_round=True)
+    assert opening_error(deal, 0, "10H JH QH KH", "7S 7D 7C").code == "no_opening_in_first_round"
+
+
+def test_check_opening_of_a_seat_that_has_opened():
+    deal = to_open(SERBIAN, "10H JH QH 2C", opened=[0])
+    assert opening_error(deal, 0, "10H JH QH").code == "already_opened"
