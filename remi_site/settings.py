@@ -170,6 +170,11 @@ CHANNEL_LAYERS: dict[str, dict[str, Any]] = {
                 {
                     "address": REDIS_URL,
                     "max_connections": env.int("CHANNELS_MAX_CONNECTIONS", default=1000),
+                    # Each consumer waits on Redis with a blocking pop of up to 5 s;
+                    # redis-py 8 cuts any read at 5 s by default, which closed idle
+                    # websockets (django/channels_redis#422). Longer than the pop, so
+                    # a dead Redis is still noticed.
+                    "socket_timeout": 15,
                 }
             ],
             "prefix": env.str("CHANNELS_PREFIX", default="asgi"),

@@ -26,7 +26,8 @@ DATABASES = {
 
 REDIS_URL = f"{env.str('TEST_REDIS_URL', default='redis://127.0.0.1:6379').rstrip('/')}/{_redis_db}"
 CACHES["default"]["LOCATION"] = REDIS_URL
-CHANNEL_LAYERS["default"]["CONFIG"]["hosts"] = [REDIS_URL]
+# Only the address changes: the tests run the channel layer's production options.
+CHANNEL_LAYERS["default"]["CONFIG"]["hosts"][0]["address"] = REDIS_URL
 CELERY_BROKER_URL = CELERY_RESULT_BACKEND = REDIS_URL
 # Tasks run inline, in the test's transaction: no worker to wait for (a real worker
 # started by a test turns this off with CELERY_TASK_ALWAYS_EAGER=false).
