@@ -58,11 +58,10 @@ class RatingChangeSerializer(serializers.Serializer[Any]):
     created_at = serializers.DateTimeField()
 
 
-class MeSerializer(serializers.Serializer[Any]):
-    id = serializers.IntegerField()
+class ProfileFieldsSerializer(serializers.Serializer[Any]):
+    """What anyone may know of an account: its name and profile."""
+
     username = serializers.CharField()
-    email = serializers.EmailField()
-    date_joined = serializers.DateTimeField()
     display_name = serializers.CharField(source="profile.display_name")
     bio = serializers.CharField(source="profile.bio")
     country = serializers.CharField(source="profile.country")
@@ -73,6 +72,12 @@ class MeSerializer(serializers.Serializer[Any]):
         allow_null=True,
         help_text="A built-in bot's level; null for people and external bot accounts.",
     )
+    date_joined = serializers.DateTimeField()
+
+
+class MeSerializer(ProfileFieldsSerializer):
+    id = serializers.IntegerField()
+    email = serializers.EmailField()
     ratings = serializers.SerializerMethodField()
 
     @extend_schema_field(RatingSerializer(many=True))
@@ -81,19 +86,7 @@ class MeSerializer(serializers.Serializer[Any]):
         return ratings_of(user)
 
 
-class PublicUserSerializer(serializers.Serializer[Any]):
-    username = serializers.CharField()
-    display_name = serializers.CharField(source="profile.display_name")
-    bio = serializers.CharField(source="profile.bio")
-    country = serializers.CharField(source="profile.country")
-    avatar = serializers.CharField(source="profile.avatar")
-    is_bot = serializers.BooleanField(source="profile.is_bot")
-    bot_level = serializers.IntegerField(
-        source="profile.bot_level",
-        allow_null=True,
-        help_text="A built-in bot's level; null for people and external bot accounts.",
-    )
-    date_joined = serializers.DateTimeField()
+class PublicUserSerializer(ProfileFieldsSerializer):
     ratings = serializers.SerializerMethodField()
     recent_rating_changes = serializers.SerializerMethodField()
 

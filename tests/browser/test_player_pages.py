@@ -6,15 +6,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from accounts.models import Rating
 from games import services
+from games.models import Game
 from tests.browser.test_table import PASSWORD
 
 
-def test_from_the_leaderboard_to_a_players_page(player_factory: Callable[..., Any]) -> None:
+@pytest.fixture
+def dana_beat_emil() -> tuple[Game, list[Any]]:
+    """A finished rated polish51 game: emil resigned, dana won. (game, [dana, emil])"""
     users = [
         get_user_model().objects.create_user(username=name, password=PASSWORD)
         for name in ("dana", "emil")
@@ -23,6 +27,14 @@ def test_from_the_leaderboard_to_a_players_page(player_factory: Callable[..., An
     services.game_join(game=game, user=users[1])
     services.game_start(game=game, user=users[0])
     services.game_resign(game=game, user=users[1])
+    game.refresh_from_db()
+    return game, users
+
+
+def test_from_the_leaderboard_to_a_players_page(
+    dana_beat_emil: tuple[Game, list[Any]], player_factory: Callable[..., Any]
+) -> None:
+    _game, users = dana_beat_emil
     Rating.objects.filter(user=users[0]).update(sigma=3)  # established, so listed
     visitor = player_factory("visitor", width=390, height=844)
 
@@ -40,16 +52,9 @@ def test_from_the_leaderboard_to_a_players_page(player_factory: Callable[..., An
 
 
 def test_a_finished_rated_game_shows_the_rating_changes_at_the_table(
-    player_factory: Callable[..., Any],
+    dana_beat_emil: tuple[Game, list[Any]], player_factory: Callable[..., Any]
 ) -> None:
-    users = [
-        get_user_model().objects.create_user(username=name, password=PASSWORD)
-        for name in ("dana", "emil")
-    ]
-    game = services.game_create(owner=users[0], preset="polish51", players=2, rated=True)
-    services.game_join(game=game, user=users[1])
-    services.game_start(game=game, user=users[0])
-    services.game_resign(game=game, user=users[1])
+    game, _users = dana_beat_emil
     dana = player_factory("dana")
     dana.log_in("dana", PASSWORD)
 
