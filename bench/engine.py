@@ -5,7 +5,9 @@ Single process, fixed seeds, a few minutes at most. Prints:
   (b) best_opening and best_partition on seeded random 15- and 20-card hands
       from the serbian pack (108 cards, 4 jokers), and on the worst hands we
       could construct (ms per call);
-  (c) random legal self-play: full 4-player deals per second.
+  (c) random legal self-play: full 4-player deals per second;
+  (d) reading a stored deal snapshot (``Deal.from_dict``), which a server does
+      once per move (µs per call).
 Not a test: nothing here asserts a time. Times are wall-clock by default;
 ``--cpu`` measures this process's CPU time instead, for a shared, busy box
 (the header prints the load average).
@@ -184,6 +186,32 @@ def bench_self_play(seconds: float) -> None:
         print(f"    {deals / elapsed:8.1f} deals/s  {name} ({deals} deals in {elapsed:.1f} s)")
 
 
+# ---------------------------------------------------------------- (d) snapshots
+
+
+def bench_snapshots(rng: random.Random, count: int) -> None:
+    """Snapshots of random 4-player deals at random points of their play."""
+    from games.engine import Deal
+    from games.engine.playout import random_action
+
+    snapshots = []
+    for index in range(count):
+        ruleset = list(PRESETS.values())[index % len(PRESETS)]
+        deal = Deal.new(ruleset, 4, dealer=index % 4, rng=rng)
+        for _ in range(rng.randrange(0, 120)):
+            if deal.is_over:
+                break
+            deal = deal.apply(random_action(deal, rng))
+        snapshots.append(deal.to_dict())
+    times = []
+    for snapshot in snapshots * 5:
+        start = clock()
+        Deal.from_dict(snapshot)
+        times.append(clock() - start)
+    print(f"(d) Deal.from_dict, µs per call ({len(snapshots)} snapshots, 5 reads each)")
+    print("    " + summary(times, 1e6, ""))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a tenth of the hands (smoke run)")
@@ -207,6 +235,7 @@ def main() -> None:
     print("    worst constructed hands (5 runs each):")
     bench_worst_hands()
     bench_self_play(10.0 / scale)
+    bench_snapshots(random.Random(SEED + 3), 600 // scale)
 
 
 if __name__ == "__main__":
