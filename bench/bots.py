@@ -10,7 +10,7 @@ each level (p50, p99).
 
     .venv/bin/python bench/bots.py                    # the full run (long)
     .venv/bin/python bench/bots.py --deals 100 --expert-deals 10 --presets serbian
-    .venv/bin/python bench/bots.py --pairs 2-3,3-4 --expert-sims 200 --expert-time 0.5
+    .venv/bin/python bench/bots.py --pairs 3-4 --expert-sims 200 --expert-time 0   # reproducible
 
 Runs on ``--workers`` processes (default 2).
 """
@@ -116,7 +116,7 @@ def percentile(values: Sequence[float], q: float) -> float:
 def tasks_for(args: argparse.Namespace) -> Iterator[Task]:
     presets = args.presets.split(",")
     pairs = [tuple(int(x) for x in pair.split("-")) for pair in args.pairs.split(",")]
-    expert = Budget(time_limit_s=args.expert_time, simulations=args.expert_sims)
+    expert = Budget(time_limit_s=args.expert_time or None, simulations=args.expert_sims)
     plain = Budget(time_limit_s=None)
     for preset in presets:
         for low, high in pairs:
@@ -175,7 +175,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--presets", default=",".join(PRESETS))
     parser.add_argument("--pairs", default="1-2,1-3,2-3,1-4,2-4,3-4")
     parser.add_argument("--expert-sims", type=int, default=None, help="level 4: rollouts per turn")
-    parser.add_argument("--expert-time", type=float, default=0.5, help="level 4: seconds per turn")
+    parser.add_argument(
+        "--expert-time",
+        type=float,
+        default=2.0,
+        help="level 4: seconds per turn (the platform's default; 0 for no limit)",
+    )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--chunk", type=int, default=50, help="deals per work unit")
     parser.add_argument("--seed", default="bench")

@@ -13,24 +13,28 @@ compared world by world. A candidate replaces the careful favourite only
 if it wins by a clear margin (``confidence`` standard errors of the paired
 difference): rollouts are noisy, and the careful choice is a good prior.
 
-It stops at ``budget.simulations`` rollouts or ``budget.time_limit_s``
-seconds, whichever comes first; a decision takes at least one world.
+It stops at ``budget.simulations`` rollouts or at its share of
+``budget.time_limit_s``, whichever comes first. The time limit is for the
+whole turn: choosing the draw gets ``DRAW_SHARE`` of it, and each call keeps
+``SAFETY_MARGIN`` back. Before every rollout it checks that the slowest
+rollout seen so far still fits (a loaded machine makes them slower), and a
+rollout that runs past the deadline is cut short and not counted.
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from games.engine import Action, Deal, DrawStock, TakeDiscard, hand_penalty
+from games.engine import Action, Card, Deal, DiscardTake, DrawStock, TakeDiscard, hand_penalty
 
 from .base import Budget, Observation
-from .careful import CarefulBot, Knowledge, Values, Weights, careful_lines
+from .careful import CarefulBot, HandValue, Knowledge, Values, Weights, careful_lines
 from .fast import fast_play, rollout
-from .planning import Line, lines, may_take
-from .world import deal_hidden, imagine
+from .planning import Line, accepts, could_meld, lines, may_take
+from .world import deal_hidden, imagine, laid_what_it_could
 
 __all__ = ["ExpertBot"]
 
@@ -39,6 +43,8 @@ __all__ = ["ExpertBot"]
 Candidate = tuple[Action, ...] | None
 
 DEFAULT_SIMULATIONS = 2_000  # used when the budget sets no cap on rollouts
+DRAW_SHARE = 0.3  # of a turn's time limit, for choosing the draw (see ``_time_for``)
+SAFETY_MARGIN = 0.12  # of the time limit, kept back for the caller and a loaded machine
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +54,7 @@ class SearchStats:
     candidates: int
     worlds: int
     rollouts: int
+    chosen: int = 0  # the index of the candidate played (0: the careful favourite)
 
 
 class ExpertBot:
@@ -60,20 +67,26 @@ class ExpertBot:
         candidates: int = 4,
         confidence: float = 1.5,
         prior: float = 0.0,
+        drop: float = 1.0,
+        min_worlds: int = 12,
         careful_after_draw: bool = True,
         wary_rollouts: bool = True,
+        infer_hands: bool = True,
         weights: Weights | None = None,
     ) -> None:
         self.max_candidates = candidates
         self.confidence = confidence  # standard errors a candidate must beat the favourite by
         self.prior = prior  # ... plus these points per deal
+        self.drop = drop  # after ``min_worlds``, stop rolling out candidates this much worse
+        self.min_worlds = min_worlds
         self.careful_after_draw = careful_after_draw
         self.wary_rollouts = wary_rollouts
+        self.infer_hands = infer_hands  # deal the others hands their play makes likely
         self.weights = weights or Weights()
         self.last: SearchStats | None = None
 
     def decide(self, obs: Observation, rng: random.Random, budget: Budget) -> list[Action]:
-        deadline = budget.deadline()
+        watch = _Stopwatch(budget.clock, _time_for(obs, budget.time_limit_s))
         knowledge = Knowledge.of(obs)
         deal = imagine(obs, rng)
         candidates = self.candidates(deal, knowledge)
@@ -81,38 +94,62 @@ class ExpertBot:
             self.last = SearchStats(1, 0, 0)
             return _actions(candidates[0])
         cap = budget.simulations if budget.simulations is not None else DEFAULT_SIMULATIONS
-        # Paired differences with the favourite (candidate 0), world by world.
-        sums = [0.0] * len(candidates)
-        squares = [0.0] * len(candidates)
+        tallies, worlds, rollouts = self._search(obs, rng, candidates, knowledge, cap, watch)
+        chosen = self._pick(tallies)
+        self.last = SearchStats(len(candidates), worlds, rollouts, chosen)
+        return _actions(candidates[chosen])
+
+    def _search(
+        self,
+        obs: Observation,
+        rng: random.Random,
+        candidates: Sequence[Candidate],
+        knowledge: Knowledge,
+        cap: int,
+        watch: _Stopwatch,
+    ) -> tuple[list[_Tally], int, int]:
+        """Roll the candidates out in shared worlds until the cap, the clock or a clear verdict.
+
+        Returns each candidate's paired differences with the favourite
+        (candidate 0), and how many worlds and rollouts that took.
+        """
+        tallies = [_Tally() for _ in candidates]
+        alive = list(range(len(candidates)))
         worlds = rollouts = 0
         seat = obs.seat
-        clock = budget.clock
-        started = clock()
-        while True:
-            world_rng = random.Random(rng.getrandbits(64))
-            hands, stock = deal_hidden(obs, world_rng)
-            world = imagine(obs, world_rng, hands=hands, stock=stock)
-            worlds += 1
-            outcomes = []
-            for candidate in candidates:
-                played = self.play(world, candidate, knowledge)
-                outcomes.append(_outcome(rollout(played, wary=self.wary_rollouts), seat))
-                rollouts += 1
-            for index, outcome in enumerate(outcomes):
-                difference = outcome - outcomes[0]
-                sums[index] += difference
-                squares[index] += difference * difference
-            if rollouts + len(candidates) > cap:
+        plausible = laid_what_it_could(obs) if self.infer_hands else None
+        watch.lap()  # the time spent finding the candidates is no world's cost
+        while len(alive) > 1 and rollouts + len(alive) <= cap:
+            # A world is worth dealing only if it can compare the favourite with a challenger.
+            if not watch.allows(watch.worst_world + 2 * watch.worst_rollout):
                 break
-            if deadline is not None:
-                # Stop when one more world would likely overrun the deadline.
-                now = clock()
-                if now + (now - started) / worlds >= deadline:
-                    break
-        self.last = SearchStats(len(candidates), worlds, rollouts)
-        return _actions(candidates[self._pick(sums, squares, worlds)])
+            world_rng = random.Random(rng.getrandbits(64))
+            hands, stock = deal_hidden(obs, world_rng, plausible=plausible)
+            world = imagine(obs, world_rng, hands=hands, stock=stock)
+            watch.lap_world()
+            worlds += 1
+            favourite = 0.0
+            for index in alive:
+                # Checked before every rollout, so that one slow world cannot overrun.
+                if not watch.allows(watch.worst_rollout):
+                    return tallies, worlds, rollouts
+                played = self.play(world, candidates[index], knowledge)
+                ended = rollout(played, wary=self.wary_rollouts, stop=watch.past)
+                if watch.past():
+                    return tallies, worlds, rollouts  # cut short: its outcome means nothing
+                outcome = _outcome(ended, seat)
+                watch.lap_rollout()
+                rollouts += 1
+                if index == alive[0]:
+                    favourite = outcome
+                else:
+                    tallies[index].add(outcome - favourite)
+            if worlds >= self.min_worlds:
+                # A challenger clearly worse than the favourite gets no more rollouts.
+                alive = [alive[0]] + [i for i in alive[1:] if not tallies[i].worse(self.drop)]
+        return tallies, worlds, rollouts
 
-    def _pick(self, sums: list[float], squares: list[float], worlds: int) -> int:
+    def _pick(self, tallies: list[_Tally]) -> int:
         """The favourite, unless another candidate did better by a clear margin.
 
         A rollout's score swings by dozens of points, so the careful bot's
@@ -121,11 +158,11 @@ class ExpertBot:
         ``prior`` points.
         """
         best, best_mean = 0, 0.0
-        for index in range(1, len(sums)):
-            mean = sums[index] / worlds
-            variance = max(0.0, squares[index] / worlds - mean * mean)
-            error = math.sqrt(variance / max(1, worlds - 1))
-            if mean + self.confidence * error + self.prior < 0 and mean < best_mean:
+        for index, tally in enumerate(tallies[1:], 1):
+            if tally.count < 2:
+                continue
+            mean = tally.mean
+            if mean + self.confidence * tally.error + self.prior < 0 and mean < best_mean:
                 best, best_mean = index, mean
         return best
 
@@ -137,6 +174,8 @@ class ExpertBot:
         if not deal.drawn:
             if not may_take(deal):
                 return [None]
+            top = deal.discard_top
+            assert top is not None
             taken = deal.apply(TakeDiscard())
             found = careful_lines(taken, knowledge, self.weights, values)
             must_return = taken.must_return
@@ -145,8 +184,8 @@ class ExpertBot:
                 for scored in found
                 if must_return is None or scored.line.opens or scored.line.goes_out
             ]
-            if not usable:
-                return [None]
+            if not usable or not _uses(usable[0], top, values.of(deal)):
+                return [None]  # a take that does not use the card is no plan worth a search
             take: Candidate = (TakeDiscard(), *usable[0].actions)
             if CarefulBot(self.weights).should_take(deal, knowledge):
                 return [take, None]
@@ -189,6 +228,122 @@ class ExpertBot:
         for action in candidate:
             world = world.apply(action)
         return world
+
+
+class _Tally:
+    """Running mean and standard error of a candidate's paired score differences."""
+
+    __slots__ = ("count", "squares", "total")
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.total = 0.0
+        self.squares = 0.0
+
+    def add(self, difference: float) -> None:
+        self.count += 1
+        self.total += difference
+        self.squares += difference * difference
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.count if self.count else 0.0
+
+    @property
+    def error(self) -> float:
+        if self.count < 2:
+            return math.inf
+        variance = max(0.0, self.squares / self.count - self.mean**2)
+        return math.sqrt(variance / (self.count - 1))
+
+    def worse(self, errors: float) -> bool:
+        """Worse than the favourite by more than ``errors`` standard errors."""
+        return self.count >= 2 and self.mean - errors * self.error > 0
+
+
+class _Stopwatch:
+    """The search's clock: may one more step of a given cost start without overrunning?
+
+    It keeps the worst cost seen of dealing a world and of one rollout (a
+    loaded machine or a long deal makes them grow), so the search stops while
+    even the slowest step seen so far would still fit.
+    """
+
+    def __init__(self, clock: Callable[[], float], limit: float | None) -> None:
+        self.clock = clock
+        self.mark = clock()
+        self.deadline = None if limit is None else self.mark + limit
+        self.worst_world = 0.0
+        self.worst_rollout = 0.0
+
+    def allows(self, cost: float) -> bool:
+        return self.deadline is None or self.clock() + cost <= self.deadline
+
+    def past(self) -> bool:
+        return self.deadline is not None and self.clock() > self.deadline
+
+    def lap_world(self) -> None:
+        self.worst_world = max(self.worst_world, self.lap())
+
+    def lap_rollout(self) -> None:
+        self.worst_rollout = max(self.worst_rollout, self.lap())
+
+    def lap(self) -> float:
+        """Seconds since the last lap (or the start)."""
+        now = self.clock()
+        elapsed, self.mark = now - self.mark, now
+        return elapsed
+
+
+def _time_for(obs: Observation, limit: float | None) -> float | None:
+    """This call's share of the turn's ``limit``, less a safety margin.
+
+    A turn that starts with a stock draw takes two calls (choose the draw,
+    then play the card drawn) and the limit is for the whole turn: the draw
+    takes ``DRAW_SHARE`` of it, and the play after it the rest, unless the
+    draw cannot have been searched.
+    """
+    if limit is None:
+        return None
+    if obs.view.phase == "draw":
+        share = DRAW_SHARE
+    elif _draw_maybe_searched(obs):
+        share = 1.0 - DRAW_SHARE
+    else:
+        share = 1.0
+    return limit * share * (1.0 - SAFETY_MARGIN)
+
+
+def _draw_maybe_searched(obs: Observation) -> bool:
+    """In the play phase: may choosing this turn's draw have used its share of the time?
+
+    Only a take that uses the top discard is searched (see ``_uses``), so a top
+    card that melds with nothing in hand and lays off nowhere rules it out. (An
+    over-estimate, cheap to check: after a stock draw the discard pile and who
+    has opened are as they were, and the hand holds one more card.)
+    """
+    view = obs.view
+    if view.taken is not None or not view.discard:
+        return False  # this turn's take is in hand (its call chose the whole turn), or none
+    opened = view.opened[obs.seat]
+    if obs.ruleset.discard_take is DiscardTake.OPENED_ONLY and not opened:
+        return False
+    top = view.discard[-1][1]
+    if top.is_joker or any(could_meld(top, card) for _, card in view.hand or ()):
+        return True
+    return opened and any(top in accepts(meld.meld, obs.ruleset) for meld in view.table)
+
+
+def _uses(line: Line, card: Card, value: HandValue) -> bool:
+    """Does ``line`` (after taking ``card``) use it: lay it now, or keep it in a meld to be?
+
+    Throwing it straight back is a pass, and keeping it as deadwood helps nobody.
+    """
+    if line.discard == card:
+        return False
+    if card not in line.left:
+        return True  # laid this turn
+    return card not in value.dead(line.left)[1]
 
 
 def _actions(candidate: Candidate) -> list[Action]:

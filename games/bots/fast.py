@@ -113,13 +113,16 @@ def _wary_discard(deal: Deal, rest: list[Card]) -> Callable[[Card], float]:
     ruleset = deal.ruleset
     following = (deal.to_move + 1) % deal.num_players
     feeds = deal.has_opened(following)
-    table = [meld.meld for meld in deal.table] if feeds else []
+    # The cards the next player could lay off, gathered once (this runs every rollout turn).
+    lay_offs: set[Card] = set()
+    for meld in deal.table if feeds else ():
+        lay_offs |= accepts(meld.meld, ruleset)
 
     def worth_throwing(card: Card) -> float:
         worth = float(card_penalty(card, ruleset))
         if any(could_meld(card, other) for other in rest if other is not card):
             worth -= 10.0
-        if any(card in accepts(meld, ruleset) for meld in table):
+        if card in lay_offs:
             worth -= 12.0
         return worth
 
@@ -144,10 +147,20 @@ def _opening(hand: list[Card], ruleset: Ruleset) -> list[Meld]:
     return opening_for_turn(hand, ruleset)
 
 
-def rollout(deal: Deal, max_turns: int = 400, *, wary: bool = False) -> Deal:
-    """Play ``deal`` on with the fast policy for every seat (up to ``max_turns`` turns)."""
-    for _ in range(max_turns):
-        if deal.is_over:
+def rollout(
+    deal: Deal,
+    max_turns: int = 400,
+    *,
+    wary: bool = False,
+    stop: Callable[[], bool] | None = None,
+) -> Deal:
+    """Play ``deal`` on with the fast policy for every seat (up to ``max_turns`` turns).
+
+    ``stop`` is asked every few turns (a clock check is cheap, but not free):
+    when it says so, the deal is returned unfinished.
+    """
+    for turn in range(max_turns):
+        if deal.is_over or (stop is not None and turn % 4 == 3 and stop()):
             break
         deal = fast_turn(deal, wary=wary)
     return deal

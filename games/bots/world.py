@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 
-from games.engine import Card, Deal, TakeDiscard, full_pack
+from games.engine import Card, Deal, TakeDiscard, full_pack, meld_value
 
 from .base import Observation
+from .planning import accepts, partition
 
-__all__ = ["imagine", "known_in_hands", "unseen_cards"]
+__all__ = ["deal_hidden", "imagine", "known_in_hands", "laid_what_it_could", "unseen_cards"]
 
 
 def known_in_hands(obs: Observation) -> list[list[Card]]:
@@ -117,8 +119,19 @@ def imagine(
     return deal
 
 
-def deal_hidden(obs: Observation, rng: random.Random) -> tuple[list[list[Card]], list[Card]]:
-    """Every seat's hand and the stock (top first), the unseen cards dealt at random."""
+def deal_hidden(
+    obs: Observation,
+    rng: random.Random,
+    *,
+    plausible: Callable[[int, list[Card]], bool] | None = None,
+    tries: int = 20,
+) -> tuple[list[list[Card]], list[Card]]:
+    """Every seat's hand and the stock (top first), the unseen cards dealt at random.
+
+    With ``plausible(seat, hand)``, each other hand is dealt again (up to
+    ``tries`` times) until the predicate accepts it: a way to deal the
+    hands the others' play makes likely (see ``laid_what_it_could``).
+    """
     view = obs.view
     known = known_in_hands(obs)
     pool = unseen_cards(obs, known)
@@ -126,10 +139,47 @@ def deal_hidden(obs: Observation, rng: random.Random) -> tuple[list[list[Card]],
     hands: list[list[Card]] = []
     for seat, count in enumerate(view.hand_counts):
         need = count - len(known[seat])
-        hands.append([*known[seat], *pool[:need]])
+        hand = [*known[seat], *pool[:need]]
+        if plausible is not None and seat != obs.seat and need > 0:
+            for _ in range(tries):
+                if plausible(seat, hand):
+                    break
+                rng.shuffle(pool)
+                hand = [*known[seat], *pool[:need]]
+        hands.append(hand)
         del pool[:need]
     if len(pool) < view.stock_count:
         raise ValueError("the observation does not add up to the pack")
     # More unseen cards than places only in made-up positions (a partial pack):
     # the ones left over are simply not in play.
     return hands, pool[: view.stock_count]
+
+
+def laid_what_it_could(obs: Observation, *, leak: float = 0.1) -> Callable[[int, list[Card]], bool]:
+    """A ``plausible`` test for players who lay down what they can, as most do.
+
+    At the end of its turn such a player holds no meld and nothing that lays
+    off onto the table if it has opened, and no opening if it has not (once
+    it has had a turn). A hand that breaks this is still let through now and
+    then (``leak``): some players hold back on purpose.
+    """
+    view = obs.view
+    ruleset = obs.ruleset
+    table = [meld.meld for meld in view.table]
+    memory = obs.memory
+    leaks = random.Random(len(view.discard) * 131 + view.stock_count)
+
+    def plausible(seat: int, hand: list[Card]) -> bool:
+        if leaks.random() < leak:
+            return True
+        melds = partition(hand, ruleset)
+        if view.opened[seat]:
+            if melds:
+                return False
+            return not any(card in accepts(meld, ruleset) for meld in table for card in hand)
+        if memory is None or memory.records[seat].turns == 0:
+            return True  # it has not had a turn (or we cannot tell)
+        value = sum(meld_value(meld, ruleset) for meld in melds)
+        return value < ruleset.opening_minimum
+
+    return plausible

@@ -5,14 +5,17 @@ from __future__ import annotations
 import random
 import time
 
-from games.bots import Budget, ExpertBot
+import pytest
+
+from games.bots import Budget, ExpertBot, expert
 from games.bots.careful import Knowledge
 from games.bots.world import imagine
+from games.engine import Deal
 from tests.bots.helpers import observe, texts
-from tests.engine.helpers import MACEDONIAN, SERBIAN, position
+from tests.engine.helpers import MACEDONIAN, POLISH51, SERBIAN, position
 
 
-def choice_position():
+def choice_position(discard: str = ""):
     # Opened, several sensible discards: the expert has candidates to search.
     return position(
         MACEDONIAN,
@@ -21,6 +24,7 @@ def choice_position():
         opened=[0, 1],
         table=[(1, "2D 3D 4D"), (0, "AS 2S 3S 4S")],
         stock="KH QH 4C 6C 7C 8C 9C 10C",
+        discard=discard,
         drawn=True,
     )
 
@@ -32,7 +36,7 @@ def test_it_searches_several_candidates_within_its_rollout_cap():
     assert bot.last is not None
     assert bot.last.candidates > 1
     assert 0 < bot.last.rollouts <= 40
-    assert bot.last.rollouts == bot.last.worlds * bot.last.candidates
+    assert bot.last.rollouts <= bot.last.worlds * bot.last.candidates
 
 
 def test_it_stops_at_its_time_limit_on_a_given_clock():
@@ -46,6 +50,106 @@ def test_it_stops_at_its_time_limit_on_a_given_clock():
     bot.decide(observe(choice_position()), random.Random(1), budget)
     assert bot.last is not None
     assert 1 <= bot.last.worlds <= 6
+
+
+class FakeClock:
+    """A clock that only the (patched) rollouts move on."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def rollouts_taking(monkeypatch: pytest.MonkeyPatch, clock: FakeClock, *seconds: float) -> None:
+    """Each rollout moves ``clock`` on by the next of ``seconds`` (the last one repeats)."""
+    costs = iter(seconds)
+    last = [seconds[-1]]
+
+    def timed(deal: Deal, *args: object, **options: object) -> Deal:
+        last[0] = next(costs, last[0])
+        clock.now += last[0]
+        return deal  # unfinished: scored by the cards in hand
+
+    monkeypatch.setattr(expert, "rollout", timed)
+
+
+def test_it_uses_most_of_its_time_and_keeps_a_safety_margin(monkeypatch):
+    clock = FakeClock()
+    rollouts_taking(monkeypatch, clock, 0.05)
+    bot = ExpertBot()
+    bot.decide(observe(choice_position()), random.Random(1), Budget(time_limit_s=2.0, clock=clock))
+    assert clock.now <= 2.0 * (1 - expert.SAFETY_MARGIN)
+    assert bot.last is not None and bot.last.rollouts >= 30
+
+
+def test_one_slow_rollout_makes_it_stop_early(monkeypatch):
+    clock = FakeClock()
+    rollouts_taking(monkeypatch, clock, 0.05, 0.05, 0.05, 0.05, 0.8, 0.05)
+    bot = ExpertBot()
+    bot.decide(observe(choice_position()), random.Random(1), Budget(time_limit_s=2.0, clock=clock))
+    # After a rollout of 0.8 s it starts another only while one more of 0.8 s would fit.
+    assert clock.now <= 2.0 * (1 - expert.SAFETY_MARGIN)
+    assert bot.last is not None and bot.last.rollouts < 15
+
+
+def test_it_checks_the_clock_between_the_rollouts_of_one_world(monkeypatch):
+    clock = FakeClock()
+    rollouts_taking(monkeypatch, clock, 0.05, 1.5, 0.05)
+    bot = ExpertBot()
+    bot.decide(observe(choice_position()), random.Random(1), Budget(time_limit_s=2.0, clock=clock))
+    assert clock.now <= 2.0 * (1 - expert.SAFETY_MARGIN)
+    assert bot.last is not None and bot.last.rollouts == 2  # the first world was left unfinished
+
+
+def test_choosing_the_draw_leaves_time_to_play_the_card_drawn(monkeypatch):
+    # Polish51: anyone may take the 9H, which would make a run: a draw worth searching.
+    deal = position(
+        POLISH51,
+        "7H 8H 2C 5S KD QS JC 3D 9D 4C 6S KC",
+        "2H 3C 5C 6D 7D 8D 9S 4S 10C JD QD KH",
+        discard="9H",
+        stock="KS QH 4D 6C 7C 8C 9C 10D",
+    )
+    clock = FakeClock()
+    rollouts_taking(monkeypatch, clock, 0.02)
+    bot = ExpertBot()
+    bot.decide(observe(deal), random.Random(1), Budget(time_limit_s=2.0, clock=clock))
+    assert bot.last is not None and bot.last.candidates == 2
+    assert 0.3 < clock.now <= 2.0 * expert.DRAW_SHARE
+
+
+@pytest.mark.parametrize(
+    ("top", "share"),
+    [("6C", 1.0), ("QD", 1.0 - expert.DRAW_SHARE)],
+    ids=["no-use-for-the-top-discard", "the-draw-may-have-been-searched"],
+)
+def test_playing_the_card_drawn_gets_the_rest_of_the_turn(monkeypatch, top, share):
+    # The 6C melds with nothing: taking it was never searched, the play gets the whole turn.
+    clock = FakeClock()
+    rollouts_taking(monkeypatch, clock, 0.02)
+    bot = ExpertBot()
+    bot.decide(
+        observe(choice_position(top)), random.Random(1), Budget(time_limit_s=2.0, clock=clock)
+    )
+    usable = 2.0 * share * (1 - expert.SAFETY_MARGIN)
+    assert usable - 0.1 <= clock.now <= usable
+
+
+def test_it_does_not_search_a_take_that_leaves_the_card_unused():
+    # Polish51: anyone may take the KS, but it melds with nothing in hand.
+    deal = position(
+        POLISH51,
+        "7H 8H 2C 5S 4D 3S 9D 4C 6S 10C 2D 5D 7C",
+        "2H 3C 5C 6D 7D 8D 9S 4S QC JD QD KH AH",
+        discard="KS",
+        stock="KD QH 4H 6C 8C 9C 10D JC",
+    )
+    bot = ExpertBot()
+    actions = bot.decide(observe(deal), random.Random(1), Budget(simulations=40))
+    assert texts(actions) == ["draw"]
+    assert bot.last is not None and bot.last.candidates == 1 and bot.last.rollouts == 0
 
 
 def test_it_respects_a_wall_clock_budget():
