@@ -158,6 +158,8 @@ def main() -> None:
                         "--no-access-log",
                         "--ws",
                         "websockets",
+                        "--timeout-graceful-shutdown",
+                        "3",
                     ],
                     cwd=ROOT,
                     env=env,

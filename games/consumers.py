@@ -16,6 +16,7 @@ import contextlib
 from typing import Any
 
 from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from games import notifications, selectors
@@ -48,7 +49,9 @@ class GameEventsConsumer(AsyncJsonWebsocketConsumer):
         self._refresher: asyncio.Task[None] | None = None
         if self.user is None or not self.user.is_authenticated:
             await self.close(code=CLOSE_UNAUTHENTICATED)
-            return
+            # Stop now: a refused client need not send a disconnect, and waiting for
+            # one would hold a task and a channel-layer read open until shutdown.
+            raise StopConsumer
         await self.channel_layer.group_add(
             notifications.user_group(self.user.pk), self.channel_name
         )

@@ -33,6 +33,10 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
         "lifespan": "off",
         "log_level": args.log_level,
         "access_log": not args.no_access_log,
+        # uvicorn waits for every connection's task on shutdown, with no limit by
+        # default; a websocket refused during its handshake can leave one behind under
+        # uvloop, and a live game's sockets never end by themselves. Clients reconnect.
+        "timeout_graceful_shutdown": int(os.environ.get("WEB_SHUTDOWN_TIMEOUT_S", "10")),
     }
 
 

@@ -175,6 +175,7 @@ def main() -> int:
             [
                 python, "-m", "uvicorn", "remi_site.asgi:application",
                 "--host", host, "--port", port, "--lifespan", "off",
+                "--timeout-graceful-shutdown", "5",
                 "--workers", os.environ.get("REMI_WEB_WORKERS", "1"),
             ],
             env,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Any
 
@@ -63,6 +64,18 @@ async def test_it_refuses_an_unauthenticated_connection() -> None:
     connected, code = await client.connect()
     assert not connected
     assert code == 4401
+
+
+@pytest.mark.parametrize("origin", ["http://localhost", "https://evil.example"])
+async def test_a_refused_connection_leaves_nothing_running(origin: str) -> None:
+    """A refused client may never say goodbye: the application must not wait for it
+    (on the channel layer) or every refused handshake would leak a task and a Redis
+    connection until the server stops. Refused here for no login, or a foreign Origin."""
+    client = websocket(None, origin=origin)
+    connected, _ = await client.connect()
+    assert not connected
+
+    await asyncio.wait_for(client.future, timeout=2)  # the application returned by itself
 
 
 async def test_it_refuses_a_foreign_origin(token_factory: Callable[..., Any], user: Any) -> None:

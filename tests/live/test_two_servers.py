@@ -58,6 +58,8 @@ def two_servers() -> Iterator[list[int]]:
                 str(port),
                 "--log-level",
                 "warning",
+                "--timeout-graceful-shutdown",
+                "3",
             ],
             cwd=ROOT,
             env=env,
