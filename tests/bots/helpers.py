@@ -10,6 +10,7 @@ from games.bots.arena import DealRecord, play_deal
 from games.bots.base import Bot, Observation
 from games.bots.memory import BotMemory
 from games.engine import Action, Deal
+from tests.engine.helpers import MACEDONIAN, position
 
 FAST = Budget(time_limit_s=None, simulations=12)
 
@@ -33,3 +34,18 @@ def play(deal: Deal, levels: Sequence[int], *, seed: int = 0, budget: Budget = F
     bots = [make_bot(level) for level in levels]
     rngs = [random.Random(f"{seed}:{seat}") for seat in range(len(levels))]
     return play_deal(deal, bots, rngs=rngs, budget=budget)
+
+
+def opened_macedonian_position(discard: str = "") -> Deal:
+    """Both seats have opened; seat 0 to play with several sensible discards (an
+    expert has candidates to search; seat 1's hand is hidden from seat 0)."""
+    return position(
+        MACEDONIAN,
+        "7H 8H 2C 5S KD QS JC 3D 9D",
+        "2H 3C 5C 6D 7D 8D 9S",
+        opened=[0, 1],
+        table=[(1, "2D 3D 4D"), (0, "AS 2S 3S 4S")],
+        stock="KH QH 4C 6C 7C 8C 9C 10C",
+        discard=discard,
+        drawn=True,
+    )

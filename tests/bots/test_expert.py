@@ -12,21 +12,8 @@ from games.bots.careful import Knowledge
 from games.bots.world import imagine
 from games.engine import Deal
 from tests.bots.helpers import observe, texts
-from tests.engine.helpers import MACEDONIAN, POLISH51, SERBIAN, position
-
-
-def choice_position(discard: str = ""):
-    # Opened, several sensible discards: the expert has candidates to search.
-    return position(
-        MACEDONIAN,
-        "7H 8H 2C 5S KD QS JC 3D 9D",
-        "2H 3C 5C 6D 7D 8D 9S",
-        opened=[0, 1],
-        table=[(1, "2D 3D 4D"), (0, "AS 2S 3S 4S")],
-        stock="KH QH 4C 6C 7C 8C 9C 10C",
-        discard=discard,
-        drawn=True,
-    )
+from tests.bots.helpers import opened_macedonian_position as choice_position
+from tests.engine.helpers import POLISH51, SERBIAN, position
 
 
 def test_it_searches_several_candidates_within_its_rollout_cap():

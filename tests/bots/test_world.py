@@ -7,25 +7,12 @@ from collections import Counter
 
 from games.bots.world import deal_hidden, laid_what_it_could, unseen_cards
 from games.engine import Card
-from tests.bots.helpers import observe
-from tests.engine.helpers import MACEDONIAN, cards, position
-
-
-def opened_position():
-    # Seat 1 has opened; its hand is hidden from seat 0.
-    return position(
-        MACEDONIAN,
-        "7H 8H 2C 5S KD QS JC 3D 9D",
-        "2H 3C 5C 6D 7D 8D 9S",
-        opened=[0, 1],
-        table=[(1, "2D 3D 4D"), (0, "AS 2S 3S 4S")],
-        stock="KH QH 4C 6C 7C 8C 9C 10C",
-        drawn=True,
-    )
+from tests.bots.helpers import observe, opened_macedonian_position
+from tests.engine.helpers import cards
 
 
 def test_it_deals_the_unseen_cards_and_no_others():
-    deal = opened_position()
+    deal = opened_macedonian_position()
     obs = observe(deal)
     hands, stock = deal_hidden(obs, random.Random(3))
     assert hands[0] == list(deal.hand(0))
@@ -36,7 +23,7 @@ def test_it_deals_the_unseen_cards_and_no_others():
 
 
 def test_it_deals_again_until_a_hand_is_plausible():
-    obs = observe(opened_position())
+    obs = observe(opened_macedonian_position())
     unwanted = cards("KH")[0]
 
     def without_the_king(seat: int, hand: list[Card]) -> bool:
@@ -48,7 +35,7 @@ def test_it_deals_again_until_a_hand_is_plausible():
 
 
 def test_an_opened_player_is_not_dealt_a_meld_it_would_have_laid():
-    plausible = laid_what_it_could(observe(opened_position()), leak=0.0)
+    plausible = laid_what_it_could(observe(opened_macedonian_position()), leak=0.0)
     assert not plausible(1, cards("10H JH QH 5C 9C"))  # a run it would have laid down
     assert not plausible(1, cards("5D 9C KC"))  # the 5D lays off on 2D 3D 4D
     assert plausible(1, cards("10H QC 5C 9C KS"))
