@@ -773,22 +773,9 @@ def game_resign(*, game: Game, user: User) -> Game:
             raise Conflict("the game is not being played", code="game_not_active")
         if seat.status == Seat.Status.OUT:
             raise Conflict("you have already resigned", code="seat_out")
-        seat.status = Seat.Status.OUT
         changed = {seat}
         row = _current_deal(game)
-        game.ply += 1
-        public = {"type": "resign", "seat": seat.position}
-        Move.objects.create(
-            game=game,
-            ply=game.ply,
-            deal=row,
-            seat=seat,
-            user=user,
-            kind="resign",
-            payload={"type": "resign"},
-            public=public,
-        )
-        _notify(game, {"type": "move", "deal": row.number, "move": public})
+        _log_seat_out(game, row, seat, by=user)
         still_in = [s for s in seats if s.status != Seat.Status.OUT]
         if len(still_in) < 2:
             winners = [s.position for s in still_in]
@@ -1051,19 +1038,23 @@ def _timeout_action(deal: EngineDeal) -> Action:
     return legal[0]
 
 
-def _log_seat_out(game: Game, row: Deal, seat: Seat, *, reason: str) -> None:
-    """Mark ``seat`` out and log it as a server ``resign`` move carrying the reason."""
+def _log_seat_out(
+    game: Game, row: Deal, seat: Seat, *, reason: str | None = None, by: User | None = None
+) -> None:
+    """Mark ``seat`` out and log it as a ``resign`` move: the player's own (``by``),
+    or the server's, carrying the ``reason`` (timeouts, absence)."""
     seat.status = Seat.Status.OUT
     game.ply += 1
-    public = {"type": "resign", "seat": seat.position, "reason": reason}
+    why = {} if reason is None else {"reason": reason}
+    public = {"type": "resign", "seat": seat.position, **why}
     Move.objects.create(
         game=game,
         ply=game.ply,
         deal=row,
         seat=seat,
-        user=None,
+        user=by,
         kind="resign",
-        payload={"type": "resign", "reason": reason},
+        payload={"type": "resign", **why},
         public=public,
     )
     _notify(game, {"type": "move", "deal": row.number, "move": public})
