@@ -178,7 +178,10 @@ class HiddenInformationAdmin(ReadOnlyAdmin):
     change_form_template = "admin/games/hidden_change_form.html"
 
     def hidden_lines(self, request: HttpRequest, obj: Any) -> list[tuple[str, str]]:
-        raise NotImplementedError
+        """What this page may show a moderator, as (label, text) lines; each subclass
+        names its own (and records the look). Nothing by default: a page that forgets
+        to say shows nothing hidden rather than failing."""
+        return []
 
     def change_view(
         self,
