@@ -985,15 +985,24 @@ def game_timeout_turn(
     return ServerTurn(game=game, position=seat.position, strikes=seat.strikes, out=out)
 
 
+def _lock_at_ply(game: Game, expected_ply: int) -> tuple[Game, list[Seat]] | None:
+    """The locked game and its seats, if it is still active at ``expected_ply`` (the
+    guard of the system's own moves: a sweep or timer acts only on what it saw)."""
+    game = _lock(game)
+    if game.status != Game.Status.ACTIVE or game.ply != expected_ply:
+        return None
+    return game, _seats(game)
+
+
 def game_seat_out(*, game: Game, position: int, expected_ply: int, reason: str) -> Game | None:
     """The system takes a seat out of a running game (a live player away past the
     wait): as a resignation, logged with ``user=None`` and the reason. None when the
     game moved on from ``expected_ply`` or is not active."""
     with transaction.atomic():
-        game = _lock(game)
-        if game.status != Game.Status.ACTIVE or game.ply != expected_ply:
+        locked = _lock_at_ply(game, expected_ply)
+        if locked is None:
             return None
-        seats = _seats(game)
+        game, seats = locked
         seat = seats[position]
         if seat.status == Seat.Status.OUT:
             return game
@@ -1068,10 +1077,10 @@ def game_seat_out_and_end(
     with the reason; the lowest total among the seats still in wins (2 players: the
     other one). None when the game moved on from ``expected_ply`` or is not active."""
     with transaction.atomic():
-        game = _lock(game)
-        if game.status != Game.Status.ACTIVE or game.ply != expected_ply:
+        locked = _lock_at_ply(game, expected_ply)
+        if locked is None:
             return None
-        seats = _seats(game)
+        game, seats = locked
         seat = seats[position]
         _log_seat_out(game, _current_deal(game), seat, reason=reason)
         _game_finish(game, seats, reason=reason, now=timezone.now())
