@@ -180,6 +180,7 @@ def lay_what_you_can(
     melds: bool = True,
     lay_offs: bool = True,
     swaps: bool = True,
+    best_of_more: list[Meld] | None = None,
 ) -> tuple[Deal, list[Action]]:
     """Lay down and lay off all the mover can while keeping ``reserve`` to discard.
 
@@ -189,6 +190,9 @@ def lay_what_you_can(
     swaps table jokers for cards it holds, lays down its best partition and
     lays off what fits, until nothing more goes. Returns the deal after those
     actions and the actions; illegal steps are skipped, never returned.
+
+    ``best_of_more`` is ``best_opening`` of the whole hand, when the caller
+    has it: if it leaves ``reserve`` out, it is the best opening without it too.
     """
     ruleset = deal.ruleset
     seat = deal.to_move
@@ -211,7 +215,7 @@ def lay_what_you_can(
     if not deal.has_opened(seat):
         if not open_now:
             return deal, actions
-        opening = _opening(rest_of_hand(), ruleset)
+        opening = _opening(rest_of_hand(), ruleset, best_of_more)
         if not opening or not attempt(LayDown(meld.cards for meld in opening)):
             return deal, actions
     if swaps:  # every table joker the hand holds the card(s) for
@@ -222,7 +226,7 @@ def lay_what_you_can(
                     attempt(SwapJoker(given, index))
                     break
     if melds:
-        found = best_partition(rest_of_hand(), ruleset)
+        found = partition(rest_of_hand(), ruleset)
         if found:
             attempt(LayDown(meld.cards for meld in found))
     if lay_offs:
@@ -245,15 +249,27 @@ def lay_what_you_can(
     return deal, actions
 
 
-def _opening(cards: list[Card], ruleset: Ruleset) -> list[Meld]:
-    melds = best_opening(cards, ruleset)
-    if sum(meld_value(meld, ruleset) for meld in melds) >= ruleset.opening_minimum:
+def _opening(cards: list[Card], ruleset: Ruleset, best_of_more: list[Meld] | None) -> list[Meld]:
+    minimum = ruleset.opening_minimum
+    if best_of_more is not None and _within(best_of_more, cards):
+        melds = best_of_more  # the best of a larger hand, and all its cards are here
+    elif best_of_more is not None and sum(meld_value(m, ruleset) for m in best_of_more) < minimum:
+        melds = []  # not even the larger hand reaches the minimum
+    else:
+        melds = best_opening(cards, ruleset)
+    if sum(meld_value(meld, ruleset) for meld in melds) >= minimum:
         return melds
     if not ruleset.hand_needs_51:
         melds = best_partition(cards, ruleset)
         if sum(len(meld.cards) for meld in melds) == len(cards):
             return melds
     return []
+
+
+def _within(melds: Sequence[Meld], cards: Sequence[Card]) -> bool:
+    need = Counter(card for meld in melds for card in meld.cards)
+    held = Counter(cards)
+    return all(held[card] >= count for card, count in need.items())
 
 
 # ---------------------------------------------------------------- ways to end a turn
@@ -284,11 +300,13 @@ class Line:
         return None if result is None else result.scores[seat]
 
 
-def line_for(deal: Deal, discard: Card, **lay_options: bool) -> Line | None:
+def line_for(
+    deal: Deal, discard: Card, *, best_of_more: list[Meld] | None = None, **lay_options: bool
+) -> Line | None:
     """The line that lays what it can (see ``lay_what_you_can``) and discards ``discard``."""
     seat = deal.to_move
     opened = deal.has_opened(seat)
-    laid, actions = lay_what_you_can(deal, discard, **lay_options)
+    laid, actions = lay_what_you_can(deal, discard, best_of_more=best_of_more, **lay_options)
     try:
         after = laid.apply(Discard(discard))
     except IllegalAction:
@@ -307,9 +325,12 @@ def lines(deal: Deal, discards: Iterable[Card] | None = None, **lay_options: boo
     """One line per distinct discard (all cards of the hand unless ``discards`` is given)."""
     seat = deal.to_move
     choices = dict.fromkeys(deal.hand(seat) if discards is None else discards)
+    best_of_more = None
+    if lay_options.get("open_now", True) and not deal.has_opened(seat) and may_lay(deal):
+        best_of_more = best_opening(deal.hand(seat), deal.ruleset)  # shared by every discard
     found = []
     for card in choices:
-        line = line_for(deal, card, **lay_options)
+        line = line_for(deal, card, best_of_more=best_of_more, **lay_options)
         if line is not None:
             found.append(line)
     return found
