@@ -18,6 +18,7 @@ Runs on ``--workers`` processes (default 2).
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import multiprocessing
 import os
@@ -118,15 +119,17 @@ def tasks_for(args: argparse.Namespace) -> Iterator[Task]:
     pairs = [tuple(int(x) for x in pair.split("-")) for pair in args.pairs.split(",")]
     expert = Budget(time_limit_s=args.expert_time or None, simulations=args.expert_sims)
     plain = Budget(time_limit_s=None)
+    expert_options = json.loads(args.expert_options)
     for preset in presets:
         for low, high in pairs:
             a, b = max(low, high), min(low, high)
             deals = args.expert_deals if 4 in (a, b) else args.deals
             budgets = (expert if a == 4 else plain, expert if b == 4 else plain)
             chunk = args.chunk if 4 not in (a, b) else max(1, args.chunk // 10)
+            options = (expert_options if a == 4 else {}, expert_options if b == 4 else {})
             for start in range(0, deals, chunk):
                 indices = list(range(start, min(deals, start + chunk)))
-                yield Task(preset, (a, {}), (b, {}), indices, args.seed, budgets)
+                yield Task(preset, (a, options[0]), (b, options[1]), indices, args.seed, budgets)
 
 
 def report(outcomes: list[Outcome], elapsed: float) -> str:
@@ -180,6 +183,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         type=float,
         default=2.0,
         help="level 4: seconds per turn (the platform's default; 0 for no limit)",
+    )
+    parser.add_argument(
+        "--expert-options",
+        default="{}",
+        help="level 4: constructor options as JSON, e.g. '{\"careful_turns\": 4}'",
     )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--chunk", type=int, default=50, help="deals per work unit")

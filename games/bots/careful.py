@@ -33,6 +33,7 @@ from games.engine import (
     TakeDiscard,
     best_partition,
     card_penalty,
+    full_pack,
     hand_penalty,
     meld_value,
 )
@@ -115,6 +116,32 @@ class Knowledge:
                     knowledge.next_shed[(0, card.rank)] += 1
                     knowledge.next_shed[(1, card.code)] += 1
         return knowledge
+
+    @classmethod
+    def in_world(cls, deal: Deal) -> Knowledge:
+        """What the mover of a world inside a search sees: its own hand and the public state.
+
+        Unlike ``of`` there is no memory of the log, so nothing is known of the
+        next player's hand: rollouts are many and short, and must be cheap.
+        """
+        seat = deal.to_move
+        unseen = Counter(full_pack(deal.ruleset.jokers))
+        unseen.subtract(deal.hand(seat))
+        unseen.subtract(deal.discard_pile)
+        for meld in deal.table:
+            unseen.subtract(meld.cards)
+        unseen = +unseen  # a world may hold cards the pack has no more of (a partial pack)
+        players = deal.num_players
+        return cls(
+            seat=seat,
+            ruleset=deal.ruleset,
+            unseen=unseen,
+            unseen_total=max(1, sum(unseen.values())),
+            opened=tuple(deal.has_opened(other) for other in range(players)),
+            hand_counts=tuple(len(deal.hand(other)) for other in range(players)),
+            stock_count=deal.stock_count,
+            next_seat=(seat + 1) % players,
+        )
 
     def live(self, card: Card) -> int:
         return self.unseen[card]
@@ -314,6 +341,17 @@ class CarefulBot:
         return best.score < now - stock_gain - self.weights.take_margin
 
     # ------------------------------------------------------------ playing
+
+    def play_turn(self, deal: Deal) -> Deal:
+        """``deal`` (a world: all hands known) after its mover plays a careful turn."""
+        if not deal.drawn:
+            if self.should_take(deal, Knowledge.in_world(deal)):
+                deal = deal.apply(TakeDiscard())
+            else:
+                deal = deal.apply(DrawStock())
+        for action in self.best_line(deal, Knowledge.in_world(deal)).actions:
+            deal = deal.apply(action)
+        return deal
 
     def best_line(self, deal: Deal, knowledge: Knowledge) -> Line:
         found = careful_lines(deal, knowledge, self.weights)

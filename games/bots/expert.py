@@ -6,7 +6,9 @@ open now or hold the opening back for a hand), the careful bot's own choice
 first. Then, again and again, it deals a world consistent with everything
 its seat has seen (the other hands, less the cards known to be in them, and
 the stock order, all from the unseen cards), plays each candidate in that
-world and the rest of the deal with a fast greedy policy for every seat,
+world and the rest of the deal with a fast greedy policy for every seat
+(optionally the first ``careful_turns`` turns the careful way: closer to how
+the deal really goes on, but each such turn costs about eight fast ones),
 and scores the result (its deal score less the others' average). The same
 worlds serve every candidate (common random numbers), so candidates are
 compared world by world. A candidate replaces the careful favourite only
@@ -72,6 +74,7 @@ class ExpertBot:
         careful_after_draw: bool = True,
         wary_rollouts: bool = True,
         infer_hands: bool = True,
+        careful_turns: int = 0,
         weights: Weights | None = None,
     ) -> None:
         self.max_candidates = candidates
@@ -82,6 +85,7 @@ class ExpertBot:
         self.careful_after_draw = careful_after_draw
         self.wary_rollouts = wary_rollouts
         self.infer_hands = infer_hands  # deal the others hands their play makes likely
+        self.careful_turns = careful_turns  # rollout turns played the careful way, then fast
         self.weights = weights or Weights()
         self.last: SearchStats | None = None
 
@@ -134,7 +138,7 @@ class ExpertBot:
                 if not watch.allows(watch.worst_rollout):
                     return tallies, worlds, rollouts
                 played = self.play(world, candidates[index], knowledge)
-                ended = rollout(played, wary=self.wary_rollouts, stop=watch.past)
+                ended = self.roll_out(played, watch.past)
                 if watch.past():
                     return tallies, worlds, rollouts  # cut short: its outcome means nothing
                 outcome = _outcome(ended, seat)
@@ -228,6 +232,15 @@ class ExpertBot:
         for action in candidate:
             world = world.apply(action)
         return world
+
+    def roll_out(self, deal: Deal, stop: Callable[[], bool]) -> Deal:
+        """The deal played to its end: ``careful_turns`` careful turns, then the fast policy."""
+        careful = CarefulBot(self.weights)
+        for _ in range(self.careful_turns):
+            if deal.is_over or stop():
+                return deal
+            deal = careful.play_turn(deal)
+        return rollout(deal, wary=self.wary_rollouts, stop=stop)
 
 
 class _Tally:

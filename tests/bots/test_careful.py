@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import random
 
-from games.bots import BotMemory, CarefulBot, GreedyBot
+from games.bots import BotMemory, Budget, CarefulBot, GreedyBot
+from games.bots.base import Observation
 from games.bots.careful import Knowledge
-from games.engine import TakeDiscard
+from games.engine import Deal, TakeDiscard
 from tests.bots.helpers import decide, observe, texts
 from tests.engine.helpers import MACEDONIAN, SERBIAN, cards, position
 
@@ -89,3 +90,39 @@ def test_it_takes_a_discard_that_completes_a_meld():
         table=[(1, "2D 3D 4D"), (0, "AS 2S 3S 4S 5S 6S 7S")],
     )
     assert isinstance(decide(CarefulBot(), deal)[0], TakeDiscard)
+
+
+def test_in_a_world_it_knows_what_its_seat_could_see():
+    deal = feeding_position()
+    world = Knowledge.in_world(deal)
+    at_the_table = Knowledge.of(Observation(deal.view(0), None, deal.ruleset))
+    assert world.unseen == at_the_table.unseen
+    assert world.unseen_total == at_the_table.unseen_total
+    assert (world.opened, world.hand_counts, world.stock_count, world.next_seat) == (
+        at_the_table.opened,
+        at_the_table.hand_counts,
+        at_the_table.stock_count,
+        at_the_table.next_seat,
+    )
+
+
+def test_a_world_turn_is_the_turn_it_plays_at_the_table_without_memory():
+    # Inside the expert's search every hand is known; the careful turn must
+    # still read only its own hand and the public state.
+    for seed in range(6):
+        deal = Deal.new(MACEDONIAN, 2, dealer=seed % 2, rng=random.Random(seed))
+        bot = CarefulBot()
+        while not deal.is_over:
+            seat = deal.to_move
+            obs = Observation(deal.view(seat), None, deal.ruleset)
+            expected = deal
+            actions = bot.decide(obs, random.Random(seed), Budget(time_limit_s=None))
+            for action in actions:
+                expected = expected.apply(action)
+            if not expected.is_over and expected.to_move == seat:  # drew from the stock
+                obs = Observation(expected.view(seat), None, deal.ruleset)
+                for action in bot.decide(obs, random.Random(seed), Budget(time_limit_s=None)):
+                    expected = expected.apply(action)
+            played = bot.play_turn(deal)
+            assert played.hands == expected.hands and played.table == expected.table
+            deal = played

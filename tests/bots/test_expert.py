@@ -190,3 +190,22 @@ def test_its_rollouts_play_whole_deals_in_every_preset():
         for wary in (False, True):
             deal = Deal.new(ruleset, 2, dealer=0, rng=random.Random(name))
             assert rollout(deal, wary=wary).is_over
+
+
+def test_its_rollouts_play_their_first_turns_the_careful_way():
+    from games.bots import CarefulBot
+    from games.bots.fast import rollout
+
+    deal = Deal.new(SERBIAN, 2, dealer=0, rng=random.Random("careful rollouts"))
+    careful = CarefulBot()
+    by_hand = careful.play_turn(careful.play_turn(deal))
+    by_hand = rollout(by_hand, wary=True)
+    bot = ExpertBot(careful_turns=2)
+    assert bot.roll_out(deal, stop=lambda: False).hands == by_hand.hands
+    assert bot.roll_out(deal, stop=lambda: False).is_over
+
+
+def test_a_careful_rollout_stops_when_told_to():
+    deal = Deal.new(POLISH51, 2, dealer=1, rng=random.Random("stop"))
+    cut = ExpertBot(careful_turns=50).roll_out(deal, stop=lambda: True)
+    assert cut is deal  # not one turn played
