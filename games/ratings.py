@@ -24,7 +24,11 @@ finishes a game (every path: the last deal, a resignation, a seat put out, the h
 ending the game). Only finished games with ``rated`` set are rated, once: the
 ``RatingChange`` rows (unique per game and user) are the record that a game was
 applied, and a second call finds them and does nothing. Aborted games never reach
-here. Games with a built-in bot seat are never rated (``game_create`` refuses to
+here. A game left (resigned, timed out, put out) before its first deal ended and
+before every player had made a move of their own is too short to rate, as lichess
+aborts such games: otherwise two accounts could trade rating points without
+playing. A finished deal is real play: a dry hand before the other player's first
+turn still rates. Games with a built-in bot seat are never rated (``game_create`` refuses to
 create them rated); external bot accounts (``Profile.is_bot`` without a level) are
 rated like people.
 """
@@ -41,7 +45,7 @@ from openskill.models import PlackettLuce
 
 from accounts.models import Rating, RatingChange
 from games.engine import PRESETS
-from games.models import Game, Seat
+from games.models import Game, Move, Seat
 
 MU = 25.0
 SIGMA = MU / 3
@@ -106,6 +110,8 @@ def game_rate(*, game: Game, seats: Sequence[Seat]) -> list[RatingChange]:
         return []
     if RatingChange.objects.filter(game=game).exists():
         return []  # applied already: a finish path run again changes nothing
+    if too_short_to_rate(game, seats):
+        return []
     rules = game.preset
     ranks = match_ranks([(seat.total, seat.status == Seat.Status.OUT) for seat in seats])
     users = sorted({seat.user_id for seat in seats})
@@ -146,6 +152,24 @@ def game_rate(*, game: Game, seats: Sequence[Seat]) -> list[RatingChange]:
         rating.save(update_fields=["mu", "sigma", "rating", "games", "updated_at"])
     RatingChange.objects.bulk_create(changes)
     return changes
+
+
+def too_short_to_rate(game: Game, seats: Sequence[Seat]) -> bool:
+    """Was the game left before any deal ended and before every player had moved?"""
+    if game.end_reason == "completed" or game.deals.filter(result__isnull=False).exists():
+        return False
+    return not everyone_played(game, seats)
+
+
+def everyone_played(game: Game, seats: Sequence[Seat]) -> bool:
+    """Has every seat's player sent a move of their own (a resignation is none)?"""
+    movers = set(
+        Move.objects.filter(game=game, user__isnull=False)
+        .exclude(kind="resign")
+        .values_list("user_id", flat=True)
+        .distinct()
+    )
+    return all(seat.user_id in movers for seat in seats)
 
 
 def _is_builtin_bot(user: User) -> bool:

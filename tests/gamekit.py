@@ -86,6 +86,21 @@ def greedy_action(deal: EngineDeal) -> Action:
     return max(discards, key=lambda a: (not a.card.is_joker, card_penalty(a.card, ruleset)))
 
 
+def everyone_moves(game: Game, users: list[Any]) -> Game:
+    """Play ``greedy_action`` until every seat (``users[position]``) has made a move of
+    its own: a rated game that ends sooner is too short to rate."""
+    moved: set[int] = set()
+    while len(moved) < len(users):
+        game.refresh_from_db()
+        deal = current_engine_deal(game)
+        mover = deal.to_move
+        action = greedy_action(deal)
+        services.game_act(game=game, user=users[mover], action=action, expected_ply=game.ply)
+        moved.add(mover)
+    game.refresh_from_db()
+    return game
+
+
 def current_engine_deal(game: Game) -> EngineDeal:
     row = Deal.objects.get(game=game, number=game.deal_number)
     return EngineDeal.from_dict(row.state)

@@ -318,7 +318,9 @@ class GameViewSerializer(Serializer):
     rating_changes = SeatRatingChangeSerializer(
         many=True,
         allow_null=True,
-        help_text="A finished rated game: what it did to each seat's rating; else null.",
+        help_text="A finished rated game: what it did to each seat's rating (empty: the "
+        "game was left during its first deal before every player had made a move, too "
+        "short to rate); else null.",
     )
     deal = SeatViewSerializer(allow_null=True, help_text="Null before the game starts.")
     can = CanSerializer(help_text="What you may do now.")

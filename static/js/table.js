@@ -774,7 +774,10 @@ function standingsTable() {
     if (changes.size) row.append(el("td", "num", change ? ratingText(change) : ""));
     table.append(row);
   });
-  return table;
+  if (!v.time_control.rated || v.status !== "finished" || changes.size) return table;
+  const box = el("div");
+  box.append(table, el("p", "muted", "Not rated: the game was left before every player had made a move."));
+  return box;
 }
 
 // "1500 → 1658 (+158)"; a provisional rating carries a "?".

@@ -7,6 +7,7 @@ from django.test import Client
 
 from accounts.models import RatingChange
 from games import services
+from tests.gamekit import everyone_moves
 
 pytestmark = pytest.mark.django_db
 
@@ -14,6 +15,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def rated_game(started):
     game, users = started(players=2, preset="polish51", rated=True)
+    everyone_moves(game, users)
     services.game_resign(game=game, user=users[1])
     return game, users
 

@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 
 from accounts.models import Rating, RatingChange
 from games import ratings
-from tests.gamekit import SchemaChecker, error_of, quick_actions, table_create
+from tests.gamekit import SchemaChecker, error_of, everyone_moves, quick_actions, table_create
 
 pytestmark = pytest.mark.django_db
 
@@ -68,6 +68,21 @@ def test_a_finished_rated_game_shows_each_seats_rating_change(players, quick_dea
     assert (serbian["rating"], serbian["games"]) == (won["rating_after"], 1)
 
 
+def test_a_rated_game_left_before_a_first_move_shows_no_rating_change(players, quick_deals):
+    clients = players(2)
+    game_id = rated_table(clients)
+
+    response = clients[0].post(f"/api/v1/games/{game_id}/resign")  # seat 0 never moved
+    assert response.status_code == 200, response.json()
+
+    body = clients[1].get(f"/api/v1/games/{game_id}").json()
+    assert body["status"] == "finished" and body["winners"] == [1]
+    assert body["rating_changes"] == []
+    SchemaChecker(clients[1]).check("GET", GAME, 200, body)
+    me = clients[1].get(ME).json()
+    assert all(entry["games"] == 0 for entry in me["ratings"])
+
+
 def test_running_and_casual_games_show_no_rating_changes(players, deals_seeded):
     table = table_create(players(2), preset="polish51")
 
@@ -118,6 +133,7 @@ def test_a_public_profile_shows_ratings_and_recent_changes(api_client, started):
     game, users = started(players=2, preset="polish51", rated=True)
     from games import services
 
+    everyone_moves(game, users)
     services.game_resign(game=game, user=users[1])
 
     response = api_client.get(USER.format(username=users[0].username.upper()))

@@ -14,6 +14,7 @@ from accounts.models import Rating
 from games import services
 from games.models import Game
 from tests.browser.test_table import PASSWORD
+from tests.gamekit import everyone_moves
 
 
 @pytest.fixture
@@ -26,6 +27,7 @@ def dana_beat_emil() -> tuple[Game, list[Any]]:
     game = services.game_create(owner=users[0], preset="polish51", players=2, rated=True)
     services.game_join(game=game, user=users[1])
     services.game_start(game=game, user=users[0])
+    everyone_moves(game, users)
     services.game_resign(game=game, user=users[1])
     game.refresh_from_db()
     return game, users
@@ -66,3 +68,26 @@ def test_a_finished_rated_game_shows_the_rating_changes_at_the_table(
     expect(standings).to_contain_text("1500 → 1342? (−158)")
     standings.get_by_role("link", name="emil").click()
     expect(dana.page.locator("h1")).to_contain_text("@emil")
+
+
+def test_a_rated_game_left_before_a_first_move_says_it_was_not_rated(
+    player_factory: Callable[..., Any],
+) -> None:
+    users = [
+        get_user_model().objects.create_user(username=name, password=PASSWORD)
+        for name in ("dana", "emil")
+    ]
+    game = services.game_create(owner=users[0], preset="polish51", players=2, rated=True)
+    services.game_join(game=game, user=users[1])
+    services.game_start(game=game, user=users[0])
+    services.game_resign(game=game, user=users[1])  # before a move of their own
+    dana = player_factory("dana")
+    dana.log_in("dana", PASSWORD)
+
+    dana.goto(f"/games/{game.public_id}/")
+
+    summary = dana.page.locator("#waiting")
+    expect(summary).to_contain_text("You won the game!")
+    expect(summary).to_contain_text("Not rated: the game was left before every player")
+    expect(summary.locator(".standings th", has_text="Rating")).to_have_count(0)
+    expect(summary.locator(".standings td")).to_have_text(["1", "You", "0", "2", "emil", "0"])

@@ -11,7 +11,7 @@ from accounts.models import Rating, RatingChange
 from games import ratings, services
 from games.errors import InvalidRequest
 from games.models import Game, Seat
-from tests.gamekit import current_engine_deal, quick_actions
+from tests.gamekit import current_engine_deal, everyone_moves, quick_actions
 
 pytestmark = pytest.mark.django_db
 
@@ -107,6 +107,7 @@ def test_a_four_player_rated_game_ranks_every_seat(lobby, quick_deals):
 
 def test_resigning_players_rank_last_and_the_last_one_in_wins(started):
     game, users = started(players=4, preset="polish51", rated=True)
+    everyone_moves(game, users)
 
     for user in users[1:]:
         services.game_resign(game=game, user=user)
@@ -121,6 +122,7 @@ def test_resigning_players_rank_last_and_the_last_one_in_wins(started):
 
 def test_a_seat_put_out_by_timeouts_rates_as_a_loss(started):
     game, users = started(players=2, preset="polish51", rated=True)
+    game = everyone_moves(game, users)
     mover = current_engine_deal(game).to_move
     Game.objects.filter(pk=game.pk).update(deadline_at=timezone.now())
     game.refresh_from_db()
@@ -142,6 +144,7 @@ def test_the_game_over_event_tells_the_rating_changes(started, monkeypatch, tran
         notifications, "game_committed", lambda game_id, batch, state: published.extend(batch)
     )
     game, users = started(players=2, preset="polish51", rated=True)
+    everyone_moves(game, users)
 
     services.game_resign(game=game, user=users[1])
 
@@ -156,10 +159,12 @@ def test_the_game_over_event_tells_the_rating_changes(started, monkeypatch, tran
 
 def test_ratings_carry_over_to_the_next_rated_game(started):
     first_game, users = started(players=2, preset="polish51", rated=True)
+    everyone_moves(first_game, users)
     services.game_resign(game=first_game, user=users[1])
     game = services.game_create(owner=users[0], preset="polish51", players=2, rated=True)
     services.game_join(game=game, user=users[1])
     game = services.game_start(game=game, user=users[0])
+    everyone_moves(game, users)
 
     services.game_resign(game=game, user=users[1])
 
@@ -192,6 +197,33 @@ def test_aborted_and_unfinished_games_do_not_rate(lobby, started):
     assert not RatingChange.objects.exists() and not Rating.objects.exists()
 
 
+def test_a_resignation_before_every_player_has_moved_is_too_short_to_rate(started):
+    game, users = started(players=2, preset="polish51", rated=True)
+    mover = current_engine_deal(game).to_move
+    act(game, users[mover], current_engine_deal(game).legal_actions()[0])
+
+    services.game_resign(game=game, user=users[1 - mover])  # before a move of their own
+
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.winners == [mover]
+    assert not RatingChange.objects.exists() and not Rating.objects.exists()
+    assert ratings.game_rating_changes(game) == []
+
+
+def test_a_player_who_never_showed_up_does_not_lose_rating(started):
+    game, users = started(players=2, preset="polish51", rated=True)
+    mover = current_engine_deal(game).to_move
+    Game.objects.filter(pk=game.pk).update(deadline_at=timezone.now())
+    game.refresh_from_db()
+
+    turn = services.game_timeout_turn(game=game, expected_ply=game.ply, strike_limit=1)
+
+    assert turn is not None and turn.out
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and game.winners == [1 - mover]
+    assert not RatingChange.objects.exists()
+
+
 def test_a_rated_game_cannot_seat_built_in_bots(user_factory, bots):
     with pytest.raises(InvalidRequest) as error:
         services.game_create(
@@ -206,6 +238,7 @@ def test_a_rated_game_cannot_seat_built_in_bots(user_factory, bots):
 
 def test_a_game_is_applied_exactly_once_even_if_the_finish_runs_again(started):
     game, users = started(players=2, preset="polish51", rated=True)
+    everyone_moves(game, users)
     services.game_resign(game=game, user=users[0])
     game.refresh_from_db()
     before = list(Rating.objects.order_by("user_id").values_list("mu", "sigma", "games"))
@@ -223,6 +256,7 @@ def test_a_game_is_applied_exactly_once_even_if_the_finish_runs_again(started):
 
 def test_the_database_refuses_a_second_change_for_a_game_and_player(started):
     game, users = started(players=2, preset="polish51", rated=True)
+    everyone_moves(game, users)
     services.game_resign(game=game, user=users[0])
     first = change_of(game, users[0])
     first.pk = None

@@ -8,7 +8,7 @@ from django.test import Client
 
 from games import services, stats
 from games.models import Game
-from tests.gamekit import SchemaChecker
+from tests.gamekit import SchemaChecker, everyone_moves
 from tests.games.test_ratings import ONE_DEAL, play_quick_deal
 
 pytestmark = pytest.mark.django_db
@@ -104,6 +104,7 @@ def test_the_public_profile_api_has_stats_and_recent_games(lobby, quick_deals, a
 
 def test_the_player_page_and_the_leaderboard_page(started, user_factory):
     game, users = started(players=2, preset="polish51", rated=True)
+    everyone_moves(game, users)
     services.game_resign(game=game, user=users[1])
     browser = Client()
 
