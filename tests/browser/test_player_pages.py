@@ -20,6 +20,12 @@ from tests.gamekit import everyone_moves
 @pytest.fixture
 def dana_beat_emil() -> tuple[Game, list[Any]]:
     """A finished rated polish51 game: emil resigned, dana won. (game, [dana, emil])"""
+    return emil_resigns(after_moves=True)
+
+
+def emil_resigns(*, after_moves: bool) -> tuple[Game, list[Any]]:
+    """dana and emil start a rated polish51 game; emil resigns, after each of them
+    has made a move or at once."""
     users = [
         get_user_model().objects.create_user(username=name, password=PASSWORD)
         for name in ("dana", "emil")
@@ -27,7 +33,8 @@ def dana_beat_emil() -> tuple[Game, list[Any]]:
     game = services.game_create(owner=users[0], preset="polish51", players=2, rated=True)
     services.game_join(game=game, user=users[1])
     services.game_start(game=game, user=users[0])
-    everyone_moves(game, users)
+    if after_moves:
+        everyone_moves(game, users)
     services.game_resign(game=game, user=users[1])
     game.refresh_from_db()
     return game, users
@@ -73,14 +80,7 @@ def test_a_finished_rated_game_shows_the_rating_changes_at_the_table(
 def test_a_rated_game_left_before_a_first_move_says_it_was_not_rated(
     player_factory: Callable[..., Any],
 ) -> None:
-    users = [
-        get_user_model().objects.create_user(username=name, password=PASSWORD)
-        for name in ("dana", "emil")
-    ]
-    game = services.game_create(owner=users[0], preset="polish51", players=2, rated=True)
-    services.game_join(game=game, user=users[1])
-    services.game_start(game=game, user=users[0])
-    services.game_resign(game=game, user=users[1])  # before a move of their own
+    game, _users = emil_resigns(after_moves=False)
     dana = player_factory("dana")
     dana.log_in("dana", PASSWORD)
 

@@ -33,6 +33,16 @@ def play_quick_deal(game, users):
     return game, starter
 
 
+def time_out_of_the_game(game):
+    """The mover's deadline passes with a strike limit of one: their seat is out."""
+    Game.objects.filter(pk=game.pk).update(deadline_at=timezone.now())
+    game.refresh_from_db()
+    turn = services.game_timeout_turn(game=game, expected_ply=game.ply, strike_limit=1)
+    assert turn is not None and turn.out
+    game.refresh_from_db()
+    return game
+
+
 def change_of(game, user):
     return RatingChange.objects.get(game=game, user=user)
 
@@ -124,13 +134,9 @@ def test_a_seat_put_out_by_timeouts_rates_as_a_loss(started):
     game, users = started(players=2, preset="polish51", rated=True)
     game = everyone_moves(game, users)
     mover = current_engine_deal(game).to_move
-    Game.objects.filter(pk=game.pk).update(deadline_at=timezone.now())
-    game.refresh_from_db()
 
-    turn = services.game_timeout_turn(game=game, expected_ply=game.ply, strike_limit=1)
+    game = time_out_of_the_game(game)
 
-    assert turn is not None and turn.out
-    game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and game.end_reason == "timeout"
     assert change_of(game, users[mover]).rank == 2
     assert change_of(game, users[1 - mover]).change > 0
@@ -213,13 +219,9 @@ def test_a_resignation_before_every_player_has_moved_is_too_short_to_rate(starte
 def test_a_player_who_never_showed_up_does_not_lose_rating(started):
     game, users = started(players=2, preset="polish51", rated=True)
     mover = current_engine_deal(game).to_move
-    Game.objects.filter(pk=game.pk).update(deadline_at=timezone.now())
-    game.refresh_from_db()
 
-    turn = services.game_timeout_turn(game=game, expected_ply=game.ply, strike_limit=1)
+    game = time_out_of_the_game(game)
 
-    assert turn is not None and turn.out
-    game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and game.winners == [1 - mover]
     assert not RatingChange.objects.exists()
 
