@@ -156,8 +156,8 @@ def game_rate(*, game: Game, seats: Sequence[Seat]) -> list[RatingChange]:
 
 def too_short_to_rate(game: Game, seats: Sequence[Seat]) -> bool:
     """Was the game left before any deal ended and before every player had moved?"""
-    if game.end_reason == "completed" or game.deals.filter(result__isnull=False).exists():
-        return False
+    if game.deals.filter(result__isnull=False).exists():
+        return False  # a deal was played out (a completed match always has one)
     return not everyone_played(game, seats)
 
 
