@@ -43,12 +43,15 @@ def play_deal(
     budget: Budget | Sequence[Budget],
     clock: Callable[[], float] = time.perf_counter,
     max_decisions: int = 5_000,
+    before_decision: Callable[[Deal], None] | None = None,
 ) -> DealRecord:
     """Play ``deal`` to its end with ``bots[seat]`` in each seat.
 
     ``budget`` is one for all seats or one per seat. Every action a bot
     returns is applied with ``deal.apply``: an illegal one raises the
-    engine's ``IllegalAction``.
+    engine's ``IllegalAction``. ``before_decision`` is called with the real
+    deal before every decision: a bench's way to measure what knowing it
+    would be worth (no bot is ever given it).
     """
     ruleset = deal.ruleset
     budgets = [budget] * deal.num_players if isinstance(budget, Budget) else list(budget)
@@ -60,6 +63,8 @@ def play_deal(
             raise RuntimeError("the bots did not finish the deal")
         seat = deal.to_move
         obs = Observation(deal.view(seat), memories[seat], ruleset)
+        if before_decision is not None:
+            before_decision(deal)
         started = clock()
         actions = bots[seat].decide(obs, rngs[seat], budgets[seat])
         turn_time += clock() - started

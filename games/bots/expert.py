@@ -128,7 +128,7 @@ class ExpertBot:
             if not watch.allows(watch.worst_world + 2 * watch.worst_rollout):
                 break
             world_rng = random.Random(rng.getrandbits(64))
-            hands, stock = deal_hidden(obs, world_rng, plausible=plausible)
+            hands, stock = self.deal_world(obs, world_rng, plausible)
             world = imagine(obs, world_rng, hands=hands, stock=stock)
             watch.lap_world()
             worlds += 1
@@ -152,6 +152,19 @@ class ExpertBot:
                 # A challenger clearly worse than the favourite gets no more rollouts.
                 alive = [alive[0]] + [i for i in alive[1:] if not tallies[i].worse(self.drop)]
         return tallies, worlds, rollouts
+
+    def deal_world(
+        self,
+        obs: Observation,
+        rng: random.Random,
+        plausible: Callable[[int, list[Card]], bool] | None,
+    ) -> tuple[list[list[Card]], list[Card]]:
+        """The hidden cards of one search world: every hand and the stock (top first).
+
+        Dealt from what the seat has not seen. (``bench/expert_ceiling.py``
+        overrides it to measure what knowing the real cards would be worth.)
+        """
+        return deal_hidden(obs, rng, plausible=plausible)
 
     def _pick(self, tallies: list[_Tally]) -> int:
         """The favourite, unless another candidate did better by a clear margin.

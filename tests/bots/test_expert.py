@@ -8,6 +8,7 @@ import time
 import pytest
 
 from games.bots import Budget, ExpertBot, expert
+from games.bots.arena import play_deal
 from games.bots.careful import Knowledge
 from games.bots.world import imagine
 from games.engine import Deal
@@ -209,3 +210,39 @@ def test_a_careful_rollout_stops_when_told_to():
     deal = Deal.new(POLISH51, 2, dealer=1, rng=random.Random("stop"))
     cut = ExpertBot(careful_turns=50).roll_out(deal, stop=lambda: True)
     assert cut is deal  # not one turn played
+
+
+class RealWorldExpert(ExpertBot):
+    """An expert whose every search world is the real deal (the ceiling bench's ``deal``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.truth: Deal | None = None
+        self.worlds_dealt = 0
+
+    def deal_world(self, obs, rng, plausible):
+        assert self.truth is not None
+        self.worlds_dealt += 1
+        stock = [self.truth.card(card_id) for card_id in self.truth.to_dict()["stock"]]
+        return [list(hand) for hand in self.truth.hands], stock
+
+
+def test_a_bench_can_deal_the_search_worlds_from_the_real_deal():
+    deal = choice_position()
+    bot = RealWorldExpert()
+    seen: list[Deal] = []
+
+    def see(real: Deal) -> None:
+        seen.append(real)
+        bot.truth = real
+
+    play_deal(
+        deal,
+        [bot, ExpertBot()],
+        rngs=[random.Random(1), random.Random(2)],
+        budget=Budget(time_limit_s=None, simulations=20),
+        before_decision=see,
+    )
+    assert seen[0] is deal  # the first decision is taken on the real starting deal
+    assert all(not real.is_over for real in seen)
+    assert bot.worlds_dealt > 0

@@ -1,0 +1,143 @@
+"""What could the expert's search gain with better information? A ceiling, not a bot.
+
+The expert (level 4) plays seeded duplicate deals against the careful bot
+(level 3), as in ``bench/bots.py``, but its search worlds are dealt in one
+of three ways:
+
+- ``sampled``: from the cards its seat has not seen, as it really plays;
+- ``hands``: the other hands are the real ones, the stock is the real
+  stock's cards shuffled (perfect reading of the opponents, no luck);
+- ``deal``: the real hands and the real stock order (every world is the
+  real deal: perfect foresight, the edge any search over the same
+  candidates could at most reach).
+
+The gap between ``sampled`` and ``hands`` bounds what better inference of
+the other hands can add; the gap between ``hands`` and ``deal`` is luck no
+bot can have. Only this bench ever hands a bot the real deal.
+
+    .venv/bin/python bench/expert_ceiling.py --deals 100 --sims 50
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from bots import dealt, interval  # noqa: E402
+
+from games.bots import CarefulBot, ExpertBot  # noqa: E402
+from games.bots.arena import play_deal  # noqa: E402
+from games.bots.base import Budget, Observation  # noqa: E402
+from games.engine import PRESETS, Card, Deal  # noqa: E402
+
+MODES = ("sampled", "hands", "deal")
+
+
+class InformedExpert(ExpertBot):
+    """The expert, its worlds dealt from the real deal as ``mode`` says."""
+
+    def __init__(self, mode: str) -> None:
+        super().__init__()
+        self.mode = mode
+        self.truth: Deal | None = None
+
+    def see(self, deal: Deal) -> None:
+        self.truth = deal
+
+    def deal_world(
+        self,
+        obs: Observation,
+        rng: random.Random,
+        plausible: Callable[[int, list[Card]], bool] | None,
+    ) -> tuple[list[list[Card]], list[Card]]:
+        truth = self.truth
+        if self.mode == "sampled" or truth is None:
+            return super().deal_world(obs, rng, plausible)
+        hands = [list(truth.hand(seat)) for seat in range(truth.num_players)]
+        stock = [truth.card(card_id) for card_id in truth.to_dict()["stock"]]
+        if self.mode == "hands":
+            rng.shuffle(stock)
+        return hands, stock
+
+
+@dataclass(frozen=True)
+class Task:
+    preset: str
+    mode: str
+    index: int
+    seed: str
+    sims: int
+
+
+def run(task: Task) -> tuple[str, str, float]:
+    """The expert's edge on one duplicate deal: score(careful) - score(expert), mean of 2."""
+    base = dealt(task.preset, task.index, task.seed)
+    budgets = {"expert": Budget(time_limit_s=None, simulations=task.sims)}
+    plain = Budget(time_limit_s=None)
+    edge = 0.0
+    for expert_seat in (0, 1):
+        deal = Deal.from_deck(
+            base.ruleset,
+            2,
+            dealer=base.dealer,
+            deck=base.deck,
+            card_ids=base.card_ids,
+            reshuffle_seeds=base.reshuffle_seeds,
+        )
+        expert = InformedExpert(task.mode)
+        bots = [expert, CarefulBot()] if expert_seat == 0 else [CarefulBot(), expert]
+        seat_budgets = [budgets["expert"] if seat == expert_seat else plain for seat in (0, 1)]
+        rngs = [random.Random(f"{task.seed}:{task.index}:{expert_seat}:{s}") for s in (0, 1)]
+        record = play_deal(deal, bots, rngs=rngs, budget=seat_budgets, before_decision=expert.see)
+        scores = record.result.scores
+        edge += (scores[1 - expert_seat] - scores[expert_seat]) / 2
+    return task.preset, task.mode, edge
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--deals", type=int, default=100, help="duplicate deals per preset, mode")
+    parser.add_argument("--presets", default=",".join(PRESETS))
+    parser.add_argument("--modes", default=",".join(MODES))
+    parser.add_argument("--sims", type=int, default=50, help="the expert's rollouts per turn")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seed", default="bench")
+    args = parser.parse_args(argv)
+    modes = args.modes.split(",")
+    unknown = sorted(set(modes) - set(MODES))
+    if unknown:
+        parser.error(f"unknown mode(s) {', '.join(unknown)}: choose from {', '.join(MODES)}")
+    presets = args.presets.split(",")
+    tasks = [
+        Task(preset, mode, index, args.seed, args.sims)
+        for preset in presets
+        for mode in modes
+        for index in range(args.deals)
+    ]
+    started = time.perf_counter()
+    edges: dict[tuple[str, str], list[float]] = {}
+    with multiprocessing.Pool(args.workers) as pool:
+        for done, (preset, mode, edge) in enumerate(pool.imap_unordered(run, tasks, 4), 1):
+            edges.setdefault((preset, mode), []).append(edge)
+            print(f"\r{done}/{len(tasks)} deals", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    print(" ".join(["bench/expert_ceiling.py", *(argv if argv is not None else sys.argv[1:])]))
+    print(f"{'preset':<11} {'worlds':<8} {'deals':>6}  expert edge over careful, pts/deal (95% CI)")
+    for preset in presets:
+        for mode in modes:
+            mean, half = interval(edges[(preset, mode)])
+            print(f"{preset:<11} {mode:<8} {args.deals:>6}  {mean:+6.1f} ± {half:4.1f}")
+    print(f"\n{time.perf_counter() - started:.0f} s wall clock")
+
+
+if __name__ == "__main__":
+    main()
