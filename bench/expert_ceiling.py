@@ -85,19 +85,12 @@ def run(task: Task) -> tuple[str, str, float]:
     plain = Budget(time_limit_s=None)
     edge = 0.0
     for expert_seat in (0, 1):
-        deal = Deal.from_deck(
-            base.ruleset,
-            2,
-            dealer=base.dealer,
-            deck=base.deck,
-            card_ids=base.card_ids,
-            reshuffle_seeds=base.reshuffle_seeds,
-        )
         expert = InformedExpert(task.mode)
         bots = [expert, CarefulBot()] if expert_seat == 0 else [CarefulBot(), expert]
         seat_budgets = [budgets["expert"] if seat == expert_seat else plain for seat in (0, 1)]
         rngs = [random.Random(f"{task.seed}:{task.index}:{expert_seat}:{s}") for s in (0, 1)]
-        record = play_deal(deal, bots, rngs=rngs, budget=seat_budgets, before_decision=expert.see)
+        # A Deal is immutable: both games start from ``base``.
+        record = play_deal(base, bots, rngs=rngs, budget=seat_budgets, before_decision=expert.see)
         scores = record.result.scores
         edge += (scores[1 - expert_seat] - scores[expert_seat]) / 2
     return task.preset, task.mode, edge
