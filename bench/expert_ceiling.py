@@ -81,13 +81,13 @@ class Task:
 def run(task: Task) -> tuple[str, str, float]:
     """The expert's edge on one duplicate deal: score(careful) - score(expert), mean of 2."""
     base = dealt(task.preset, task.index, task.seed)
-    budgets = {"expert": Budget(time_limit_s=None, simulations=task.sims)}
+    searching = Budget(time_limit_s=None, simulations=task.sims)
     plain = Budget(time_limit_s=None)
     edge = 0.0
     for expert_seat in (0, 1):
         expert = InformedExpert(task.mode)
         bots = [expert, CarefulBot()] if expert_seat == 0 else [CarefulBot(), expert]
-        seat_budgets = [budgets["expert"] if seat == expert_seat else plain for seat in (0, 1)]
+        seat_budgets = [searching if seat == expert_seat else plain for seat in (0, 1)]
         rngs = [random.Random(f"{task.seed}:{task.index}:{expert_seat}:{s}") for s in (0, 1)]
         # A Deal is immutable: both games start from ``base``.
         record = play_deal(base, bots, rngs=rngs, budget=seat_budgets, before_decision=expert.see)
@@ -106,10 +106,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seed", default="bench")
     args = parser.parse_args(argv)
     modes = args.modes.split(",")
-    unknown = sorted(set(modes) - set(MODES))
-    if unknown:
-        parser.error(f"unknown mode(s) {', '.join(unknown)}: choose from {', '.join(MODES)}")
     presets = args.presets.split(",")
+    for kind, asked, known in (("mode", modes, MODES), ("preset", presets, tuple(PRESETS))):
+        unknown = sorted(set(asked) - set(known))
+        if unknown:
+            parser.error(f"unknown {kind}(s) {', '.join(unknown)}: choose from {', '.join(known)}")
+    if args.deals < 1 or args.sims < 1:
+        parser.error("--deals and --sims must be at least 1")
     tasks = [
         Task(preset, mode, index, args.seed, args.sims)
         for preset in presets
