@@ -21,6 +21,12 @@ whole turn: choosing the draw gets ``DRAW_SHARE`` of it, and each call keeps
 ``SAFETY_MARGIN`` back. Before every rollout it checks that the slowest
 rollout seen so far still fits (a loaded machine makes them slower), and a
 rollout that runs past the deadline is cut short and not counted.
+
+The careful knobs it searches with (``Weights``) are its own per ruleset
+(``EXPERT_WEIGHTS``) unless given. In polish51 it drops careful's discard
+danger and looks further ahead: measured on careful's own play, the danger
+term predicts nothing of a polish51 deal's outcome, and without it the
+careful policy plays better (see ``bench/careful_weights.py``).
 """
 
 from __future__ import annotations
@@ -30,7 +36,16 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from games.engine import Action, Card, Deal, DiscardTake, DrawStock, TakeDiscard, hand_penalty
+from games.engine import (
+    Action,
+    Card,
+    Deal,
+    DiscardTake,
+    DrawStock,
+    Ruleset,
+    TakeDiscard,
+    hand_penalty,
+)
 
 from .base import Budget, Observation
 from .careful import CarefulBot, HandValue, Knowledge, Values, Weights, careful_lines
@@ -38,7 +53,7 @@ from .fast import fast_play, rollout
 from .planning import Line, accepts, could_meld, lines, may_take
 from .world import deal_hidden, imagine, laid_what_it_could
 
-__all__ = ["ExpertBot"]
+__all__ = ["EXPERT_WEIGHTS", "ExpertBot"]
 
 # A candidate: the actions to play now. ``None`` stands for "draw from the
 # stock, then play the careful way with whatever card comes".
@@ -47,6 +62,18 @@ Candidate = tuple[Action, ...] | None
 DEFAULT_SIMULATIONS = 2_000  # used when the budget sets no cap on rollouts
 DRAW_SHARE = 0.3  # of a turn's time limit, for choosing the draw (see ``_time_for``)
 SAFETY_MARGIN = 0.12  # of the time limit, kept back for the caller and a loaded machine
+
+# The expert's careful knobs where they differ from careful's own, by ruleset name.
+# polish51: a regression of 52,557 careful-v-careful decisions (each decision's
+# top lines played on to the deal's end in shared worlds) gave careful's discard
+# danger +0.01 +- 0.01 outcome points per point of danger, i.e. nothing, and
+# careful with these weights against plain careful, polish51 duplicate deals
+# (bench/careful_weights.py): +1.52 +- 0.92 pts/deal on the 1,000 deals they were
+# chosen on (seed sel1), +0.68 +- 0.69 on 2,000 fresh ones (seed bench3). From
+# here, horizon 6, no take margin or no hurry did no better (seed sel2).
+EXPERT_WEIGHTS: dict[str, Weights] = {
+    "polish51": Weights(feed_lay_off=0.0, feed_known=0.0, feed_near=0.0, horizon=5.0),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +113,7 @@ class ExpertBot:
         self.wary_rollouts = wary_rollouts
         self.infer_hands = infer_hands  # deal the others hands their play makes likely
         self.careful_turns = careful_turns  # rollout turns played the careful way, then fast
-        self.weights = weights or Weights()
+        self.weights = weights  # None: the ruleset's own (``weights_for``)
         self.last: SearchStats | None = None
 
     def decide(self, obs: Observation, rng: random.Random, budget: Budget) -> list[Action]:
@@ -102,6 +129,12 @@ class ExpertBot:
         chosen = self._pick(tallies)
         self.last = SearchStats(len(candidates), worlds, rollouts, chosen)
         return _actions(candidates[chosen])
+
+    def weights_for(self, ruleset: Ruleset) -> Weights:
+        """The careful knobs to search with: those given, else the ruleset's own."""
+        if self.weights is not None:
+            return self.weights
+        return EXPERT_WEIGHTS.get(ruleset.name) or Weights()
 
     def _search(
         self,
@@ -187,14 +220,15 @@ class ExpertBot:
 
     def candidates(self, deal: Deal, knowledge: Knowledge) -> list[Candidate]:
         """The turns worth searching, the careful bot's favourite first."""
-        values = Values(knowledge, self.weights)
+        weights = self.weights_for(deal.ruleset)
+        values = Values(knowledge, weights)
         if not deal.drawn:
             if not may_take(deal):
                 return [None]
             top = deal.discard_top
             assert top is not None
             taken = deal.apply(TakeDiscard())
-            found = careful_lines(taken, knowledge, self.weights, values)
+            found = careful_lines(taken, knowledge, weights, values)
             must_return = taken.must_return
             usable = [
                 scored.line
@@ -204,10 +238,10 @@ class ExpertBot:
             if not usable or not _uses(usable[0], top, values.of(deal)):
                 return [None]  # a take that does not use the card is no plan worth a search
             take: Candidate = (TakeDiscard(), *usable[0].actions)
-            if CarefulBot(self.weights).should_take(deal, knowledge):
+            if CarefulBot(weights).should_take(deal, knowledge):
                 return [take, None]
             return [None, take]
-        found = careful_lines(deal, knowledge, self.weights, values)
+        found = careful_lines(deal, knowledge, weights, values)
         if found and found[0].line.goes_out:
             return [found[0].line.actions]
         chosen: list[Line] = [scored.line for scored in found[: self.max_candidates]]
@@ -240,7 +274,7 @@ class ExpertBot:
             world = world.apply(DrawStock())
             if not self.careful_after_draw:
                 return fast_play(world, wary=self.wary_rollouts)
-            found = careful_lines(world, knowledge, self.weights)
+            found = careful_lines(world, knowledge, self.weights_for(world.ruleset))
             candidate = found[0].line.actions
         for action in candidate:
             world = world.apply(action)
@@ -248,7 +282,7 @@ class ExpertBot:
 
     def roll_out(self, deal: Deal, stop: Callable[[], bool]) -> Deal:
         """The deal played to its end: ``careful_turns`` careful turns, then the fast policy."""
-        careful = CarefulBot(self.weights)
+        careful = CarefulBot(self.weights_for(deal.ruleset))
         for _ in range(self.careful_turns):
             if deal.is_over or stop():
                 return deal

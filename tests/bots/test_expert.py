@@ -7,14 +7,14 @@ import time
 
 import pytest
 
-from games.bots import Budget, ExpertBot, expert
+from games.bots import Budget, CarefulBot, ExpertBot, expert
 from games.bots.arena import play_deal
-from games.bots.careful import Knowledge
+from games.bots.careful import Knowledge, Weights
 from games.bots.world import imagine
 from games.engine import Deal
 from tests.bots.helpers import observe, texts
 from tests.bots.helpers import opened_macedonian_position as choice_position
-from tests.engine.helpers import POLISH51, SERBIAN, position
+from tests.engine.helpers import MACEDONIAN, POLISH51, SERBIAN, position
 
 
 def test_it_searches_several_candidates_within_its_rollout_cap():
@@ -194,7 +194,6 @@ def test_its_rollouts_play_whole_deals_in_every_preset():
 
 
 def test_its_rollouts_play_their_first_turns_the_careful_way():
-    from games.bots import CarefulBot
     from games.bots.fast import rollout
 
     deal = Deal.new(SERBIAN, 2, dealer=0, rng=random.Random("careful rollouts"))
@@ -246,3 +245,46 @@ def test_a_bench_can_deal_the_search_worlds_from_the_real_deal():
     assert seen[0] is deal  # the first decision is taken on the real starting deal
     assert all(not real.is_over for real in seen)
     assert bot.worlds_dealt > 0
+
+
+def feeding_position(ruleset):
+    # Seat 1 has opened with 6-7-8 of hearts; seat 0 holds 9H, its highest-penalty
+    # loose card, which seat 1 could take and lay off.
+    return position(
+        ruleset,
+        "2S 3S 4S 9H 8C 5D",
+        "2C 5S 9D QC JD",
+        table=[(1, "6H 7H 8H")],
+        stock="3D 4D",
+        drawn=True,
+    )
+
+
+def favourite(bot: ExpertBot, deal: Deal) -> list[str]:
+    obs = observe(deal)
+    found = bot.candidates(imagine(obs, random.Random(0)), Knowledge.of(obs))
+    assert found[0] is not None
+    return texts(list(found[0]))
+
+
+def test_its_favourite_keeps_carefuls_discard_safety_outside_polish51():
+    deal = feeding_position(MACEDONIAN)
+    assert favourite(ExpertBot(), deal) == texts(
+        CarefulBot().decide(observe(deal), random.Random(0), None)
+    )
+    assert favourite(ExpertBot(), deal) != ["discard 9H"]
+
+
+def test_in_polish51_its_favourite_sheds_the_card_careful_holds_back():
+    # Measured (bench/careful_weights.py): careful's discard danger is worth nothing in
+    # polish51, so the expert's own weights drop it there; level 3 keeps it.
+    deal = feeding_position(POLISH51)
+    assert texts(CarefulBot().decide(observe(deal), random.Random(0), None)) != ["discard 9H"]
+    assert favourite(ExpertBot(), deal) == ["discard 9H"]
+    assert ExpertBot().weights_for(POLISH51) == expert.EXPERT_WEIGHTS["polish51"]
+
+
+def test_weights_given_to_it_replace_the_rulesets_own():
+    deal = feeding_position(POLISH51)
+    assert favourite(ExpertBot(weights=Weights()), deal) != ["discard 9H"]
+    assert ExpertBot(weights=Weights()).weights_for(POLISH51) == Weights()
