@@ -9,7 +9,7 @@ from games.bots import Budget, make_bot
 from games.bots.arena import DealRecord, play_deal
 from games.bots.base import Bot, Observation
 from games.bots.memory import BotMemory
-from games.engine import Action, Deal
+from games.engine import Action, Deal, Ruleset
 from tests.engine.helpers import MACEDONIAN, position
 
 FAST = Budget(time_limit_s=None, simulations=12)
@@ -24,6 +24,21 @@ def observe(deal: Deal, seat: int | None = None, memory: BotMemory | None = None
 
 def decide(bot: Bot, deal: Deal, *, seed: int = 0, budget: Budget = FAST) -> list[Action]:
     return bot.decide(observe(deal), random.Random(seed), budget)
+
+
+def feeding_position(ruleset: Ruleset = MACEDONIAN) -> Deal:
+    """Seat 0 to discard; 9H, its highest-penalty loose card, feeds seat 1's table run.
+
+    Seat 1 has opened with 6-7-8 of hearts and could take the 9H and lay it off.
+    """
+    return position(
+        ruleset,
+        "2S 3S 4S 9H 8C 5D",
+        "2C 5S 9D QC JD",
+        table=[(1, "6H 7H 8H")],
+        stock="3D 4D",
+        drawn=True,
+    )
 
 
 def texts(actions: Sequence[Action]) -> list[str]:

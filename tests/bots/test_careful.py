@@ -8,21 +8,8 @@ from games.bots import BotMemory, Budget, CarefulBot, GreedyBot
 from games.bots.base import Observation
 from games.bots.careful import Knowledge
 from games.engine import Deal, TakeDiscard
-from tests.bots.helpers import decide, observe, texts
+from tests.bots.helpers import decide, feeding_position, observe, texts
 from tests.engine.helpers import MACEDONIAN, SERBIAN, cards, position
-
-
-def feeding_position():
-    # Seat 1 has opened with 6-7-8 of hearts; seat 0 (not opened) holds 9H, which
-    # seat 1 could take and lay off. 9H is its highest-penalty loose card.
-    return position(
-        MACEDONIAN,
-        "2S 3S 4S 9H 8C 5D",
-        "2C 5S 9D QC JD",
-        table=[(1, "6H 7H 8H")],
-        stock="3D 4D",
-        drawn=True,
-    )
 
 
 def test_the_position_tempts_a_greedy_player():

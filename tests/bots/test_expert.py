@@ -12,7 +12,7 @@ from games.bots.arena import play_deal
 from games.bots.careful import Knowledge, Weights
 from games.bots.world import imagine
 from games.engine import Deal
-from tests.bots.helpers import observe, texts
+from tests.bots.helpers import feeding_position, observe, texts
 from tests.bots.helpers import opened_macedonian_position as choice_position
 from tests.engine.helpers import MACEDONIAN, POLISH51, SERBIAN, position
 
@@ -245,19 +245,6 @@ def test_a_bench_can_deal_the_search_worlds_from_the_real_deal():
     assert seen[0] is deal  # the first decision is taken on the real starting deal
     assert all(not real.is_over for real in seen)
     assert bot.worlds_dealt > 0
-
-
-def feeding_position(ruleset):
-    # Seat 1 has opened with 6-7-8 of hearts; seat 0 holds 9H, its highest-penalty
-    # loose card, which seat 1 could take and lay off.
-    return position(
-        ruleset,
-        "2S 3S 4S 9H 8C 5D",
-        "2C 5S 9D QC JD",
-        table=[(1, "6H 7H 8H")],
-        stock="3D 4D",
-        drawn=True,
-    )
 
 
 def favourite(bot: ExpertBot, deal: Deal) -> list[str]:
