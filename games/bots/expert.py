@@ -64,16 +64,16 @@ DRAW_SHARE = 0.3  # of a turn's time limit, for choosing the draw (see ``_time_f
 SAFETY_MARGIN = 0.12  # of the time limit, kept back for the caller and a loaded machine
 
 # The expert's careful knobs where they differ from careful's own, by ruleset name.
-# polish51: a regression of 52,557 careful-v-careful decisions (each decision's
-# top lines played on to the deal's end in shared worlds) gave careful's discard
-# danger +0.01 +- 0.01 outcome points per point of danger, i.e. nothing, and
-# careful with these weights against plain careful, polish51 duplicate deals
-# (bench/careful_weights.py): +1.52 +- 0.92 pts/deal on the 1,000 deals they were
-# chosen on (seed sel1), +0.68 +- 0.69 on 2,000 fresh ones (seed bench3). From
-# here, horizon 6, no take margin or no hurry did no better (seed sel2).
-# With them the polish51 expert beats careful: 52.2% +- 1.1 of games, +1.5 +- 0.6
-# pts/deal over 3,000 deals (bench/bots.py --pairs 3-4 --expert-sims 50, seed bench3);
-# with careful's weights it was 49.9% +- 1.7, +0.1 +- 0.9 (1,000 deals, seed bench2).
+# polish51: in a regression of 52,557 careful-v-careful decisions (each decision's
+# top lines played on to the deal's end in shared worlds), careful's discard danger
+# was worth +0.01 +- 0.01 outcome points per point, i.e. nothing. Careful with these
+# weights against plain careful (bench/careful_weights.py, polish51): +1.52 +- 0.92
+# pts/deal on the 1,000 deals they were chosen on (seed sel1), +0.68 +- 0.69 on 2,000
+# fresh ones (seed bench3); from there, horizon 6, no take margin or no hurry did
+# no better (seed sel2). The polish51 expert with them against careful: 52.2% +- 1.1
+# of games, +1.5 +- 0.6 pts/deal over 3,000 deals (bench/bots.py --pairs 3-4
+# --expert-sims 50, seed bench3); with careful's weights it was 49.9% +- 1.7 and
+# +0.1 +- 0.9 (1,000 deals, seed bench2).
 EXPERT_WEIGHTS: dict[str, Weights] = {
     "polish51": Weights(feed_lay_off=0.0, feed_known=0.0, feed_near=0.0, horizon=5.0),
 }
@@ -137,7 +137,7 @@ class ExpertBot:
         """The careful knobs to search with: those given, else the ruleset's own."""
         if self.weights is not None:
             return self.weights
-        return EXPERT_WEIGHTS.get(ruleset.name) or Weights()
+        return EXPERT_WEIGHTS.get(ruleset.name, Weights())
 
     def _search(
         self,
