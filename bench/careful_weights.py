@@ -21,48 +21,21 @@ import dataclasses
 import json
 import multiprocessing
 import os
-import random
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from bots import dealt, interval  # noqa: E402
+from bots import Task, interval, run_task  # noqa: E402
 
-from games.bots import CarefulBot  # noqa: E402
-from games.bots.arena import play_deal  # noqa: E402
 from games.bots.base import Budget  # noqa: E402
 from games.bots.careful import Weights  # noqa: E402
 from games.engine import PRESETS  # noqa: E402
 
-
-@dataclass(frozen=True)
-class Task:
-    preset: str
-    index: int
-    seed: str
-    weights: Weights
-    against: Weights
-
-
-def run(task: Task) -> tuple[str, float, float]:
-    """One duplicate deal: the changed bot's edge and wins (each the mean of its 2 games)."""
-    base = dealt(task.preset, task.index, task.seed)
-    budget = Budget(time_limit_s=None)
-    edge = wins = 0.0
-    for changed_seat in (0, 1):
-        changed, plain = CarefulBot(task.weights), CarefulBot(task.against)
-        bots = [changed, plain] if changed_seat == 0 else [plain, changed]
-        rngs = [random.Random(f"{task.seed}:{task.index}:{changed_seat}:{s}") for s in (0, 1)]
-        scores = play_deal(base, bots, rngs=rngs, budget=budget).result.scores
-        own, other = scores[changed_seat], scores[1 - changed_seat]
-        edge += (other - own) / 2
-        wins += (1.0 if own < other else 0.5 if own == other else 0.0) / 2
-    return task.preset, edge, wins
+CHUNK = 20  # deals per work unit
 
 
 def weights_from(text: str) -> Weights:
@@ -118,15 +91,29 @@ def main(argv: Sequence[str] | None = None) -> None:
         except ValueError as error:
             parser.error(f"--{option}: {error}")
     weights, against = chosen["weights"], chosen["against"]
-    tasks = [Task(p, i, args.seed, weights, against) for p in presets for i in range(args.deals)]
+    # Both bots are level 3, so bench/bots.py plays the deals: A the changed one, B the other.
+    changed, other = (3, {"weights": weights}), (3, {"weights": against})
+    plain = Budget(time_limit_s=None)
+    tasks = [
+        Task(
+            preset,
+            changed,
+            other,
+            list(range(start, min(args.deals, start + CHUNK))),
+            args.seed,
+            (plain, plain),
+        )
+        for preset in presets
+        for start in range(0, args.deals, CHUNK)
+    ]
     started = time.perf_counter()
     edges: dict[str, list[float]] = {preset: [] for preset in presets}
     wins: dict[str, list[float]] = {preset: [] for preset in presets}
     with multiprocessing.Pool(args.workers) as pool:
-        for done, (preset, edge, won) in enumerate(pool.imap_unordered(run, tasks, 8), 1):
-            edges[preset].append(edge)
-            wins[preset].append(won)
-            print(f"\r{done}/{len(tasks)} deals", end="", file=sys.stderr, flush=True)
+        for done, outcome in enumerate(pool.imap_unordered(run_task, tasks), 1):
+            edges[outcome.preset] += outcome.edges
+            wins[outcome.preset] += outcome.wins
+            print(f"\r{done}/{len(tasks)} work units", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     print(" ".join(["bench/careful_weights.py", *(argv if argv is not None else sys.argv[1:])]))
     print(f"{'preset':<11} {'deals':>6}  {'win rate (95% CI)':<20} edge over the other, pts/deal")
