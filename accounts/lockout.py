@@ -1,4 +1,9 @@
-"""The response to a login attempt while django-axes has the client locked out."""
+"""The response to a login attempt while django-axes has the client locked out.
+
+django-axes counts attempts per username and client address; the address is
+``remi_site.client_ip.client_ip`` (``AXES_CLIENT_IP_CALLABLE``), the same as the
+API's throttles use.
+"""
 
 from __future__ import annotations
 
@@ -12,19 +17,6 @@ from remi_site.api_errors import error_json_response
 
 LOCKED_OUT_CODE = "locked_out"
 LOCKED_OUT_MESSAGE = "Too many failed login attempts. Try again later."
-
-
-def client_ip(request: HttpRequest) -> str:
-    """The client's address: REMOTE_ADDR, or behind PROXY_COUNT proxies the
-    X-Forwarded-For entry the outermost one added (the same rule as DRF's throttles)."""
-    remote: str = request.META.get("REMOTE_ADDR", "")
-    proxies = settings.PROXY_COUNT
-    if proxies:
-        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-        addresses = [part.strip() for part in forwarded.split(",") if part.strip()]
-        if addresses:
-            return addresses[-min(proxies, len(addresses))]
-    return remote
 
 
 def retry_after_seconds() -> int:

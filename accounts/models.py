@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from django.conf import settings
 from django.core.validators import RegexValidator
@@ -58,6 +59,17 @@ class Profile(models.Model):
     def is_builtin_bot(self) -> bool:
         """A bot the server plays for (the Celery bot task); never an external bot."""
         return self.is_bot and self.bot_level is not None
+
+
+# Users that are built-in bots, as a filter on users.
+BUILTIN_BOTS = Q(profile__is_bot=True, profile__bot_level__isnull=False)
+
+
+def is_builtin_bot(user: Any) -> bool:
+    """Whether the server plays for ``user``: a built-in bot. A person or an external
+    bot account (``is_bot`` without a level) moves through the API by itself."""
+    profile = getattr(user, "profile", None)
+    return bool(profile is not None and profile.is_builtin_bot)
 
 
 class ApiToken(AbstractAuthToken):

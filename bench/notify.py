@@ -250,9 +250,9 @@ def _drive(games: list[Any], moves: int, rate: float) -> dict[tuple[str, int], f
     from django.db import transaction
 
     from games import services
+    from games.bots.server_moves import server_action
     from games.engine import Deal as EngineDeal
     from games.models import Deal, Game
-    from tests.gamekit import greedy_action
 
     commits: dict[tuple[str, int], float] = {}
     interval = 1.0 / rate
@@ -275,7 +275,7 @@ def _drive(games: list[Any], moves: int, rate: float) -> dict[tuple[str, int], f
             with transaction.atomic():
                 transaction.on_commit(stamp)  # first: runs right at the commit
                 services.game_act(
-                    game=game, user=seat.user, action=greedy_action(deal), expected_ply=game.ply
+                    game=game, user=seat.user, action=server_action(deal), expected_ply=game.ply
                 )
             played += 1
             next_at += interval

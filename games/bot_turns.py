@@ -15,16 +15,18 @@ from __future__ import annotations
 import logging
 import random
 import secrets
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
 
+from accounts.models import is_builtin_bot
 from games import bots, services
-from games.engine import Card, Discard, DrawStock, Ruleset, card_penalty
+from games.bots import server_moves
 from games.engine import Deal as EngineDeal
-from games.engine.view import SeatView
+from games.engine import Ruleset
 from games.errors import GameError, IllegalMove, InvalidRequest
 from games.models import Deal, Game, Move, Seat
 from games.replay import NON_ENGINE_KINDS, deal_as_dealt
@@ -50,14 +52,6 @@ def bot_memory(game: Game, row: Deal, seat: Seat) -> bots.BotMemory:
     )
 
 
-def server_plays_for(user: User) -> bool:
-    """Whether the server computes this player's turns: built-in bots only. An
-    external bot account (``is_bot`` without a level) is moved by its own program
-    through the API, like a person; the deadlines apply to it as to anyone."""
-    profile = getattr(user, "profile", None)
-    return bool(profile is not None and profile.is_builtin_bot)
-
-
 def bot_play(*, game_pk: int, ply: int) -> int:
     """Play the next actions of the bot to move at ``ply``; returns the new ply (0
     when there was nothing to do: the game moved on, or no bot is to move)."""
@@ -70,7 +64,7 @@ def bot_play(*, game_pk: int, ply: int) -> int:
         return 0
     seat = Seat.objects.select_related("user__profile").get(game=game, position=deal.to_move)
     profile = seat.user.profile
-    if not server_plays_for(seat.user) or seat.status == Seat.Status.OUT:
+    if not is_builtin_bot(seat.user) or seat.status == Seat.Status.OUT:
         return 0
     view = deal.view(seat.position)  # all the bot may see
     del deal
@@ -94,7 +88,23 @@ def bot_play(*, game_pk: int, ply: int) -> int:
     except GameError:
         return 0  # stale: another task or a timeout moved the game on
     # A bot must never stall a game: fall back to the server's plain move.
-    return _apply(game, seat.user, _plain_move(view, ruleset), ply)
+    return _apply(game, seat.user, [server_moves.view_action(view, ruleset)], ply)
+
+
+def stalled_bot_turns(
+    now: datetime, *, stalled_for: timedelta, limit: int = 200
+) -> list[tuple[int, int]]:
+    """(game pk, ply) of active games where a built-in bot is to move and nothing has
+    moved for ``stalled_for``: its queued task was lost (a Redis restart or flush, a
+    worker killed holding it). Oldest first; an index on exactly these rows."""
+    rows = (
+        Game.objects.filter(
+            status=Game.Status.ACTIVE, bot_to_move=True, updated_at__lte=now - stalled_for
+        )
+        .order_by("updated_at")
+        .values_list("pk", "ply")[:limit]
+    )
+    return list(rows)
 
 
 def _apply(game: Game, user: User, actions: list[Any], ply: int) -> int:
@@ -107,20 +117,6 @@ def _apply(game: Game, user: User, actions: list[Any], ply: int) -> int:
             if result.game.status != Game.Status.ACTIVE:
                 break
     return ply
-
-
-def _plain_move(view: SeatView, ruleset: Ruleset) -> list[Any]:
-    """Draw, or discard the worst non-joker card (the taken card back when owed)."""
-    if view.phase == "draw":
-        return [DrawStock()]
-    if view.must_return is not None:
-        return [Discard(view.must_return)]
-    assert view.hand is not None
-
-    def worst(card: Card) -> tuple[bool, int]:
-        return (not card.is_joker, card_penalty(card, ruleset))
-
-    return [Discard(max((card for _id, card in view.hand), key=worst))]
 
 
 # ------------------------------------------------------------------ play now

@@ -7,25 +7,49 @@ Channels groups, forward events. Each connection is in its user's group
 (private updates: their own hand) and in the group of each game it subscribed to
 (public events). State is never built here: events are built after commit by
 ``games.notifications`` and ``games.events``.
+
+Hostile clients: a frame that is not a JSON object of a known type gets an error
+frame and the connection stays open; frames beyond the connection's rate
+(``games.ws_limits``) are dropped before they are parsed, and a client that keeps
+sending is disconnected; a user holds at most ``WS_MAX_CONNECTIONS_PER_USER``
+connections. Every close code is in docs/websocket.md.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from typing import Any
+import json
+import logging
+import re
+import time
+from typing import Any, NoReturn
 
 from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from redis.exceptions import RedisError
 
-from games import notifications, selectors
+from games import notifications, selectors, ws_limits
 from games.errors import GameNotFound
 from games.events import game_group
+from remi_site.client_ip import client_ip_from_scope
 
+logger = logging.getLogger(__name__)
+
+# Close codes (docs/websocket.md).
 CLOSE_UNAUTHENTICATED = 4401
+CLOSE_TOO_MANY_CONNECTIONS = 4429
+CLOSE_FLOODING = 1008  # RFC 6455: policy violation
+CLOSE_SERVICE_RESTART = 1012  # RFC 6455: the channel layer (Redis) was lost: reconnect
+CLOSE_TRY_AGAIN_LATER = 1013  # RFC 6455: the channel layer is down at the handshake
 MAX_SUBSCRIPTIONS = 50
+MAX_FRAME_CHARS = 4096  # the largest legitimate message is a few dozen characters
+# A game's public id (games.models.new_public_id); anything else is no game.
+GAME_ID = re.compile(r"[a-z0-9]{1,16}")
 PRESENCE_REFRESH_S = notifications.PRESENCE_TTL_S / 3
+# A ping refreshes presence at most this often (the refresher does it anyway).
+PING_TOUCH_MIN_INTERVAL_S = 5.0
 
 
 @database_sync_to_async
@@ -40,21 +64,36 @@ def _subscription(user: Any, game_id: str) -> dict[str, Any]:
 
 
 class GameEventsConsumer(AsyncJsonWebsocketConsumer):
-    user: Any
+    user: Any = None
     games: set[str]
+    _refresher: asyncio.Task[None] | None = None
+    _slot = False  # holds one of the user's connection slots: a live connection
+    _closing = False  # closed for flooding: the client's last frames are ignored
 
     async def connect(self) -> None:
         self.user = self.scope.get("user")
         self.games = set()
-        self._refresher: asyncio.Task[None] | None = None
+        self._frames = ws_limits.FrameBucket.from_settings()
+        self._dropped = 0  # frames dropped in a row for the rate
+        self._touched_at = 0.0
         if self.user is None or not self.user.is_authenticated:
-            await self.close(code=CLOSE_UNAUTHENTICATED)
-            # Stop now: a refused client need not send a disconnect, and waiting for
-            # one would hold a task and a channel-layer read open until shutdown.
-            raise StopConsumer
-        await self.channel_layer.group_add(
-            notifications.user_group(self.user.pk), self.channel_name
-        )
+            await self._refuse(CLOSE_UNAUTHENTICATED)
+        if not await ws_limits.connection_slot_take(self.user.pk, self.channel_name):
+            logger.warning(
+                "websocket refused: user %s has %s connections open (from %s)",
+                self.user.pk,
+                ws_limits.max_connections_per_user(),
+                client_ip_from_scope(self.scope),
+            )
+            await self._refuse(CLOSE_TOO_MANY_CONNECTIONS)
+        self._slot = True
+        try:
+            await self.channel_layer.group_add(
+                notifications.user_group(self.user.pk), self.channel_name
+            )
+        except (RedisError, OSError) as error:
+            logger.warning("websocket refused: the channel layer is down (%s)", error)
+            await self._refuse(CLOSE_TRY_AGAIN_LATER)
         await self.accept()
         await self._touch()
         self._refresher = asyncio.create_task(self._refresh_presence())
@@ -66,11 +105,40 @@ class GameEventsConsumer(AsyncJsonWebsocketConsumer):
             }
         )
 
+    async def _refuse(self, code: int) -> NoReturn:
+        """Accept, then close with ``code``: a client sees the code (a refused
+        handshake would only say 403)."""
+        await self.accept()
+        await self.close(code=code)
+        # Stop now: a refused client need not send a disconnect, and waiting for
+        # one would hold a task and a channel-layer read open until shutdown.
+        raise StopConsumer
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        except (RedisError, OSError) as error:
+            # Redis went away under the connection (a restart): close it cleanly so the
+            # client reconnects and resyncs by ply, instead of an error in the server.
+            logger.warning("websocket closed: the channel layer failed (%s)", error)
+            if self._refresher is not None:
+                self._refresher.cancel()
+            with contextlib.suppress(Exception):
+                await send({"type": "websocket.close", "code": CLOSE_SERVICE_RESTART})
+
     async def disconnect(self, code: int) -> None:
         if self._refresher is not None:
             self._refresher.cancel()
-        if self.user is None or not self.user.is_authenticated:
+        if not self._slot:
             return
+        try:
+            await self._leave_everything()
+        except (RedisError, OSError) as error:
+            # Nothing to clean up in a Redis that is gone: groups and presence expire.
+            logger.warning("websocket cleanup skipped: the channel layer failed (%s)", error)
+
+    async def _leave_everything(self) -> None:
+        await ws_limits.connection_slot_release(self.user.pk, self.channel_name)
         for game_id in list(self.games):
             await self.channel_layer.group_discard(game_group(game_id), self.channel_name)
         await self.channel_layer.group_discard(
@@ -85,6 +153,49 @@ class GameEventsConsumer(AsyncJsonWebsocketConsumer):
 
     # ---------------------------------------------------------------- client messages
 
+    async def receive(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
+    ) -> None:
+        """Every frame: the rate first (in memory), then its size and JSON, so that a
+        hostile frame never costs more than an error frame."""
+        if self._closing:
+            return
+        if not self._frames.take():
+            await self._drop_for_rate()
+            return
+        self._dropped = 0
+        if text_data is None:
+            await self._error("bad_message", "send JSON text frames, not binary ones")
+            return
+        if len(text_data) > MAX_FRAME_CHARS:
+            await self._error("too_large", f"a message has at most {MAX_FRAME_CHARS} characters")
+            return
+        try:
+            content = json.loads(text_data)
+        except (ValueError, RecursionError):
+            await self._error("bad_message", "the message is not valid JSON")
+            return
+        await self.receive_json(content)
+
+    async def _drop_for_rate(self) -> None:
+        """The first frame dropped in a row is answered; a client that goes on sending
+        a whole burst more while limited is disconnected."""
+        self._dropped += 1
+        if self._dropped == 1:
+            await self._error(
+                "rate_limited",
+                "too many messages: this one and the next until retry_after were dropped",
+                retry_after=round(self._frames.retry_after_s(), 3),
+            )
+        elif self._dropped >= self._frames.burst:
+            self._closing = True
+            logger.warning(
+                "websocket closed for flooding: user %s from %s",
+                self.user.pk,
+                client_ip_from_scope(self.scope),
+            )
+            await self.close(code=CLOSE_FLOODING)
+
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if not isinstance(content, dict):
             await self._error("bad_message", "send a JSON object")
@@ -95,16 +206,28 @@ class GameEventsConsumer(AsyncJsonWebsocketConsumer):
         elif kind == "unsubscribe":
             await self._unsubscribe(content)
         elif kind == "ping":
-            await self._touch()
-            await self.send_json({"type": "pong"})
+            await self._ping()
+        elif isinstance(kind, str):
+            await self._error("unknown_type", f"unknown message type {kind[:40]!r}")
         else:
-            await self._error("unknown_type", f"unknown message type {kind!r}")
+            await self._error("bad_message", "a message needs a type (string)")
+
+    async def _ping(self) -> None:
+        if time.monotonic() - self._touched_at >= PING_TOUCH_MIN_INTERVAL_S:
+            await self._touch()
+        await self.send_json({"type": "pong"})
 
     async def _subscribe(self, content: dict[str, Any]) -> None:
         game_id = content.get("game")
         last_ply = content.get("ply")
-        if not isinstance(game_id, str) or not (last_ply is None or isinstance(last_ply, int)):
+        if not isinstance(game_id, str) or not (
+            last_ply is None or (isinstance(last_ply, int) and not isinstance(last_ply, bool))
+        ):
             await self._error("bad_message", "subscribe needs game (string), ply (int or null)")
+            return
+        if not GAME_ID.fullmatch(game_id):
+            # Never a Channels group name made of client text: no such game.
+            await self._error("not_found", "no such game", game=game_id[:40])
             return
         if game_id not in self.games and len(self.games) >= MAX_SUBSCRIPTIONS:
             await self._error("too_many_subscriptions", f"at most {MAX_SUBSCRIPTIONS} games")
@@ -125,13 +248,16 @@ class GameEventsConsumer(AsyncJsonWebsocketConsumer):
 
     async def _unsubscribe(self, content: dict[str, Any]) -> None:
         game_id = content.get("game")
-        if isinstance(game_id, str) and game_id in self.games:
+        if not isinstance(game_id, str):
+            await self._error("bad_message", "unsubscribe needs game (string)")
+            return
+        if game_id in self.games:
             self.games.discard(game_id)
             await self.channel_layer.group_discard(game_group(game_id), self.channel_name)
             await database_sync_to_async(notifications.presence_drop)(
                 user_id=self.user.pk, channel=self.channel_name, games=[game_id]
             )
-        await self.send_json({"type": "unsubscribed", "game": game_id})
+        await self.send_json({"type": "unsubscribed", "game": game_id[:40]})
 
     async def _error(self, code: str, message: str, **extra: Any) -> None:
         await self.send_json({"type": "error", "code": code, "message": message, **extra})
@@ -139,6 +265,7 @@ class GameEventsConsumer(AsyncJsonWebsocketConsumer):
     # ---------------------------------------------------------------- presence
 
     async def _touch(self) -> None:
+        self._touched_at = time.monotonic()
         await database_sync_to_async(notifications.presence_touch)(
             user_id=self.user.pk, channel=self.channel_name, games=sorted(self.games)
         )
@@ -148,6 +275,7 @@ class GameEventsConsumer(AsyncJsonWebsocketConsumer):
             while True:
                 await asyncio.sleep(PRESENCE_REFRESH_S)
                 await self._touch()
+                await ws_limits.connection_slot_refresh(self.user.pk, self.channel_name)
 
     # ---------------------------------------------------------------- channel layer events
 

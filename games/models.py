@@ -82,6 +82,10 @@ class Game(models.Model):
     # When the current turn started (a live turn's bank is used from
     # ``turn_started_at + seconds_per_turn`` on).
     turn_started_at = models.DateTimeField(null=True, blank=True)
+    # The current turn is a built-in bot's, whose moves a queued task plays. A lost
+    # task (a Redis restart) would stall the game: the bot sweep finds these games
+    # when ``updated_at`` (their last move) is too old, and plays them.
+    bot_to_move = models.BooleanField(default=False)
     # The deal being played (or the last one played); 0 before the start.
     deal_number = models.PositiveSmallIntegerField(default=0)
     # Match outcome: the winning positions and why the game ended.
@@ -106,6 +110,12 @@ class Game(models.Model):
                 fields=["deadline_at"],
                 name="game_active_deadline",
                 condition=Q(status="active", deadline_at__isnull=False),
+            ),
+            # The sweep of stalled bot turns.
+            models.Index(
+                fields=["updated_at"],
+                name="game_bot_to_move",
+                condition=Q(status="active", bot_to_move=True),
             ),
         ]
 
@@ -224,7 +234,7 @@ class Move(models.Model):
         return f"ply {self.ply} of {self.game_id}: {self.kind}"
 
 
-# ---------------------------------------------------------------- live-play part (helper-3)
+# ---------------------------------------------------------------- live play
 # A player's correspondence settings: "your turn" email preference and the vacation
 # allowance. Written only by games.timecontrol (vacation) and the settings API.
 

@@ -35,6 +35,7 @@ from channels.layers import get_channel_layer
 from channels_redis.core import RedisChannelLayer
 from django.conf import settings
 
+from accounts.models import is_builtin_bot
 from games import timecontrol
 from games.engine import Deal as EngineDeal
 from games.events import CommittedState, game_group
@@ -145,7 +146,7 @@ def game_committed(
         private = [
             seat
             for seat in live.seats
-            if not _is_bot(seat)
+            if not is_builtin_bot(seat.user)
             and (live.hands is None or seat.position in live.hands or seat.position == deal.to_move)
         ]
     _publish(messages, private, live)
@@ -154,7 +155,9 @@ def game_committed(
     seat = live.seats[deal.to_move]
     from games import tasks  # tasks import the services, which import this module
 
-    tasks.schedule_after_commit(game, seat, is_bot=_is_bot(seat), new_turn=live.new_turn)
+    tasks.schedule_after_commit(
+        game, seat, is_bot=is_builtin_bot(seat.user), new_turn=live.new_turn
+    )
 
 
 def _read_state(game_id: str) -> CommittedState | None:
@@ -252,13 +255,6 @@ def _layer_redis(layer: Any) -> redis.Redis | None:
     if client is None:
         client = _layer_clients[address] = redis.Redis.from_url(address)
     return client
-
-
-def _is_bot(seat: Seat) -> bool:
-    """Whether the server plays for the seat's player: a built-in bot. An external bot
-    account plays through the API like a person (its own events, no bot task)."""
-    profile = getattr(seat.user, "profile", None)
-    return bool(profile is not None and profile.is_builtin_bot)
 
 
 # ------------------------------------------------------------------ presence

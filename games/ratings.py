@@ -43,7 +43,7 @@ from django.contrib.auth.models import User
 from django.db.models import QuerySet
 from openskill.models import PlackettLuce
 
-from accounts.models import Rating, RatingChange
+from accounts.models import Rating, RatingChange, is_builtin_bot
 from games.engine import PRESETS
 from games.models import Game, Move, Seat
 
@@ -106,7 +106,7 @@ def game_rate(*, game: Game, seats: Sequence[Seat]) -> list[RatingChange]:
     """
     if not game.rated or game.status != Game.Status.FINISHED or len(seats) < 2:
         return []
-    if any(_is_builtin_bot(seat.user) for seat in seats):
+    if any(is_builtin_bot(seat.user) for seat in seats):
         return []
     if RatingChange.objects.filter(game=game).exists():
         return []  # applied already: a finish path run again changes nothing
@@ -170,11 +170,6 @@ def everyone_played(game: Game, seats: Sequence[Seat]) -> bool:
         .distinct()
     )
     return all(seat.user_id in movers for seat in seats)
-
-
-def _is_builtin_bot(user: User) -> bool:
-    profile = getattr(user, "profile", None)
-    return bool(profile is not None and profile.is_builtin_bot)
 
 
 # ------------------------------------------------------------------ reads

@@ -26,6 +26,7 @@ from django.db.models import (
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast
 
+from accounts.models import BUILTIN_BOTS
 from games import ratings, timecontrol
 from games.engine import (
     PRESETS,
@@ -61,7 +62,7 @@ def bot_users(*, usernames: Sequence[str]) -> list[AuthUser]:
     found = {
         user.username: user
         for user in AuthUser.objects.select_related("profile").filter(
-            username__in=usernames, profile__is_bot=True, profile__bot_level__isnull=False
+            BUILTIN_BOTS, username__in=usernames
         )
     }
     missing = [name for name in usernames if name not in found]
@@ -73,9 +74,7 @@ def bot_users(*, usernames: Sequence[str]) -> list[AuthUser]:
 def bot_list() -> list[dict[str, Any]]:
     """The built-in bots one may seat in a game, weakest first (external bot accounts
     join games by themselves)."""
-    bots = AuthUser.objects.select_related("profile").filter(
-        profile__is_bot=True, profile__bot_level__isnull=False
-    )
+    bots = AuthUser.objects.select_related("profile").filter(BUILTIN_BOTS)
     return [
         {
             "username": bot.username,

@@ -25,19 +25,16 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, QuerySet
 from django.utils import timezone
 
+from accounts.models import is_builtin_bot
 from games import events, ratings, timecontrol
+from games.bots import server_moves
 from games.engine import (
     PRESETS,
     Action,
-    Card,
-    Discard,
-    DrawStock,
     IllegalAction,
     Match,
     Ruleset,
-    UndoTake,
     action_from_dict,
-    card_penalty,
 )
 from games.engine import Deal as EngineDeal
 from games.engine.scoring import DealResult
@@ -68,6 +65,7 @@ _GAME_PLAY_FIELDS = [
     "ply",
     "deadline_at",
     "turn_started_at",
+    "bot_to_move",
     "deal_number",
     "status",
     "winners",
@@ -156,7 +154,7 @@ def game_create(
     if len(bots) > players - 1:
         raise InvalidRequest("more bots than free seats", code="too_many_bots")
     for bot in bots:
-        if not _is_bot(bot):
+        if not is_builtin_bot(bot):
             raise InvalidRequest(f"{bot} is not a bot", code="not_a_bot")
     if rated and bots:
         # The server plays for built-in bots: a rated game is between players only.
@@ -263,12 +261,6 @@ def _time_bank_check(kind: str, time_bank_s: int | None) -> None:
             f"time_bank_s must be from 0 to {MAX_TIME_BANK_S} seconds",
             code="invalid_time_control",
         )
-
-
-def _is_bot(user: User) -> bool:
-    """A built-in bot (the server plays for it); an external bot joins by itself."""
-    profile = getattr(user, "profile", None)
-    return bool(profile is not None and profile.is_builtin_bot)
 
 
 def game_join(*, game: Game, user: User, invite_code: str | None = None) -> Seat:
@@ -661,7 +653,7 @@ def _after_move(
         if seat.status != Seat.Status.OUT:
             break
         # A resigned seat keeps its cards and plays on: draw, discard the worst card.
-        action = _server_action(deal)
+        action = server_moves.server_action(deal)
         deal = deal.apply(action)
         _log(game, row, seat, deal, user=None, payload=action.to_dict())
     row.state = deal.to_dict()
@@ -673,22 +665,6 @@ def _after_move(
             changed.add(seats[mover])
         _turn_start(game, now, seats[deal.to_move])
     return deal, row
-
-
-def _server_action(deal: EngineDeal) -> Action:
-    """The move the server makes for a seat that cannot: draw, then discard the
-    card worth the most penalty (a joker last)."""
-    if not deal.drawn:
-        return DrawStock()
-    owed = deal.must_return
-    if owed is not None:
-        return Discard(owed)
-    ruleset = deal.ruleset
-
-    def worst(card: Card) -> tuple[bool, int]:
-        return (not card.is_joker, card_penalty(card, ruleset))
-
-    return Discard(max(deal.hand(deal.to_move), key=worst))
 
 
 def _deal_finish(
@@ -854,6 +830,7 @@ def _turn_start(game: Game, now: datetime, to_move: Seat) -> None:
     """Start the clock of ``to_move``'s turn: its start and its deadline."""
     game.turn_started_at = now
     game.deadline_at = _deadline(game, now, to_move)
+    game.bot_to_move = is_builtin_bot(to_move.user)
 
 
 def _deadline(game: Game, now: datetime, to_move: Seat) -> datetime | None:
@@ -916,8 +893,8 @@ def _committed(
 
 
 # ------------------------------------------------------------------ server turns
-# Live-play part (helper-3): the writes of the timeout policy (games.timeouts decides
-# when and how hard; this plays the turn under the game lock with the ply guard).
+# The writes of the timeout policy (games.timeouts decides when and how hard; this
+# plays the turn under the game lock with the ply guard).
 
 
 @dataclass
@@ -965,7 +942,7 @@ def game_timeout_turn(
         for _ in range(8):  # a turn is at most: undo a take, draw, discard
             if deal.is_over or deal.to_move != seat.position:
                 break
-            action = _timeout_action(deal)
+            action = server_moves.timeout_action(deal)
             deal = deal.apply(action)
             _log(game, row, seat, deal, user=None, payload=action.to_dict())
         seat.strikes += 1
@@ -1028,23 +1005,6 @@ def _seat_out(
         return
     deal = EngineDeal.from_dict(row.state)
     _after_move(game, row, deal, seats, changed, mover=deal.to_move)
-
-
-def _timeout_action(deal: EngineDeal) -> Action:
-    """The server's action for a seat out of time: ``_server_action`` when it is legal,
-    else undo a take (a take that needed an opening), else the worst legal discard."""
-    preferred = _server_action(deal)
-    if deal.is_legal(preferred):
-        return preferred
-    legal = deal.legal_actions()
-    undo = next((a for a in legal if isinstance(a, UndoTake)), None)
-    if undo is not None:
-        return undo
-    discards = [a for a in legal if isinstance(a, Discard)]
-    if discards:
-        ruleset = deal.ruleset
-        return max(discards, key=lambda a: (not a.card.is_joker, card_penalty(a.card, ruleset)))
-    return legal[0]
 
 
 def _log_seat_out(

@@ -3,8 +3,9 @@
 Every task is idempotent and guarded by the game's ply: a task that runs twice,
 late, or after a restart changes nothing once the game has moved on. Deadlines
 live in the database, so the beat sweep (``sweep_deadlines``, every
-``DEADLINE_SWEEP_S`` seconds) finds every overdue game whatever happened to the
-per-move ETA tasks. Tasks are thin: load ids, call a service.
+``DEADLINE_SWEEP_S`` seconds) finds every overdue game, and the bot sweep
+(``sweep_stalled_bot_turns``) every bot turn whose task was lost. Tasks are thin:
+load ids, call a service.
 """
 
 from __future__ import annotations
@@ -47,8 +48,8 @@ def schedule_after_commit(
         return
     if game.time_control == Game.TimeControl.LIVE:
         # Live deadlines are enforced by the beat sweep (every DEADLINE_SWEEP_S). Per-move
-        # ETA guards (``deadline_due``) were measured unreliable with acks_late and
-        # prefetch 1 on the Redis broker (held, not run, within the turn): not scheduled.
+        # ETA tasks were measured unreliable with acks_late and prefetch 1 on the Redis
+        # broker (held, not run, within the turn): none is scheduled.
         return
     if new_turn is False or not _may_email(seat.user):
         return
@@ -95,6 +96,34 @@ def bot_move(game_pk: int, ply: int) -> None:
         del _local.pending
 
 
+@shared_task(name="games.tasks.sweep_stalled_bot_turns", ignore_result=True)
+def sweep_stalled_bot_turns() -> int:
+    """Queue again the move of every bot whose turn has stalled (its task was lost);
+    returns how many were queued. Each (game, ply) at most once per ``BOT_STALL_S``,
+    and the move itself is guarded by the ply: a late original task does nothing."""
+    stall_s = float(settings.BOT_STALL_S)
+    queued = 0
+    for game_pk, ply in bot_turns.stalled_bot_turns(
+        timezone.now(), stalled_for=timedelta(seconds=stall_s)
+    ):
+        if not _claim(f"remi:bot-rescue:{game_pk}:{ply}", timeout=stall_s):
+            continue
+        logger.warning("bot turn of game %s at ply %s stalled: queued again", game_pk, ply)
+        bot_move.delay(game_pk, ply)
+        queued += 1
+    return queued
+
+
+def _claim(key: str, *, timeout: float) -> bool:
+    """Whether this caller is the first to claim ``key`` for ``timeout`` seconds (a lost
+    cache claims again: a duplicate bot task is a no-op, a missing one a stalled game)."""
+    try:
+        return bool(cache.add(key, 1, timeout=timeout))
+    except Exception:
+        logger.warning("cache unavailable: claiming %s without it", key)
+        return True
+
+
 # ------------------------------------------------------------------ deadlines
 
 
@@ -110,12 +139,6 @@ def sweep_deadlines() -> int:
         except Exception:
             logger.exception("timeout of game %s at ply %s failed", game_pk, ply)
     return done
-
-
-@shared_task(name="games.tasks.deadline_due", ignore_result=True)
-def deadline_due(game_pk: int, ply: int) -> None:
-    """The ETA guard of one turn's deadline (same effect as the sweep, sooner)."""
-    timeouts.timeout_apply(game_pk=game_pk, ply=ply)
 
 
 # ------------------------------------------------------------------ emails
@@ -267,7 +290,7 @@ def send_daily_digests(now: datetime | None = None) -> int:
 
 __all__ = [
     "bot_move",
-    "deadline_due",
+    "sweep_stalled_bot_turns",
     "schedule_after_commit",
     "send_daily_digests",
     "send_reminders",

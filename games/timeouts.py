@@ -1,9 +1,9 @@
 """The timeout policy: what happens when a turn's deadline passes.
 
-Called by the deadline sweep (every few seconds) and by per-move ETA tasks, with
-the ply the deadline belongs to. The write itself is ``services.game_timeout_turn``
-(game row claimed with ``SKIP LOCKED``, ply and deadline re-checked under the
-lock), so a sweep, an ETA task and a restarted worker never apply one twice.
+Called by the deadline sweep (every second), with the ply the deadline belongs to.
+The write itself is ``services.game_timeout_turn`` (game row claimed with ``SKIP
+LOCKED``, ply and deadline re-checked under the lock), so two sweeps or a restarted
+worker never apply one twice.
 
 - Correspondence: the server plays the turn (draw, discard the worst non-joker
   card, or what the rules require) and counts a strike; after the game's strike

@@ -16,6 +16,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from accounts.authentication import request_user
+from accounts.models import BUILTIN_BOTS
 from games import selectors
 from games.errors import GameNotFound
 
@@ -29,7 +30,7 @@ def _bots() -> list[dict[str, Any]]:
     """The bot accounts one may seat in a new game (``bots`` of the create call)."""
     users = (
         get_user_model()
-        .objects.filter(profile__is_bot=True, profile__bot_level__isnull=False, is_active=True)
+        .objects.filter(BUILTIN_BOTS, is_active=True)
         .select_related("profile")
         .order_by("profile__bot_level", "username")
     )

@@ -20,11 +20,12 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.http import JsonResponse
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
-from rest_framework.views import exception_handler as drf_exception_handler
 
 
 class ApiError(exceptions.APIException):
@@ -53,6 +54,19 @@ class ApiError(exceptions.APIException):
         self.message = message
         self.details = dict(details or {})
         self.headers = dict(headers or {})
+
+
+class PayloadTooLarge(ApiError):
+    """A body over ``DATA_UPLOAD_MAX_MEMORY_SIZE``: Django refuses to read it."""
+
+    def __init__(self) -> None:
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        super().__init__(
+            "payload_too_large",
+            f"The request body is larger than {limit} bytes.",
+            status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+            details={"max_bytes": limit},
+        )
 
 
 def error_body(code: str, message: str, details: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -84,6 +98,12 @@ def _first_code(codes: Any, fallback: str) -> str:
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's handler (which also maps Http404 and PermissionDenied), reshaped."""
+    # Imported here: rest_framework.views loads the parser classes, which raise ApiError.
+    from rest_framework.views import exception_handler as drf_exception_handler
+
+    if isinstance(exc, RequestDataTooBig):
+        # Django's own answer would be its HTML 400 page.
+        exc = PayloadTooLarge()
     response = drf_exception_handler(exc, context)
     if response is None:
         return None  # an unexpected exception: Django's handler500 answers
@@ -133,11 +153,15 @@ class ErrorSerializer(serializers.Serializer[Any]):
 
 
 _DESCRIPTIONS = {
-    400: "Invalid request (code `invalid` with `details.fields`, or a specific code).",
+    400: "Invalid request: `invalid` with `details.fields` (a field missing, out of range or "
+    "of the wrong JSON type), `parse_error` (malformed JSON), `json_too_deep` (nested deeper "
+    "than `details.max_depth`), or a specific code.",
     401: "Not authenticated, or the token is invalid, expired or revoked.",
     403: "Authenticated but not allowed (or CSRF failure for session clients).",
     404: "No such resource, or not visible to you.",
     409: "Conflict with the current state (e.g. a stale `ply`).",
+    413: "`payload_too_large`: the body is larger than the site's limit (`details.max_bytes`).",
+    415: "`unsupported_media_type`: the body is not `application/json`.",
     429: "Too many requests; see the `Retry-After` header.",
 }
 

@@ -2,7 +2,8 @@
 
 Run with ``uvicorn remi_site.asgi:application``. Websockets authenticate with the
 session cookie (AuthMiddlewareStack) or an ``Authorization: Bearer`` API token, and
-must come from an allowed host (Origin check).
+must come from an allowed host (Origin check). First of all, the client's address is
+decided once (``PROXY_COUNT``, remi_site.client_ip) and put in the scope.
 """
 
 import os
@@ -20,15 +21,18 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from accounts.ws_auth import TokenAuthMiddleware  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
+from remi_site.client_ip import ClientAddressMiddleware  # noqa: E402
 from remi_site.ws_origin import OriginCheck  # noqa: E402
 
-application = ProtocolTypeRouter(
-    {
-        "http": django_asgi_app,
-        "websocket": OriginCheck(
-            AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))
-        ),
-    }
+application = ClientAddressMiddleware(
+    ProtocolTypeRouter(
+        {
+            "http": django_asgi_app,
+            "websocket": OriginCheck(
+                AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))
+            ),
+        }
+    )
 )
 
 

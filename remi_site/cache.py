@@ -11,11 +11,18 @@ objects are thread-safe; one of each per server is enough for the process.
 
 from __future__ import annotations
 
+import logging
 import threading
+import time
 from typing import Any
 
+import redis
+from django.core.cache import caches
+from django.core.cache.backends.base import DEFAULT_TIMEOUT, BaseCache
 from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
 from django.core.cache.backends.redis import RedisCacheClient as DjangoRedisCacheClient
+
+logger = logging.getLogger(__name__)
 
 _shared: dict[tuple[Any, ...], Any] = {}
 _shared_lock = threading.Lock()
@@ -53,3 +60,54 @@ class RedisCache(DjangoRedisCache):
     def __init__(self, server: str, params: dict[str, Any]) -> None:
         super().__init__(server, params)
         self._class = RedisCacheClient
+
+
+class FailOpenCache(BaseCache):
+    """The default cache as rate-limit counters use it: while Redis cannot be reached,
+    reads miss and writes are dropped, so requests go on unthrottled instead of
+    failing with a 500. Losing a few seconds of counts costs less than refusing every
+    move while Redis restarts. After a failure Redis is not asked again for
+    ``RETRY_AFTER_S`` (a blackholed Redis would otherwise cost a connect timeout on
+    every request), and the outage is logged once per ``RETRY_AFTER_S``."""
+
+    RETRY_AFTER_S = 5.0
+
+    def __init__(self, alias: str = "default") -> None:
+        super().__init__({})
+        self.alias = alias
+        self._down_until = 0.0
+
+    def get(self, key: Any, default: Any = None, version: int | None = None) -> Any:
+        if self._is_down():
+            return default
+        try:
+            return caches[self.alias].get(key, default, version)
+        except (redis.RedisError, OSError) as error:
+            self._went_down(error)
+            return default
+
+    def set(
+        self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: int | None = None
+    ) -> None:
+        if self._is_down():
+            return
+        try:
+            caches[self.alias].set(key, value, timeout, version)
+        except (redis.RedisError, OSError) as error:
+            self._went_down(error)
+
+    def _is_down(self) -> bool:
+        return time.monotonic() < self._down_until
+
+    def _went_down(self, error: Exception) -> None:
+        self._down_until = time.monotonic() + self.RETRY_AFTER_S
+        logger.warning(
+            "cache %r unreachable (%s): rate limits are not enforced for %.0f s",
+            self.alias,
+            error,
+            self.RETRY_AFTER_S,
+        )
+
+
+# What the API's throttles count with (remi_site.throttling).
+throttle_cache = FailOpenCache()

@@ -1,9 +1,18 @@
-"""What /healthz reports: the database, Redis and the Celery worker's heartbeat."""
+"""What /healthz reports: the database, Redis, and the heartbeats of the worker and beat.
+
+Each background process records a heartbeat in the cache: the worker whenever it runs
+the ``heartbeat`` task (which beat sends every few seconds, so a fresh worker
+heartbeat also proves that beat's messages reach the worker through the broker), and
+beat on its own at every tick of its scheduler (``remi_site.beat``). The site is
+healthy only when all four answer: a dead worker or beat stops bots, deadlines and
+emails, and a load balancer or monitor must hear about it.
+"""
 
 from __future__ import annotations
 
 import logging
 import time
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
@@ -11,16 +20,29 @@ from django.db import connection
 
 logger = logging.getLogger(__name__)
 
-HEARTBEAT_KEY = "health:worker-heartbeat"
+
+@dataclass(frozen=True)
+class Process:
+    name: str
+    key: str
+    max_age_setting: str
+
+    def max_age(self) -> float:
+        return float(getattr(settings, self.max_age_setting))
 
 
-def heartbeat_record(now: float | None = None) -> None:
-    cache.set(HEARTBEAT_KEY, time.time() if now is None else now, timeout=None)
+WORKER = Process("worker", "health:worker-heartbeat", "WORKER_HEARTBEAT_MAX_AGE")
+BEAT = Process("beat", "health:beat-heartbeat", "BEAT_HEARTBEAT_MAX_AGE")
+PROCESSES = (WORKER, BEAT)
 
 
-def heartbeat_age(now: float | None = None) -> float | None:
-    """Seconds since a worker last reported, or None if none ever did."""
-    beat = cache.get(HEARTBEAT_KEY)
+def heartbeat_record(now: float | None = None, *, process: Process = WORKER) -> None:
+    cache.set(process.key, time.time() if now is None else now, timeout=None)
+
+
+def heartbeat_age(now: float | None = None, *, process: Process = WORKER) -> float | None:
+    """Seconds since ``process`` last reported, or None if it never did."""
+    beat = cache.get(process.key)
     if beat is None:
         return None
     return max(0.0, (time.time() if now is None else now) - float(beat))
@@ -46,23 +68,42 @@ def redis_ok() -> bool:
         return False
 
 
+def _process_status(process: Process, redis: bool) -> tuple[str, float | None, str | None]:
+    """(status, heartbeat age, the reason it is not ok or None)."""
+    if not redis:
+        return "unknown", None, f"the {process.name}'s heartbeat cannot be read (Redis is down)"
+    age = heartbeat_age(process=process)
+    if age is None:
+        return "missing", None, f"the {process.name} has never reported"
+    if age > process.max_age():
+        return (
+            "stale",
+            age,
+            (
+                f"the {process.name}'s last heartbeat is {age:.0f} s old "
+                f"(more than {process.max_age():.0f} s)"
+            ),
+        )
+    return "ok", age, None
+
+
 def report() -> tuple[bool, dict[str, object]]:
-    """(healthy, body). Healthy means database and Redis answer; a stale worker is
-    reported but does not fail the check, so that a web node is not taken out of a
-    load balancer because the workers are elsewhere and slow."""
+    """(healthy, body): healthy when the database and Redis answer and the worker's and
+    beat's heartbeats are fresh; ``reasons`` says what is wrong otherwise."""
     database = database_ok()
     redis = redis_ok()
-    age = heartbeat_age() if redis else None
-    if age is None:
-        worker = "missing" if redis else "unknown"
-    else:
-        worker = "ok" if age <= settings.WORKER_HEARTBEAT_MAX_AGE else "stale"
-    healthy = database and redis
+    reasons = [] if database else ["the database does not answer"]
+    if not redis:
+        reasons.append("Redis does not answer")
     body: dict[str, object] = {
-        "status": "ok" if healthy else "fail",
         "database": "ok" if database else "fail",
         "redis": "ok" if redis else "fail",
-        "worker": worker,
-        "worker_heartbeat_age": None if age is None else round(age, 1),
     }
-    return healthy, body
+    for process in PROCESSES:
+        status, age, reason = _process_status(process, redis)
+        body[process.name] = status
+        body[f"{process.name}_heartbeat_age"] = None if age is None else round(age, 1)
+        if reason:
+            reasons.append(reason)
+    healthy = not reasons
+    return healthy, {"status": "ok" if healthy else "fail", **body, "reasons": reasons}

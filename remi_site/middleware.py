@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 
 
 class SyncMiddlewareChain:
@@ -27,4 +27,21 @@ class SyncMiddlewareChain:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+
+class RefuseNulInPath:
+    """A path with a NUL character in it is a 404, before any view sees it.
+
+    No id, username or invite code holds one, and PostgreSQL cannot even compare a
+    text with one (the lookup itself fails). Raised here, the ``Http404`` becomes the
+    site's 404 answer: the API's JSON error under ``/api/``, the 404 page elsewhere.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if "\x00" in request.path_info:
+            raise Http404("The path contains a NUL character.")
         return self.get_response(request)

@@ -23,6 +23,7 @@ import sys
 from typing import Any
 
 APP = "remi_site.asgi:application"
+WS_MAX_FRAME_BYTES = 64 * 1024
 
 
 def _options(args: argparse.Namespace) -> dict[str, Any]:
@@ -33,6 +34,12 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
         "lifespan": "off",
         "log_level": args.log_level,
         "access_log": not args.no_access_log,
+        # The application alone decides the client's address (remi_site.client_ip,
+        # PROXY_COUNT); uvicorn's own rule would trust X-Forwarded-For from 127.0.0.1.
+        "proxy_headers": False,
+        # The largest legitimate websocket message is tiny (docs/websocket.md): a bigger
+        # frame is closed with 1009 before it is buffered whole (uvicorn's default: 16 MiB).
+        "ws_max_size": WS_MAX_FRAME_BYTES,
         # uvicorn waits for every connection's task on shutdown, with no limit by
         # default; a websocket refused during its handshake can leave one behind under
         # uvloop, and a live game's sockets never end by themselves. Clients reconnect.

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import environ
+from csp import constants as csp_constants
 from django.core.exceptions import ImproperlyConfigured
 
 from remi_site import embedded_redis
@@ -62,13 +63,19 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "channels",
     "axes",
+    "csp",
     "accounts",
     "games",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Content-Security-Policy and Permissions-Policy, on every response (see "security").
+    "remi_site.csp.CSPMiddleware",
+    "django_permissions_policy.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # A NUL in the path is a 404 before anything looks it up.
+    "remi_site.middleware.RefuseNulInPath",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -182,6 +189,13 @@ CHANNEL_LAYERS: dict[str, dict[str, Any]] = {
     }
 }
 
+# Websocket limits (games.ws_limits, docs/websocket.md): open connections per user
+# (0: no limit), and frames per connection: WS_FRAME_BURST at once, then
+# WS_FRAMES_PER_SECOND (0: no limit); a client that keeps sending is disconnected.
+WS_MAX_CONNECTIONS_PER_USER = env.int("WS_MAX_CONNECTIONS_PER_USER", default=20)
+WS_FRAMES_PER_SECOND = env.float("WS_FRAMES_PER_SECOND", default=10.0)
+WS_FRAME_BURST = env.int("WS_FRAME_BURST", default=60)
+
 CELERY_BROKER_URL = embedded_redis.celery_url(REDIS_URL)
 # No result backend: no code reads task results (CELERY_TASK_IGNORE_RESULT), and Celery
 # builds its backend per thread (under ASGI, per request): the Redis one costs ~10 ms of
@@ -194,7 +208,11 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = "UTC"
 CELERY_IMPORTS = ["remi_site.tasks"]
-CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+# The scheduler makes the file's folder if it is missing, and reports beat's heartbeat.
+CELERY_BEAT_SCHEDULER = "remi_site.beat:Scheduler"
+CELERY_BEAT_SCHEDULE_FILENAME = env.str(
+    "CELERY_BEAT_SCHEDULE_FILENAME", default=str(VAR_DIR / "celerybeat-schedule")
+)
 # Periodic jobs. The games app adds its sweeps here.
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
     "heartbeat": {
@@ -205,12 +223,22 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
 }
 # Live-play part (games.tasks): the deadline sweep, reminders, daily digests.
 DEADLINE_SWEEP_S = env.float("DEADLINE_SWEEP_S", default=1.0)
+# A built-in bot's turn with no move for BOT_STALL_S lost its queued task (a Redis
+# restart): the bot sweep, every BOT_STALL_SWEEP_S, queues it again. Longer than a
+# live bot's pause plus its thinking budget, so that a bot still thinking is left be.
+BOT_STALL_S = env.float("BOT_STALL_S", default=10.0)
+BOT_STALL_SWEEP_S = env.float("BOT_STALL_SWEEP_S", default=2.0)
 CELERY_BEAT_SCHEDULE.update(
     {
         "sweep-deadlines": {
             "task": "games.tasks.sweep_deadlines",
             "schedule": DEADLINE_SWEEP_S,
             "options": {"expires": DEADLINE_SWEEP_S},
+        },
+        "sweep-stalled-bot-turns": {
+            "task": "games.tasks.sweep_stalled_bot_turns",
+            "schedule": BOT_STALL_SWEEP_S,
+            "options": {"expires": BOT_STALL_SWEEP_S},
         },
         "send-reminders": {"task": "games.tasks.send_reminders", "schedule": 600.0},
         "send-daily-digests": {"task": "games.tasks.send_daily_digests", "schedule": 3600.0},
@@ -231,8 +259,9 @@ BOT_LIVE_DELAY_S = env.float("BOT_LIVE_DELAY_S", default=1.0)
 VACATION_DAYS_PER_YEAR = env.float("VACATION_DAYS_PER_YEAR", default=30.0)
 VACATION_MAX_DAYS = env.float("VACATION_MAX_DAYS", default=30.0)
 SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000")
-# /healthz calls the worker stale when its last heartbeat is older than this.
+# /healthz calls the worker or beat stale (503) when its last heartbeat is older.
 WORKER_HEARTBEAT_MAX_AGE = env.float("WORKER_HEARTBEAT_MAX_AGE", default=60.0)
+BEAT_HEARTBEAT_MAX_AGE = env.float("BEAT_HEARTBEAT_MAX_AGE", default=30.0)
 
 # ------------------------------------------------------------------ auth
 
@@ -254,7 +283,8 @@ LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
 
 # Reverse proxies in front of the ASGI servers: their count decides which
-# X-Forwarded-For entry is the client's address (throttling, login lockouts).
+# X-Forwarded-For entry is the client's address (0: the socket address, the header is
+# ignored). remi_site.client_ip applies it for throttles, lockouts, websockets and logs.
 PROXY_COUNT = env.int("PROXY_COUNT", default=0)
 
 # django-axes: a run of failed logins for one username from one address locks that
@@ -265,7 +295,7 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "accounts.lockout.lockout_response"
 # The client's address as DRF's throttles see it (PROXY_COUNT).
-AXES_CLIENT_IP_CALLABLE = "accounts.lockout.client_ip"
+AXES_CLIENT_IP_CALLABLE = "remi_site.client_ip.client_ip"
 
 # django-rest-knox: personal API tokens, stored hashed, in accounts.ApiToken (named,
 # with last-used time), sent as "Authorization: Bearer <token>".
@@ -291,12 +321,15 @@ REST_FRAMEWORK: dict[str, Any] = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # DRF's throttles, identifying clients by remi_site.client_ip (PROXY_COUNT).
     "DEFAULT_THROTTLE_CLASSES": [
-        "rest_framework.throttling.AnonRateThrottle",
-        "rest_framework.throttling.UserRateThrottle",
-        "rest_framework.throttling.ScopedRateThrottle",
+        "remi_site.throttling.AnonRateThrottle",
+        "remi_site.throttling.UserRateThrottle",
+        "remi_site.throttling.ScopedRateThrottle",
     ],
-    "NUM_PROXIES": PROXY_COUNT or None,
+    # Any throttle that still used DRF's own rule would take the socket address: never
+    # X-Forwarded-For (DRF's default, None, trusts the header whole).
+    "NUM_PROXIES": 0,
     "DEFAULT_THROTTLE_RATES": {
         "anon": env.str("THROTTLE_ANON", default="120/min"),
         "user": env.str("THROTTLE_USER", default="3000/min"),
@@ -305,12 +338,14 @@ REST_FRAMEWORK: dict[str, Any] = {
         "chat": env.str("THROTTLE_CHAT", default="20/min"),
     },
     # The API speaks JSON only (this also keeps cross-site HTML forms out).
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    # (DRF's parser, refusing JSON nested too deeply to parse safely.)
+    "DEFAULT_PARSER_CLASSES": ["remi_site.parsers.JSONParser"],
     # Lists opt in to remi_site.pagination.CursorPagination.
     "DEFAULT_PAGINATION_CLASS": None,
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
     + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # drf-spectacular's, plus the error responses that every operation of a kind can give.
+    "DEFAULT_SCHEMA_CLASS": "remi_site.schema.AutoSchema",
     "EXCEPTION_HANDLER": "remi_site.api_errors.exception_handler",
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
@@ -355,6 +390,36 @@ SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=not DEBUG)
 if env.bool("TRUST_X_FORWARDED_PROTO", default=False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 X_FRAME_OPTIONS = "DENY"
+# No referrer at all to other sites: a table's URL may carry its private invite.
+SECURE_REFERRER_POLICY = "same-origin"
+# Scripts and styles from the site's own files only, never inline: a player's name or
+# a chat line that slipped through escaping still cannot run. The page's own websocket
+# origin is added to connect-src per request (remi_site.csp). The API docs and the admin
+# need no exception (remi_site.urls, tests/browser/test_csp.py).
+CONTENT_SECURITY_POLICY: dict[str, Any] = {
+    "DIRECTIVES": {
+        "default-src": [csp_constants.SELF],
+        "script-src": [csp_constants.SELF],
+        "style-src": [csp_constants.SELF],
+        # data: for the inline favicon and the images in the vendored CSS.
+        "img-src": [csp_constants.SELF, "data:"],
+        "connect-src": [csp_constants.SELF],
+        "font-src": [csp_constants.SELF],
+        "object-src": [csp_constants.NONE],
+        "base-uri": [csp_constants.SELF],
+        "form-action": [csp_constants.SELF],
+        "frame-ancestors": [csp_constants.NONE],
+    },
+}
+# Powerful browser features the site never uses: denied to it and to anything it embeds.
+PERMISSIONS_POLICY: dict[str, list[str]] = {
+    feature: []
+    for feature in (
+        "accelerometer", "camera", "display-capture", "geolocation",
+        "gyroscope", "hid", "idle-detection", "magnetometer", "microphone", "midi",
+        "payment", "serial", "usb", "xr-spatial-tracking",
+    )
+}  # fmt: skip
 
 # ------------------------------------------------------------------ email
 

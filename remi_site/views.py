@@ -19,8 +19,8 @@ def home(request: HttpRequest) -> HttpResponse:
 @never_cache
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
-    """200 when the database and Redis answer, 503 otherwise; the worker's heartbeat
-    age is reported either way."""
+    """200 when the database and Redis answer and the worker's and beat's heartbeats
+    are fresh; otherwise 503, with the reasons in the body."""
     healthy, body = health.report()
     return JsonResponse(body, status=200 if healthy else 503)
 

@@ -6,6 +6,10 @@ channel layer for the client's disconnect, which a refused client need not send:
 each refused handshake held a task and a Redis read open until the server stopped
 (and a server with such a task never finishes a graceful shutdown). Here the
 refusal closes the handshake and returns.
+
+A handshake without an ``Origin`` header passes: browsers always send one, so its
+absence means a program (a bot, a client library) that authenticates with a token,
+which no other site's page can make a browser send.
 """
 
 from __future__ import annotations
@@ -21,11 +25,15 @@ class OriginCheck:
         self.validator = AllowedHostsOriginValidator(application)
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> Any:
-        if self.validator.valid_origin(_origin(scope)):
+        if not _has_origin(scope) or self.validator.valid_origin(_origin(scope)):
             return await self.validator.application(scope, receive, send)
         await receive()  # the client's websocket.connect
         await send({"type": "websocket.close"})  # before accept: a 403 to the client
         return None
+
+
+def _has_origin(scope: dict[str, Any]) -> bool:
+    return any(name == b"origin" for name, _value in scope.get("headers", []))
 
 
 def _origin(scope: dict[str, Any]) -> ParseResult | None:

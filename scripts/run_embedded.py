@@ -3,8 +3,10 @@
 
 ``make run`` migrates, creates the bots and then execs this. All four processes are
 children of this one; Ctrl-C (SIGINT), SIGTERM or SIGHUP stops them all, the web
-server, beat and the worker first and Redis last. If any child dies, the others are
-stopped too and this exits non-zero.
+server, beat and the worker first and Redis last. A web server, worker or beat that
+dies is started again (a crash loses no game: the state is in the database); one that
+keeps dying (``MAX_RESTARTS`` in ``RESTART_WINDOW_S``), or the embedded Redis dying,
+stops everything and this exits non-zero.
 
 Environment: ``REMI_HOST`` (127.0.0.1), ``REMI_PORT`` (8000), ``REMI_WEB_WORKERS`` (1),
 ``REMI_CELERY_CONCURRENCY`` (2), ``REMI_VAR_DIR`` (var/). With ``REDIS_URL`` set, that
@@ -33,6 +35,8 @@ sys.path.insert(0, str(ROOT))
 from remi_site import embedded_redis  # noqa: E402
 
 STOP_TIMEOUT = 15.0
+MAX_RESTARTS = 5
+RESTART_WINDOW_S = 60.0
 _print_lock = threading.Lock()
 
 
@@ -61,9 +65,13 @@ class Child:
     """One supervised process, in its own process group so that the terminal's Ctrl-C
     reaches only the supervisor, which then stops the children in order."""
 
-    def __init__(self, name: str, process: subprocess.Popen[bytes]) -> None:
+    def __init__(
+        self, name: str, process: subprocess.Popen[bytes], command: list[str] | None = None
+    ) -> None:
         self.name = name
         self.process = process
+        self.command = command
+        self.restarts: list[float] = []
         if process.stdout is not None:
             threading.Thread(target=_pump, args=(name, process.stdout), daemon=True).start()
 
@@ -78,7 +86,17 @@ class Child:
             start_new_session=True,
             preexec_fn=_die_with_parent,
         )
-        return cls(name, process)
+        return cls(name, process, command)
+
+    def restart(self, env: dict[str, str]) -> Child | None:
+        """The same command started again, or None when it has died too often lately."""
+        now = time.monotonic()
+        recent = [t for t in self.restarts if now - t < RESTART_WINDOW_S]
+        if self.command is None or len(recent) >= MAX_RESTARTS:
+            return None
+        child = Child.start(self.name, self.command, env)
+        child.restarts = [*recent, now]
+        return child
 
     def alive(self) -> bool:
         return self.process.poll() is None
@@ -175,7 +193,7 @@ def main() -> int:
             [
                 python, "-m", "uvicorn", "remi_site.asgi:application",
                 "--host", host, "--port", port, "--lifespan", "off",
-                "--timeout-graceful-shutdown", "5",
+                "--timeout-graceful-shutdown", "5", "--no-proxy-headers", "--ws-max-size", "65536",
                 "--workers", os.environ.get("REMI_WEB_WORKERS", "1"),
             ],
             env,
@@ -193,7 +211,7 @@ def main() -> int:
             "beat",
             [
                 python, "-m", "celery", "-A", "remi_site", "beat", "--loglevel", "INFO",
-                "--schedule", str(var_dir / "celerybeat-schedule"), "--pidfile=",
+                "--pidfile=",
             ],
             env,
         ),
@@ -207,13 +225,21 @@ def main() -> int:
         say("run", "press Ctrl-C to stop")
 
     exit_code = 0
-    while not stopping.is_set():
-        dead = [child for child in everyone if not child.alive()]
-        if dead:
-            for child in dead:
-                say("run", f"{child.name} exited with {child.process.returncode}")
+    while not stopping.is_set() and not exit_code:
+        if redis_child is not None and not redis_child.alive():
+            say("run", f"redis exited with {redis_child.process.returncode}")
             exit_code = 1
-            break
+        for index, child in enumerate(services):
+            if exit_code or child.alive() or stopping.is_set():
+                continue
+            say("run", f"{child.name} exited with {child.process.returncode}")
+            replacement = child.restart(env)
+            if replacement is None:
+                say("run", f"{child.name} keeps exiting: stopping everything")
+                exit_code = 1
+                break
+            say("run", f"{child.name} started again")
+            services[index] = replacement
         stopping.wait(0.5)
 
     stop_all(services)

@@ -5,25 +5,18 @@ Game fixtures live in tests/games/conftest.py.
 
 from __future__ import annotations
 
-import contextlib
-import os
-import shutil
-import signal
-import subprocess
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from accounts import services as account_services
+from tests import sites
 
-ROOT = Path(__file__).resolve().parent.parent
 PASSWORD = "correct-horse-battery-staple"
 
 
@@ -109,85 +102,18 @@ def clear_cache() -> None:
 # ------------------------------------------------------------------ the embedded mode
 
 
-class EmbeddedSite:
-    """``make run`` in a scratch var/ directory on a free port: the README's command,
-    with SQLite and the embedded Redis, exactly as a newcomer starts it."""
-
-    def __init__(self) -> None:
-        import socket
-        import tempfile
-
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
-        self.url = f"http://127.0.0.1:{self.port}"
-        # Short: a unix socket path must fit in 107 bytes.
-        self.var_dir = Path(tempfile.mkdtemp(prefix="remi-"))
-        self.log_path = self.var_dir / "make-run.log"
-        self.process: subprocess.Popen[bytes] | None = None
-        self.descendants: list[Any] = []
-        self.commands: list[str] = []  # command lines of the site's processes, at stop()
-
-    def start(self, timeout: float = 180.0) -> None:
-        drop = {"DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG", "DJANGO_SETTINGS_MODULE"}
-        env = {k: v for k, v in os.environ.items() if k not in drop and not k.startswith("PYTEST")}
-        env.update({"REMI_VAR_DIR": str(self.var_dir), "REMI_PORT": str(self.port)})
-        with self.log_path.open("wb") as log:
-            self.process = subprocess.Popen(
-                ["make", "--no-print-directory", "run"],
-                cwd=ROOT,
-                env=env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,  # its own process group, like a terminal job
-            )
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            assert self.process.poll() is None, f"make run exited early:\n{self.log()}"
-            health = self.health()
-            if health and health.get("worker") == "ok":
-                return
-            time.sleep(0.5)
-        raise AssertionError(f"the site did not become healthy:\n{self.log()}")
-
-    def health(self) -> dict[str, Any] | None:
-        try:
-            response = httpx.get(f"{self.url}/healthz", timeout=2)
-        except httpx.HTTPError:
-            return None
-        return response.json() if response.status_code == 200 else None
-
-    def log(self) -> str:
-        return self.log_path.read_text(errors="replace")[-6000:]
-
-    def stop(self, timeout: float = 60.0) -> list[Any]:
-        """Ctrl-C, as a terminal sends it (SIGINT to the job's process group); returns
-        the processes of the site that are still alive afterwards (should be none)."""
-        import psutil
-
-        assert self.process is not None
-        self.descendants = psutil.Process(self.process.pid).children(recursive=True)
-        self.commands = [" ".join(proc.cmdline()) for proc in self.descendants]
-        os.killpg(self.process.pid, signal.SIGINT)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            self.process.wait(timeout)
-        _gone, alive = psutil.wait_procs(self.descendants, timeout=5)
-        return alive
-
-    def kill(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait()
-        for proc in self.descendants:
-            with contextlib.suppress(Exception):
-                proc.kill()
-        shutil.rmtree(self.var_dir, ignore_errors=True)
+@pytest.fixture(scope="session")
+def runtime_venv() -> Path:
+    """A virtualenv made from requirements.txt alone (see ``tests.sites.runtime_venv``)."""
+    return sites.runtime_venv()
 
 
 @pytest.fixture
-def embedded_site() -> Iterator[EmbeddedSite]:
-    """A running ``make run`` (embedded mode); stopped and cleaned up afterwards."""
-    site = EmbeddedSite()
+def embedded_site(runtime_venv: Path) -> Iterator[sites.Site]:
+    """A running ``make run`` (embedded mode) from the runtime-only virtualenv; stopped
+    and cleaned up afterwards."""
+    # A short bot stall keeps the lost-task test short.
+    site = sites.Site(venv=runtime_venv, env={"BOT_STALL_S": "3"})
     try:
         site.start()
         yield site

@@ -13,8 +13,21 @@ from accounts.models import ApiToken
 from games.engine import PRESETS
 from games.ratings import LEADERBOARD_SIZE, rating_change_entry, rating_history, ratings_of
 from games.stats import player_stats, recent_games
+from remi_site import strict_fields as strict
 
 User = get_user_model()
+USERNAME_MAX_LENGTH = 150  # django.contrib.auth's User.username
+
+
+@extend_schema_field(
+    {"anyOf": [{"type": "string", "format": "email"}, {"type": "string", "enum": [""]}]}
+)
+class EmailOrEmptyField(strict.EmailField):
+    """An email address, or empty: an account needs none."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_blank", True)
+        super().__init__(**kwargs)
 
 
 def validate_avatar(value: str) -> None:
@@ -77,7 +90,7 @@ class ProfileFieldsSerializer(serializers.Serializer[Any]):
 
 class MeSerializer(ProfileFieldsSerializer):
     id = serializers.IntegerField()
-    email = serializers.EmailField()
+    email = EmailOrEmptyField(help_text="Empty when the account has none.")
     ratings = serializers.SerializerMethodField()
 
     @extend_schema_field(RatingSerializer(many=True))
@@ -194,10 +207,18 @@ class LoginResultSerializer(serializers.Serializer[Any]):
 
 
 class SignupSerializer(serializers.Serializer[Any]):
-    username = serializers.CharField(max_length=150, validators=[UnicodeUsernameValidator()])
-    password = serializers.CharField(write_only=True, style={"input_type": "password"})
-    email = serializers.EmailField(required=False, default="", allow_blank=True)
-    display_name = serializers.CharField(max_length=40, required=False, default="")
+    username = strict.CharField(
+        max_length=USERNAME_MAX_LENGTH, validators=[UnicodeUsernameValidator()]
+    )
+    password = strict.CharField(write_only=True, style={"input_type": "password"})
+    email = EmailOrEmptyField(required=False, default="")
+    display_name = strict.CharField(
+        max_length=40,
+        required=False,
+        allow_blank=True,
+        default="",
+        help_text="The name shown at tables; empty or absent: the username.",
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         candidate = User(username=attrs["username"], email=attrs.get("email", ""))
@@ -209,28 +230,29 @@ class SignupSerializer(serializers.Serializer[Any]):
 
 
 class LoginSerializer(serializers.Serializer[Any]):
-    username = serializers.CharField()
-    password = serializers.CharField(style={"input_type": "password"})
-    token_name = serializers.CharField(
+    # Longer than any username: refused here, before the lockout records the attempt.
+    username = strict.CharField(max_length=USERNAME_MAX_LENGTH)
+    password = strict.CharField(style={"input_type": "password"})
+    token_name = strict.CharField(
         max_length=64,
         required=False,
         help_text="Also create an API token with this name and return it.",
     )
-    token_expires_in_days = serializers.IntegerField(
+    token_expires_in_days = strict.IntegerField(
         min_value=1, max_value=3650, required=False, allow_null=True, default=None
     )
 
 
 class ProfileUpdateSerializer(serializers.Serializer[Any]):
-    display_name = serializers.CharField(max_length=40, required=False)
-    bio = serializers.CharField(max_length=500, required=False, allow_blank=True)
-    country = serializers.RegexField(
+    display_name = strict.CharField(max_length=40, required=False)
+    bio = strict.CharField(max_length=500, required=False, allow_blank=True)
+    country = strict.RegexField(
         r"^[A-Z]{2}$",
         required=False,
         allow_blank=True,
         help_text="ISO 3166-1 alpha-2 code, e.g. RS; empty to clear.",
     )
-    avatar = serializers.CharField(
+    avatar = strict.CharField(
         max_length=200, required=False, allow_blank=True, validators=[validate_avatar]
     )
 
@@ -243,8 +265,8 @@ class LeaderboardFilterSerializer(serializers.Serializer[Any]):
 
 
 class TokenCreateSerializer(serializers.Serializer[Any]):
-    name = serializers.CharField(max_length=64, help_text="What the token is for, e.g. `my-bot`.")
-    expires_in_days = serializers.IntegerField(
+    name = strict.CharField(max_length=64, help_text="What the token is for, e.g. `my-bot`.")
+    expires_in_days = strict.IntegerField(
         min_value=1,
         max_value=3650,
         required=False,

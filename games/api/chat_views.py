@@ -18,6 +18,7 @@ from games import chat, selectors
 from games.api.serializers import UserCardSerializer
 from games.api.views import GAME_ID, GameAPIView
 from games.models import CHAT_MAX_LENGTH
+from remi_site import strict_fields as strict
 from remi_site.api_errors import error_responses
 
 
@@ -42,7 +43,7 @@ class ChatFilterSerializer(Serializer):
 class ChatPostSerializer(Serializer):
     # Length and content are checked by ``games.chat`` so that the API and any other
     # interface refuse the same lines with the same codes.
-    text = serializers.CharField(
+    text = strict.CharField(
         trim_whitespace=False,
         allow_blank=True,
         help_text=f"One line, 1 to {CHAT_MAX_LENGTH} characters, no control characters.",

@@ -13,6 +13,7 @@ from typing import Any
 from rest_framework import serializers
 
 from games.models import PlayerSettings
+from remi_site import strict_fields as strict
 
 Serializer = serializers.Serializer[Any]
 
@@ -36,7 +37,7 @@ class VacationSerializer(Serializer):
 
 
 class VacationStartSerializer(Serializer):
-    days = serializers.FloatField(
+    days = strict.FloatField(
         min_value=0.1,
         max_value=365,
         help_text="How long the vacation lasts, in days (fractions allowed); taken from "
@@ -63,7 +64,7 @@ class NotificationSettingsSerializer(Serializer):
 
 class NotificationSettingsUpdateSerializer(Serializer):
     email_turns = serializers.ChoiceField(choices=PlayerSettings.EmailTurns.choices, required=False)
-    reminders = serializers.BooleanField(required=False)
+    reminders = strict.BooleanField(required=False)
 
 
 # ------------------------------------------------------------------ absent players
@@ -108,7 +109,7 @@ class AbsentChoiceSerializer(Serializer):
         "(their seat is out; the lowest total among the others wins, with 2 players the "
         "other one).",
     )
-    ply = serializers.IntegerField(
+    ply = strict.IntegerField(
         min_value=0,
         required=False,
         allow_null=True,

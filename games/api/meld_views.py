@@ -18,6 +18,7 @@ from accounts.authentication import request_user
 from games import selectors
 from games.api.serializers import MELD_KINDS, CardPairSerializer
 from games.api.views import GAME_ID, GameAPIView
+from remi_site import strict_fields as strict
 from remi_site.api_errors import error_responses
 
 MAX_MELDS = 12
@@ -27,7 +28,7 @@ MAX_MELD_CARDS = 16
 class MeldCheckRequestSerializer(Serializer):
     melds = serializers.ListField(
         child=serializers.ListField(
-            child=serializers.IntegerField(min_value=0),
+            child=strict.IntegerField(min_value=0),
             min_length=1,
             max_length=MAX_MELD_CARDS,
         ),

@@ -16,6 +16,7 @@ from rest_framework import serializers
 from games.engine import PRESETS, DiscardTake, SetJokerSwap, StarterChoice
 from games.engine.scoring import FINISHES
 from games.models import Game, Seat
+from remi_site import strict_fields as strict
 
 Serializer = serializers.Serializer[Any]
 
@@ -381,17 +382,17 @@ class GameCreateSerializer(Serializer):
         default=dict,
         help_text='House rules: ruleset fields to change, e.g. `{"hand_needs_51": false}`.',
     )
-    players = serializers.IntegerField(min_value=2, max_value=4)
+    players = strict.IntegerField(min_value=2, max_value=4)
     visibility = serializers.ChoiceField(
         choices=Game.Visibility.choices, default=Game.Visibility.PUBLIC
     )
     time_control = serializers.ChoiceField(
         choices=Game.TimeControl.choices, default=Game.TimeControl.CORRESPONDENCE
     )
-    seconds_per_turn = serializers.IntegerField(required=False, allow_null=True, default=None)
-    days_per_move = serializers.IntegerField(required=False, allow_null=True, default=None)
-    rated = serializers.BooleanField(default=False)
-    strike_limit = serializers.IntegerField(
+    seconds_per_turn = strict.IntegerField(required=False, allow_null=True, default=None)
+    days_per_move = strict.IntegerField(required=False, allow_null=True, default=None)
+    rated = strict.BooleanField(default=False)
+    strike_limit = strict.IntegerField(
         required=False,
         allow_null=True,
         default=None,
@@ -399,7 +400,7 @@ class GameCreateSerializer(Serializer):
         max_value=10,
         help_text="Timeouts in a row before a seat is out (null: the site's default, 3).",
     )
-    absent_wait_s = serializers.IntegerField(
+    absent_wait_s = strict.IntegerField(
         required=False,
         allow_null=True,
         default=None,
@@ -408,7 +409,7 @@ class GameCreateSerializer(Serializer):
         help_text="Live games: seconds the table waits for a disconnected player to move "
         "before the host may choose (null: the site's default, 120).",
     )
-    time_bank_s = serializers.IntegerField(
+    time_bank_s = strict.IntegerField(
         required=False,
         allow_null=True,
         default=None,
@@ -418,7 +419,7 @@ class GameCreateSerializer(Serializer):
         "correspondence games (`invalid_time_control`).",
     )
     bots = serializers.ListField(
-        child=serializers.CharField(),
+        child=strict.CharField(),
         required=False,
         default=list,
         max_length=3,
@@ -436,19 +437,19 @@ class BotSerializer(Serializer):
 
 class PlayNowSerializer(Serializer):
     preset = serializers.ChoiceField(choices=list(PRESETS), help_text="The variant.")
-    bots = serializers.IntegerField(
+    bots = strict.IntegerField(
         min_value=1, max_value=3, default=1, help_text="How many bots to play against."
     )
-    level = serializers.IntegerField(min_value=1, max_value=4, default=2)
+    level = strict.IntegerField(min_value=1, max_value=4, default=2)
     time_control = serializers.ChoiceField(
         choices=Game.TimeControl.choices, default=Game.TimeControl.LIVE
     )
-    seconds_per_turn = serializers.IntegerField(required=False, allow_null=True, default=None)
-    days_per_move = serializers.IntegerField(required=False, allow_null=True, default=None)
+    seconds_per_turn = strict.IntegerField(required=False, allow_null=True, default=None)
+    days_per_move = strict.IntegerField(required=False, allow_null=True, default=None)
 
 
 class JoinSerializer(Serializer):
-    invite_code = serializers.CharField(
+    invite_code = strict.CharField(
         required=False, allow_blank=True, default="", help_text="Needed for a private game."
     )
 
@@ -521,7 +522,7 @@ class ActSerializer(Serializer):
         help_text='The action, e.g. `{"type": "discard", "card": "7H"}`. The text form '
         '(`"discard 7H"`, `"lay 7H 8H 9H | QS QD QC"`) is accepted too.'
     )
-    ply = serializers.IntegerField(
+    ply = strict.IntegerField(
         min_value=0, help_text="The game's `ply` you acted on; a stale one is refused (409)."
     )
 

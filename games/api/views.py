@@ -21,7 +21,7 @@ from games.bot_turns import game_play_now
 from games.engine import IllegalAction, parse_action
 from games.errors import GameError, IllegalMove
 from remi_site.api_errors import ApiError, error_responses
-from remi_site.pagination import CursorPagination
+from remi_site.pagination import CURSOR_PARAMETERS, INVALID_CURSOR, CursorPagination
 
 GAME_ID = OpenApiParameter(
     "game_id", OpenApiTypes.STR, OpenApiParameter.PATH, description="The game's public id."
@@ -97,12 +97,15 @@ class GameListView(GameAPIView):
         summary="Games you may see",
         description="Public games and the private games you sit in, newest first, with "
         "cursor pagination (`next`/`previous` links; `page_size` up to 100).",
-        parameters=[
-            s.GameListFilterSerializer,
-            OpenApiParameter("cursor", OpenApiTypes.STR, description="From `next`/`previous`."),
-            OpenApiParameter("page_size", OpenApiTypes.INT, description="1 to 100 (20)."),
-        ],
-        responses={200: s.GamePageSerializer, **error_responses(400, 401, 429)},
+        parameters=[s.GameListFilterSerializer, *CURSOR_PARAMETERS],
+        responses={
+            200: s.GamePageSerializer,
+            400: OpenApiResponse(
+                error_responses(400)[400].response,
+                description=f"`invalid` (the filters, with `details.fields`), {INVALID_CURSOR}",
+            ),
+            **error_responses(401, 429),
+        },
     )
     def get(self, request: Request) -> Response:
         filters = s.GameListFilterSerializer(data=request.query_params)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
-from accounts.models import RatingChange
+from accounts.models import RatingChange, is_builtin_bot
 from games import bot_turns, services
 from games.models import Game
 from tests.gamekit import SchemaChecker, Table, current_engine_deal, error_of, greedy_action
@@ -116,7 +116,7 @@ def test_an_external_bot_plays_through_the_api_and_the_server_never_moves_it(
         "is_bot": True,
         "bot_level": None,
     }
-    assert not bot_turns.server_plays_for(bot_client.user)
+    assert not is_builtin_bot(bot_client.user)
     # Whoever is to move, the bot task does nothing for the external bot's turn.
     if current_engine_deal(game).to_move != bot_seat:
         deal = current_engine_deal(game)
@@ -137,7 +137,7 @@ def test_an_external_bot_plays_through_the_api_and_the_server_never_moves_it(
 
 
 def test_built_in_bots_are_still_moved_by_the_server(bots):
-    assert all(bot_turns.server_plays_for(bot) for bot in bots)
+    assert all(is_builtin_bot(bot) for bot in bots)
 
 
 def test_deadlines_apply_to_an_external_bot(client_for, user_factory, bot_client, deals_seeded):

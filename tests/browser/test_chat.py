@@ -28,7 +28,7 @@ def test_players_chat_live_a_spectator_reads_and_a_hidden_line_disappears(
     for person, username in zip((*people, watcher), names, strict=True):
         person.log_in(username, PASSWORD)
         person.goto(f"/games/{game.public_id}/")
-        person.page.wait_for_function("window.__remiLive && window.__remiLive.connected")
+        person.page.wait_for_function("() => window.__remiLive && window.__remiLive.connected")
     mila, nina = people
     expect(mila.page.locator(".chat")).to_contain_text("No messages yet.")
 

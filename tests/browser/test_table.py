@@ -346,7 +346,7 @@ def test_moves_reach_the_other_table_through_the_websocket(
         expect(player.page.locator("#hand .pcard").first).to_be_visible()
     mover, other = _to_move(*players)
     # Once the socket is open the page polls only every 15 s: a quick update is a push.
-    other.page.wait_for_function("window.__remiLive && window.__remiLive.connected")
+    other.page.wait_for_function("() => window.__remiLive && window.__remiLive.connected")
     mover.select("5D")
     mover.page.click("#discard")
     expect(other.page.locator('#discard .pcard[data-card="5D"]')).to_be_visible(timeout=5000)

@@ -136,7 +136,7 @@ def test_rules_examples_are_melds_in_macedonian(text: str) -> None:
 def test_rules_examples_without_jokers_are_melds_in_every_preset(
     text: str, ruleset: Ruleset
 ) -> None:
-    meld(text, ruleset)
+    assert meld(text, ruleset).cards == tuple(parse_cards(text))
 
 
 @pytest.mark.parametrize(("text", "code"), RULES_INVALID)
@@ -150,12 +150,12 @@ def test_rules_counter_examples_are_not_melds_in_any_preset(
 
 @pytest.mark.parametrize("text", RULES_VALID)
 def test_polish51_takes_the_macedonian_joker_examples(text: str) -> None:
-    meld(text, POLISH)
+    assert meld(text, POLISH).cards == tuple(parse_cards(text))
 
 
 @pytest.mark.parametrize("text", ["AH 2H JK 4H", "JK 6C 7C 8C", "10D 10C JK", "10D 10C JK 10S"])
 def test_serbian_takes_the_one_joker_examples(text: str) -> None:
-    meld(text, SERBIAN)
+    assert meld(text, SERBIAN).cards == tuple(parse_cards(text))
 
 
 def test_serbian_refuses_the_two_joker_example_when_laid() -> None:

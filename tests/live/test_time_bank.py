@@ -3,7 +3,6 @@ once: by the eager sweep, and by a real worker."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterator
 from datetime import timedelta
 
@@ -14,7 +13,7 @@ from django.utils import timezone
 from games import notifications, tasks, timeouts
 from games.models import AbsentWait, Game, Move, Seat
 from games.selectors import current_deal
-from tests.live.test_worker import Worker, wait_for
+from tests.live.test_worker import Worker, later_sweeps_ran, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -105,7 +104,7 @@ def test_a_real_worker_times_out_a_turn_once_after_the_bank(
     try:
         wait_for(lambda: Game.objects.get(pk=game.pk).ply > start_ply, 60, worker)
         timed_out_at = timezone.now()
-        time.sleep(2)  # more sweeps: none may apply it again
+        later_sweeps_ran(started_game, worker)  # none may apply it again
     finally:
         worker.kill()
 

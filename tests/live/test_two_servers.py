@@ -111,7 +111,7 @@ def test_players_on_two_servers_receive_each_others_moves(
             asyncio.create_task(listen(two_servers[i], tokens[i], game.public_id, 0, seen[i]))
             for i in range(2)
         ]
-        await asyncio.sleep(1.5)
+        await until(lambda: all(subscribed(messages) for messages in seen))
         # Each player moves through the REST API of *their own* server.
         async with httpx.AsyncClient() as http:
             for _ in range(3):
@@ -122,7 +122,7 @@ def test_players_on_two_servers_receive_each_others_moves(
                     headers={"Authorization": f"Bearer {tokens[mover]}"},
                 )
                 assert response.status_code == 200, response.text
-        await asyncio.sleep(1.5)
+        await until(lambda: all(len(move_plies(messages)) >= 3 for messages in seen))
         for task in listeners:
             task.cancel()
         return seen
@@ -130,13 +130,27 @@ def test_players_on_two_servers_receive_each_others_moves(
     seen = asyncio.run(scenario())
     game.refresh_from_db()
     for messages in seen:
-        moves = [m["ply"] for m in messages if m["type"] == "move"]
-        assert moves == [1, 2, 3][: game.ply]
+        assert move_plies(messages) == [1, 2, 3][: game.ply]
         assert all(m["type"] != "private" or m["view"]["seat"] in (0, 1) for m in messages)
     # Each player's private updates carried only their own seat's view.
     for position, messages in enumerate(seen):
         privates = [m for m in messages if m["type"] == "private"]
         assert privates and {m["view"]["seat"] for m in privates} == {position}
+
+
+def subscribed(messages: list[Any]) -> bool:
+    return any(message["type"] == "subscribed" for message in messages)
+
+
+def move_plies(messages: list[Any]) -> list[int]:
+    return [message["ply"] for message in messages if message["type"] == "move"]
+
+
+async def until(condition: Callable[[], bool], timeout: float = 30) -> None:
+    """Poll ``condition`` while the listeners run, failing after ``timeout`` seconds."""
+    async with asyncio.timeout(timeout):
+        while not condition():
+            await asyncio.sleep(0.05)
 
 
 def next_move(game: Game) -> tuple[int, int, dict[str, Any]]:

@@ -96,6 +96,16 @@ def wait_for(condition: Callable[[], bool], timeout: float, worker: Worker) -> N
     raise AssertionError(f"timed out; worker log:\n{worker.log()}")
 
 
+def later_sweeps_ran(started_game: Callable[..., Game], worker: Worker, times: int = 2) -> None:
+    """Wait until ``times`` more deadline sweeps have run: each one times out a game
+    made overdue after the one before (the worker runs one task at a time, in order)."""
+    for _ in range(times):
+        witness = started_game(2, days_per_move=1)
+        overdue = timezone.now() - timedelta(seconds=1)
+        Game.objects.filter(pk=witness.pk).update(deadline_at=overdue)
+        wait_for(lambda w=witness: Game.objects.get(pk=w.pk).ply > w.ply, 60, worker)
+
+
 def test_a_real_worker_applies_a_deadline_once_and_again_after_a_restart(
     started_game: Callable[..., Game], worker: Worker
 ) -> None:
@@ -105,7 +115,7 @@ def test_a_real_worker_applies_a_deadline_once_and_again_after_a_restart(
 
     worker.start()
     wait_for(lambda: Game.objects.get(pk=game.pk).ply > start_ply, 60, worker)
-    time.sleep(2)  # several more sweeps: none may apply it again
+    later_sweeps_ran(started_game, worker)  # none may apply it again
     game.refresh_from_db()
     assert sorted(Seat.objects.filter(game=game).values_list("strikes", flat=True)) == [0, 1]
     first_timeout_ply = game.ply
@@ -116,5 +126,5 @@ def test_a_real_worker_applies_a_deadline_once_and_again_after_a_restart(
     Game.objects.filter(pk=game.pk).update(deadline_at=timezone.now() - timedelta(seconds=1))
     worker.start()
     wait_for(lambda: Game.objects.get(pk=game.pk).ply > first_timeout_ply, 60, worker)
-    time.sleep(1)
+    later_sweeps_ran(started_game, worker, times=1)
     assert sorted(Seat.objects.filter(game=game).values_list("strikes", flat=True)) == [1, 1]

@@ -50,7 +50,8 @@ async def request(
 
 
 async def test_the_site_serves_http_with_its_handler() -> None:
-    assert isinstance(application.application_mapping["http"], ASGIHandler)
+    router = application.application  # inside the client-address middleware
+    assert isinstance(router.application_mapping["http"], ASGIHandler)
 
 
 async def test_an_api_answer_and_its_error_shape() -> None:

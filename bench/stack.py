@@ -1,0 +1,162 @@
+"""The production-mode stack the benchmarks run against, all on 127.0.0.1: a scratch
+PostgreSQL database (created, migrated, dropped at the end) and the web server as
+README's process model starts it (``python -m remi_site.serve``), configured by the
+environment as in production (``SECRET_KEY``, ``DATABASE_URL``, ``REDIS_URL``,
+``DEBUG=0``; HTTP, since there is no TLS proxy in front: ``SECURE_SSL_REDIRECT=0``).
+
+Used by ``bench/api.py`` and ``bench/soak.py``.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import IO
+
+import httpx
+import psycopg
+
+ROOT = Path(__file__).resolve().parent.parent
+
+PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
+REDIS_URL = "redis://127.0.0.1:6379/15"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def production_env(db_name: str, redis_url: str = REDIS_URL) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
+    env.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "remi_site.settings",
+            "SECRET_KEY": secrets.token_urlsafe(50),
+            "DEBUG": "0",
+            "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{db_name}",
+            "REDIS_URL": redis_url,
+            "ALLOWED_HOSTS": "127.0.0.1,localhost",
+            "SECURE_SSL_REDIRECT": "0",
+            "CACHE_KEY_PREFIX": f"bench-{db_name}",
+            "CHANNELS_PREFIX": f"bench-{db_name}",
+            "LOG_LEVEL": "WARNING",
+        }
+    )
+    return env
+
+
+class Stack:
+    """The scratch database (on entering) and the web server (``start_server``);
+    leaving stops the server and drops the database, unless ``keep_db``. The server's
+    output goes to ``log`` when given (else to this process's)."""
+
+    def __init__(
+        self,
+        workers: int,
+        app: str = "remi_site.asgi:application",
+        *,
+        redis_url: str = REDIS_URL,
+        log: Path | None = None,
+        keep_db: bool = False,
+    ) -> None:
+        self.app = app
+        self.db_name = f"remi_bench_{os.getpid()}"
+        self.env = production_env(self.db_name, redis_url)
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.workers = workers
+        self.log = log
+        self.keep_db = keep_db
+        self.server: subprocess.Popen[bytes] | None = None
+        self._log_file: IO[bytes] | None = None
+
+    def __enter__(self) -> Stack:
+        with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{self.db_name}"')
+        try:
+            subprocess.run(
+                [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+                cwd=ROOT,
+                env=self.env,
+                check=True,
+            )
+        except BaseException:
+            self._drop()
+            raise
+        return self
+
+    def start_server(self) -> None:
+        if self.log is not None:
+            self._log_file = self.log.open("ab")
+        self.server = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "remi_site.serve",
+                "--app",
+                self.app,
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "--workers",
+                str(self.workers),
+                "--no-access-log",
+                "--log-level",
+                "warning",
+            ],
+            cwd=ROOT,
+            env=self.env,
+            start_new_session=True,
+            stdout=self._log_file,
+            stderr=subprocess.STDOUT if self._log_file else None,
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{self.url}/api/v1/rulesets", timeout=2).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            if self.server.poll() is not None:
+                raise RuntimeError("uvicorn exited")
+            time.sleep(0.3)
+        raise RuntimeError("uvicorn did not answer")
+
+    def stop_server(self) -> None:
+        if self.server is not None and self.server.poll() is None:
+            os.killpg(self.server.pid, signal.SIGTERM)
+            self.server.wait(30)
+
+    def __exit__(self, *exc: object) -> None:
+        try:
+            if self.server is not None and self.server.poll() is None:
+                os.killpg(self.server.pid, signal.SIGTERM)
+                try:
+                    self.server.wait(20)
+                except subprocess.TimeoutExpired:
+                    os.killpg(self.server.pid, signal.SIGKILL)
+                    self.server.wait()
+        finally:
+            if self._log_file is not None:
+                self._log_file.close()
+            if self.keep_db:
+                print(f"kept the database {self.db_name}")
+            else:
+                self._drop()
+
+    def _drop(self) -> None:
+        from django.db import connections
+
+        connections.close_all()
+        with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{self.db_name}" WITH (FORCE)')

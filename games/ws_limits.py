@@ -1,0 +1,137 @@
+"""Limits of the websocket endpoint: connections per user, frames per connection.
+
+- **Connections per user** (``WS_MAX_CONNECTIONS_PER_USER``): each open connection
+  holds a slot in Redis, a sorted set per user of channel names scored by an expiry
+  time. The consumer refreshes its slot while it lives and frees it on disconnect; a
+  server that dies frees nothing, so slots past their expiry do not count. With Redis
+  unreachable the connection is allowed (and a warning logged): the limit protects
+  the servers, it must not lock everyone out.
+- **Frames per connection** (``WS_FRAMES_PER_SECOND``, ``WS_FRAME_BURST``): a token
+  bucket in the connection's memory, checked before a frame is even parsed, so that
+  a flood costs neither the database nor Redis.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from functools import cache
+
+import redis
+from asgiref.sync import sync_to_async
+from django.conf import settings
+
+logger = logging.getLogger(__name__)
+
+SLOT_TTL_S = 60.0  # a slot not refreshed for this long is free again
+
+
+# ------------------------------------------------------------------ connections per user
+
+
+@cache
+def _redis(url: str) -> redis.Redis:
+    # Fail fast: a connection waits on this before it is accepted.
+    return redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=1)
+
+
+def _slots_key(user_id: int) -> str:
+    return f"remi:ws:connections:{user_id}"
+
+
+def _slot_take(user_id: int, channel: str, limit: int) -> bool:
+    now = time.time()
+    key = _slots_key(user_id)
+    try:
+        pipe = _redis(settings.REDIS_URL).pipeline(transaction=True)
+        pipe.zremrangebyscore(key, "-inf", now)
+        pipe.zadd(key, {channel: now + SLOT_TTL_S})
+        pipe.zcard(key)
+        pipe.expire(key, int(SLOT_TTL_S) * 2)
+        held = pipe.execute()[2]
+        if held <= limit:
+            return True
+        # One transaction counts every racing connection in turn: the last ones over
+        # the limit give their slot back.
+        _redis(settings.REDIS_URL).zrem(key, channel)
+    except redis.RedisError as exc:
+        logger.warning("websocket connection allowed uncounted (Redis: %s)", exc)
+        return True
+    return False
+
+
+def _slot_refresh(user_id: int, channel: str) -> None:
+    key = _slots_key(user_id)
+    try:
+        pipe = _redis(settings.REDIS_URL).pipeline(transaction=True)
+        pipe.zadd(key, {channel: time.time() + SLOT_TTL_S})
+        pipe.expire(key, int(SLOT_TTL_S) * 2)
+        pipe.execute()
+    except redis.RedisError as exc:
+        logger.warning("websocket connection slot not refreshed (Redis: %s)", exc)
+
+
+def _slot_release(user_id: int, channel: str) -> None:
+    try:
+        _redis(settings.REDIS_URL).zrem(_slots_key(user_id), channel)
+    except redis.RedisError as exc:  # it expires by itself
+        logger.warning("websocket connection slot not released (Redis: %s)", exc)
+
+
+def max_connections_per_user() -> int:
+    return int(settings.WS_MAX_CONNECTIONS_PER_USER)
+
+
+async def connection_slot_take(user_id: int, channel: str) -> bool:
+    """Count a new connection of the user; False when the user already holds
+    ``WS_MAX_CONNECTIONS_PER_USER`` (0: no limit)."""
+    limit = max_connections_per_user()
+    if limit <= 0:
+        return True
+    return await sync_to_async(_slot_take, thread_sensitive=False)(user_id, channel, limit)
+
+
+async def connection_slot_refresh(user_id: int, channel: str) -> None:
+    if max_connections_per_user() > 0:
+        await sync_to_async(_slot_refresh, thread_sensitive=False)(user_id, channel)
+
+
+async def connection_slot_release(user_id: int, channel: str) -> None:
+    if max_connections_per_user() > 0:
+        await sync_to_async(_slot_release, thread_sensitive=False)(user_id, channel)
+
+
+# ------------------------------------------------------------------ frames per connection
+
+
+class FrameBucket:
+    """A token bucket: ``burst`` frames at once, then ``rate`` frames per second.
+    A rate of 0 or less means no limit."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate = rate
+        self.burst = max(1.0, burst)
+        self.tokens = self.burst
+        self.stamp = time.monotonic()
+
+    @classmethod
+    def from_settings(cls) -> FrameBucket:
+        return cls(float(settings.WS_FRAMES_PER_SECOND), float(settings.WS_FRAME_BURST))
+
+    def take(self) -> bool:
+        """Spend a token for one frame; False when none is left."""
+        if self.rate <= 0:
+            return True
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+    def retry_after_s(self) -> float:
+        """Seconds until the next frame would be accepted."""
+        if self.rate <= 0:
+            return 0.0
+        return max(0.0, (1 - self.tokens) / self.rate)
