@@ -1,7 +1,7 @@
 """Web pages of the games app: thin shells around the public REST API.
 
 The lobby and the table are rendered by the browser from what ``/api/v1/`` returns
-(``static/js/lobby.js``, ``static/js/table.js``), so a page never shows more than
+(``static/js/lobby.js``, ``static/js/table/``), so a page never shows more than
 the API gives its viewer. Pages only find the game (404 for unknown and others'
 private games, as the API does) and list the viewer's games.
 """

@@ -1,6 +1,8 @@
 // Cards: parsing the API's notation ("7H", "10D", "JK"), drawing them, sorting a hand.
 // No rules here: what makes a meld and what it is worth is the engine's alone, asked
-// through POST /api/v1/games/{id}/melds/check (table.js).
+// through POST /api/v1/games/{id}/melds/check (table/meld-check.js).
+
+import { el } from "./dom.js";
 
 export const SUITS = {
   S: { symbol: "♠", name: "spades", red: false },
@@ -36,13 +38,6 @@ export function cardShort(text) {
   const card = parseCard(text);
   if (card.joker) return "Joker";
   return rankLabel(card.rank) + SUITS[card.suit].symbol;
-}
-
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
 }
 
 // The face of a card inside ``node`` (a <button> or <span>): corners and a centre pip.

@@ -3,6 +3,7 @@
 // poll, so a page without a websocket still sees new lines.
 
 import { api } from "./api.js";
+import { el } from "./dom.js";
 
 const MAX_LENGTH = 300;
 
@@ -89,16 +90,14 @@ export class TableChat {
     if (this.shown.has(message.id)) return;
     this.shown.add(message.id);
     this.lastId = Math.max(this.lastId, message.id);
-    const item = document.createElement("li");
+    const item = el("li");
     item.dataset.id = String(message.id);
-    const who = document.createElement("b");
-    who.textContent = message.user.display_name;
+    const who = el("b", null, message.user.display_name);
     if (message.user.is_bot) who.classList.add("chat-bot");
-    const text = document.createElement("span");
-    text.textContent = ` ${message.text}`; // textContent: a line is never HTML
-    const time = document.createElement("time");
+    const text = el("span", null, ` ${message.text}`); // el() sets textContent: a line is never HTML
+    const clock = new Date(message.sent_at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    const time = el("time", null, clock);
     time.dateTime = message.sent_at;
-    time.textContent = new Date(message.sent_at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
     item.append(time, who, text);
     // Lines arrive in id order except when a post's answer races its own event.
     const later = [...this.list.children].find((node) => Number(node.dataset.id) > message.id);

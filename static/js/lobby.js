@@ -2,8 +2,8 @@
 // or follow an invite link. Everything goes through the public REST API.
 
 import { api } from "./api.js";
+import { $, el } from "./dom.js";
 
-const $ = (id) => document.getElementById(id);
 const form = $("new-game");
 
 const PRESETS = {
@@ -36,13 +36,6 @@ const PACE = {
 };
 
 let rulesets = {};
-
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 function toast(message, kind = "error") {
   const box = $("toasts");

@@ -56,7 +56,7 @@ def test_the_table_of_a_public_game_is_open_to_any_player(
     assert response.status_code == 200
     page = response.content.decode()
     assert f'data-game-id="{game.public_id}"' in page
-    assert "js/table.js" in page
+    assert "js/table/main.js" in page
 
 
 def test_a_private_game_is_found_only_by_its_players_or_with_its_invite(

@@ -1,0 +1,19 @@
+// Building the pages' DOM. Text always goes in as textContent, never as HTML: names and
+// chat lines come from other people, and the Content-Security-Policy refuses inline code.
+
+export const $ = (id) => document.getElementById(id);
+
+export function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined && text !== null) node.textContent = text;
+  return node;
+}
+
+export function button(text, className, onClick, attrs = {}) {
+  const node = el("button", className, text);
+  node.type = "button";
+  node.addEventListener("click", onClick);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  return node;
+}

@@ -1,0 +1,28 @@
+// The live link to the server: websocket pushes (or polling without one) through the
+// shared Live class. A push is only a hint: the table always re-reads the REST state,
+// except for chat lines, which the chat takes itself.
+
+import { Live } from "../live.js";
+import { noteDecidedBy } from "./absent.js";
+import { GAME, WS_URL } from "./page.js";
+import { refresh } from "./refresh.js";
+import { state } from "./store.js";
+
+const POLL_MS = 2000;
+
+export function connect(chat) {
+  const live = new Live({
+    wsUrl: WS_URL,
+    game: GAME,
+    ply: () => (state.view ? state.view.ply : null),
+    pollMs: POLL_MS,
+    onHint: async (event) => {
+      // A chat line changes nothing else: the state need not be read again for it.
+      if (chat.onEvent(event)) return;
+      if (event && event.type === "absent_decided") noteDecidedBy(event.by);
+      if (!state.busy && !state.missing) await refresh();
+    },
+  });
+  window.__remiLive = live; // for the browser tests: is the push channel up?
+  return live;
+}

@@ -1,0 +1,67 @@
+// The table page: the only script the template loads. It connects the parts: what a
+// new view of the game sets off, what redraws the table, and the page's controls.
+
+import { TableChat } from "../chat.js";
+import { $ } from "../dom.js";
+import { loadAbsent, noteDialogDismissed } from "./absent.js";
+import { discardSelected, draw, layGroup, onDiscardPile, openNow, undoTake } from "./actions.js";
+import { tick } from "./clock.js";
+import { connect } from "./connection.js";
+import { cancelOpening, deselectAll, sortHand, syncHand } from "./hand.js";
+import { onKey } from "./keys.js";
+import { syncLog } from "./log.js";
+import { API } from "./page.js";
+import { refresh } from "./refresh.js";
+import { render } from "./render.js";
+import { fitHand } from "./render-hand.js";
+import { markLoaded, state, subscribe } from "./store.js";
+
+function wireControls() {
+  $("stock").addEventListener("click", draw);
+  $("discard").addEventListener("click", onDiscardPile);
+  $("sort-suit").addEventListener("click", () => sortHand("suit"));
+  $("sort-rank").addEventListener("click", () => sortHand("rank"));
+  $("lay-group").addEventListener("click", layGroup);
+  $("discard-button").addEventListener("click", discardSelected);
+  $("undo-take").addEventListener("click", undoTake);
+  $("deselect").addEventListener("click", deselectAll);
+  $("open-button").addEventListener("click", openNow);
+  $("cancel-opening").addEventListener("click", cancelOpening);
+  document.addEventListener("keydown", onKey);
+  $("absent-dialog").addEventListener("cancel", noteDialogDismissed);
+  window.addEventListener("resize", fitHand);
+  setInterval(tick, 1000);
+}
+
+// A new view of the game: the chat learns who may write, the hand follows the deal,
+// the table is drawn, and the absent player and the log catch up.
+function onView(chat, before) {
+  const view = state.view;
+  if (!state.loaded) chat.sync();
+  markLoaded();
+  chat.setWriter(view.you !== null && view.you !== undefined, view.status);
+  syncHand(before);
+  render();
+  loadAbsent();
+  if (!state.log.started || view.ply > state.log.ply || (before && before.status !== view.status)) {
+    syncLog();
+  }
+}
+
+function main() {
+  const chat = new TableChat({
+    api: API,
+    list: $("chat-log"),
+    form: $("chat-form"),
+    input: $("chat-input"),
+    note: $("chat-note"),
+    count: $("chat-count"),
+  });
+  subscribe("view", (before) => onView(chat, before));
+  subscribe("change", render);
+  wireControls();
+  const live = connect(chat);
+  refresh().then(() => live.start());
+}
+
+main();

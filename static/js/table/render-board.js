@@ -1,0 +1,180 @@
+// Drawing the middle of the felt: the stock and discard pile, the melds on the table,
+// and the panel shown instead of them before the game starts and after it ends.
+
+import { backElement, cardElement, cardName, cardShort } from "../cards.js";
+import { $, button, el } from "../dom.js";
+import { join, onMeld, start } from "./actions.js";
+import { initials } from "./format.js";
+import { selectedItems } from "./hand.js";
+import { INVITE, LOBBY_URL } from "./page.js";
+import { END_REASONS, gameOverTitle, standingsTable } from "./results.js";
+import { state } from "./store.js";
+import { toast } from "./toast.js";
+import { can, deal, myTurn, othersInOrder, seatName, seatOf } from "./view.js";
+
+export function renderPiles() {
+  const d = deal();
+  const stock = $("stock");
+  const discard = $("discard");
+  const piles = stock.closest(".piles");
+  piles.hidden = !d;
+  if (!d) return;
+  const drawNow = myTurn() && can("draw");
+  stock.disabled = !drawNow || state.busy;
+  stock.classList.toggle("pile-active", drawNow);
+  stock.setAttribute("aria-label", drawNow ? `Draw from the stock (${d.stock_count} cards)` : `Stock: ${d.stock_count} cards`);
+  $("stock-label").textContent = `Stock · ${d.stock_count}`;
+
+  discard.replaceChildren();
+  const pile = d.discard;
+  const top = pile.length ? pile[pile.length - 1] : null;
+  if (pile.length > 2) discard.append(backElement("pile-under pile-under-2"));
+  if (pile.length > 1) discard.append(backElement("pile-under"));
+  if (top) {
+    const face = cardElement(top.card, { id: top.id });
+    if (d.taken && d.taken.id === top.id) face.classList.add("card-taken");
+    discard.append(face);
+  } else {
+    discard.append(el("span", "discard-empty", "Discard"));
+  }
+  const takeNow = myTurn() && can("take") && d.phase === "draw";
+  const one = selectedItems();
+  const discardNow = myTurn() && can("discard") && one.length === 1;
+  discard.disabled = !(takeNow || discardNow) || state.busy;
+  discard.classList.toggle("pile-active", takeNow || discardNow);
+  let label = `Discard pile: ${pile.length} cards${top ? `, ${cardName(top.card)} on top` : ""}`;
+  if (discardNow) label = `Discard the ${cardName(one[0].card)}`;
+  else if (takeNow && top) label = `Take the ${cardName(top.card)} from the discard pile`;
+  discard.setAttribute("aria-label", label);
+  $("discard-label").textContent = `Discard · ${pile.length}`;
+}
+
+export function renderMelds() {
+  const d = deal();
+  const box = $("melds");
+  box.replaceChildren();
+  if (!d) return;
+  if (!d.table.length) {
+    if (state.view.status === "active") box.append(el("p", "melds-empty", "No melds on the table yet."));
+    return;
+  }
+  const selecting = myTurn() && state.hand.selected.size > 0 && (can("off") || can("swap"));
+  const owners = [];
+  if (state.view.you !== null) owners.push(state.view.you);
+  owners.push(...othersInOrder());
+  for (const owner of owners) {
+    const melds = d.table.filter((meld) => meld.owner === owner);
+    if (!melds.length) continue;
+    const group = el("section", "meld-group");
+    group.dataset.owner = String(owner);
+    const title = el("h3", "meld-owner", owner === state.view.you ? "Your melds" : `${seatName(owner)}'s melds`);
+    group.append(title);
+    const row = el("div", "meld-row");
+    for (const meld of melds) row.append(meldElement(meld, selecting));
+    group.append(row);
+    box.append(group);
+  }
+}
+
+function meldElement(meld, selecting) {
+  const node = el("div", `meld meld-${meld.kind}`);
+  node.dataset.index = String(meld.index);
+  const words = meld.cards.map((pair) => cardShort(pair.card)).join(" ");
+  node.setAttribute("aria-label", `Meld ${meld.index + 1}, a ${meld.kind}: ${words}`);
+  if (selecting) {
+    node.classList.add("meld-target");
+    node.tabIndex = 0;
+    node.setAttribute("role", "button");
+    node.title = "Lay the selected card here (click the first card: low end). Click a joker to swap it.";
+  }
+  meld.cards.forEach((pair, position) => {
+    const face = cardElement(pair.card, { id: pair.id });
+    face.dataset.position = String(position);
+    node.append(face);
+  });
+  node.addEventListener("click", (event) => {
+    const card = event.target.closest(".pcard");
+    onMeld(meld, card ? Number(card.dataset.position) : null);
+  });
+  node.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      event.stopPropagation();
+      onMeld(meld, event.shiftKey ? 0 : null, { fromKeyboard: true });
+    }
+  });
+  return node;
+}
+
+export function renderWaiting() {
+  const v = state.view;
+  const box = $("waiting");
+  box.replaceChildren();
+  box.hidden = v.status === "active";
+  if (v.status === "lobby") {
+    renderLobby(box);
+  } else if (v.status === "finished" || v.status === "aborted") {
+    if (v.status === "aborted") {
+      box.append(el("h2", null, "This game was cancelled"));
+    } else {
+      box.append(el("h2", null, gameOverTitle()));
+      box.append(el("p", "muted", END_REASONS[v.end_reason] || ""));
+      box.append(standingsTable());
+    }
+    const link = el("a", "button", "New game");
+    link.href = LOBBY_URL;
+    box.append(link);
+  }
+}
+
+// Before the start: who is seated, the invite link of a private game, start and join.
+function renderLobby(box) {
+  const v = state.view;
+  const taken = v.seats.length;
+  box.append(el("h2", null, taken < v.players ? "Waiting for players" : "Everyone is here"));
+  box.append(el("p", "muted", `${taken} of ${v.players} seats taken.`));
+  const list = el("ul", "lobby-seats");
+  for (let position = 0; position < v.players; position += 1) {
+    const seat = seatOf(position);
+    const item = el("li", seat ? "lobby-seat" : "lobby-seat lobby-seat-free");
+    if (seat) {
+      item.append(el("span", "avatar-dot", initials(seat.user.display_name)));
+      item.append(el("span", null, seat.user.display_name + (position === v.you ? " (you)" : "")));
+      if (seat.user.username === v.owner) item.append(el("span", "badge", "host"));
+      if (seat.user.is_bot) item.append(el("span", "badge badge-bot", "bot"));
+    } else {
+      item.append(el("span", "avatar-dot", "?"), el("span", "muted", "Free seat"));
+    }
+    list.append(item);
+  }
+  box.append(list);
+  if (v.invite_code) box.append(inviteLink(`${window.location.origin}/games/${v.id}/?invite=${v.invite_code}`));
+  const actions = el("div", "waiting-actions");
+  if (v.can.start) actions.append(button("Start the game", "button", start));
+  else if (v.you === 0) actions.append(el("p", "muted", "You can start once every seat is taken."));
+  if (v.can.join) actions.append(button("Join", "button", () => join(INVITE)));
+  box.append(actions);
+}
+
+function inviteLink(url) {
+  const share = el("div", "invite");
+  share.append(el("label", null, "Invite link (a private game: share it with your friends)"));
+  const row = el("div", "invite-row");
+  const input = el("input", "invite-input");
+  input.readOnly = true;
+  input.value = url;
+  input.setAttribute("aria-label", "Invite link");
+  row.append(
+    input,
+    button("Copy", "button button-small", async () => {
+      try {
+        await navigator.clipboard.writeText(url);
+        toast("Invite link copied.", "info");
+      } catch {
+        input.select();
+      }
+    }),
+  );
+  share.append(row);
+  return share;
+}

@@ -1,0 +1,170 @@
+// Drawing the player's side: the opening row with the server's verdict on each meld,
+// the hand fitted to the width, and the tools whose state follows the selection.
+
+import { cardElement, cardName, cardShort, drawFace } from "../cards.js";
+import { $, button, el } from "../dom.js";
+import { handItems, putBack, selectedItems, stagedMelds, toggle } from "./hand.js";
+import { askMeldCheck, meldCheckAnswer } from "./meld-check.js";
+import { state } from "./store.js";
+import { can, deal, mySeat, myTurn, ruleset } from "./view.js";
+
+export function renderStaging() {
+  const staged = state.hand.staged;
+  const box = $("staging");
+  box.hidden = !staged.length;
+  const note = $("staging-note");
+  if (!staged.length) {
+    $("staging-melds").replaceChildren();
+    note.textContent = "";
+    return;
+  }
+  const min = ruleset().opening_minimum;
+  const melds = stagedMelds();
+  askMeldCheck("staging", melds, () => {
+    if (state.view) renderStaging();
+  });
+  const done = meldCheckAnswer("staging", melds);
+  const answer = done && done.answer;
+  const valid = Boolean(answer && answer.opening.valid);
+  const totalNode = $("staging-total");
+  totalNode.textContent = answer ? `${answer.total} / ${answer.opening_minimum}` : done ? `? / ${min}` : "checking…";
+  totalNode.classList.toggle("enough", valid);
+  totalNode.classList.toggle("checking", !done);
+  if (done && done.error) note.textContent = `Cannot check the opening: ${done.error.message}`;
+  else if (answer && answer.melds.some((meld) => !meld.valid)) note.textContent = `Not a meld: ${answer.opening.message}`;
+  else if (answer && !valid && answer.opening.code !== "opening_too_low") note.textContent = answer.opening.message;
+  else note.textContent = "";
+  const list = $("staging-melds");
+  list.replaceChildren();
+  for (const [index, meld] of staged.entries()) {
+    const verdict = answer ? answer.melds[index] : null;
+    const node = el("div", `meld meld-staged${verdict ? ` meld-${verdict.kind || "invalid"}` : " meld-checking"}`);
+    // The cards as the server lays them out (a joker in its place), once it has said.
+    for (const item of verdict ? verdict.cards : meld.items) node.append(cardElement(item.card, { id: item.id }));
+    const value = el("span", "meld-value", verdict ? (verdict.valid ? String(verdict.value) : "✗") : "…");
+    if (verdict && !verdict.valid) {
+      node.title = `Not a meld: ${verdict.message}`;
+      value.setAttribute("aria-label", `not a meld: ${verdict.message}`);
+    }
+    node.append(value);
+    node.append(
+      button("×", "meld-remove", () => putBack(index), {
+        "aria-label": "Put this meld back in your hand",
+        title: "Back to hand",
+      }),
+    );
+    list.append(node);
+  }
+  const open = $("open-button");
+  open.disabled = !valid || state.busy;
+  const short = answer && answer.opening.code === "opening_too_low" ? answer.opening_minimum - answer.total : 0;
+  open.textContent = short > 0 ? `Open (${short} more)` : "Open";
+}
+
+export function renderHand() {
+  const d = deal();
+  const area = $("hand-area");
+  area.hidden = !d || !d.hand || state.view.status !== "active";
+  if (area.hidden) return;
+  const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest("#hand .pcard");
+  const focusId = focused ? focused.dataset.id : null;
+  const hand = $("hand");
+  hand.replaceChildren();
+  const items = handItems();
+  for (const item of items) hand.append(handCard(item, d));
+  hand.dataset.count = String(items.length);
+  fitHand();
+  if (focusId) {
+    const again = hand.querySelector(`.pcard[data-id="${focusId}"]`);
+    if (again) again.focus();
+  }
+  renderTools();
+}
+
+function handCard(item, d) {
+  const node = el("button");
+  node.type = "button";
+  drawFace(node, item.card);
+  node.classList.add("hand-card");
+  node.dataset.id = String(item.id);
+  const selected = state.hand.selected.has(item.id);
+  node.setAttribute("aria-pressed", String(selected));
+  if (selected) node.classList.add("selected");
+  let label = cardName(item.card);
+  if (d.taken && d.taken.id === item.id) {
+    node.classList.add("card-taken");
+    node.append(el("span", "card-flag", "taken"));
+    label += ", taken from the discard pile";
+  } else if (state.hand.fresh.has(item.id)) {
+    node.classList.add("card-fresh");
+    node.append(el("span", "card-flag", "new"));
+    label += ", just drawn";
+  }
+  node.setAttribute("aria-label", label);
+  node.addEventListener("click", () => toggle(item.id));
+  return node;
+}
+
+// Overlap the cards as much as the width asks; on a narrow screen a long hand takes
+// two rows rather than strips too thin to tap.
+export function fitHand() {
+  const hand = $("hand");
+  for (const node of hand.querySelectorAll(".hand-break")) node.remove();
+  const cards = [...hand.querySelectorAll(".hand-card")];
+  if (!cards.length) return;
+  for (const card of cards) card.classList.remove("row-start");
+  const width = hand.clientWidth - 12;
+  const cardWidth = cards[0].getBoundingClientRect().width || 70;
+  const gap = 6;
+  const stepFor = (count) => {
+    if (count < 2 || count * cardWidth + (count - 1) * gap <= width) return cardWidth + gap;
+    return Math.max(cardWidth * 0.28, Math.floor((width - cardWidth - 4) / (count - 1)));
+  };
+  let step = stepFor(cards.length);
+  if (step < cardWidth * 0.4 && cards.length > 8) {
+    const perRow = Math.ceil(cards.length / 2);
+    step = stepFor(perRow);
+    const start = cards[perRow];
+    start.classList.add("row-start");
+    hand.insertBefore(el("span", "hand-break"), start);
+  }
+  hand.style.setProperty("--step", `${step - cardWidth}px`);
+}
+
+function renderTools() {
+  const d = deal();
+  const turn = myTurn();
+  const items = selectedItems();
+  const opened = d.opened[mySeat()];
+  const firstRoundBlock = ruleset().no_opening_in_first_round && d.first_round;
+  const layable = turn && d.phase === "play" && items.length >= 3 && !firstRoundBlock && (opened ? can("lay") : true);
+  $("lay-group").disabled = !layable || state.busy;
+  $("discard-button").disabled = !(turn && can("discard") && items.length === 1) || state.busy;
+  $("undo-take").hidden = !(turn && can("undo"));
+  $("deselect").disabled = !state.hand.selected.size;
+  const info = $("selection-info");
+  info.classList.remove("info-bad", "info-good");
+  const question = items.length >= 3 ? [items.map((item) => item.id)] : [];
+  askMeldCheck("selection", question, () => {
+    if (deal() && deal().hand) renderTools();
+  });
+  if (question.length) {
+    const done = meldCheckAnswer("selection", question);
+    const meld = done && done.answer ? done.answer.melds[0] : null;
+    if (!done) {
+      info.textContent = "Checking…";
+    } else if (!meld) {
+      info.textContent = `${items.length} selected`;
+    } else if (meld.valid) {
+      info.textContent = `${meld.kind === "run" ? "Run" : "Set"} worth ${meld.value}`;
+      info.classList.add("info-good");
+    } else {
+      info.textContent = `Not a meld: ${meld.message}`;
+      info.classList.add("info-bad");
+    }
+  } else if (items.length) {
+    info.textContent = `${items.length} selected: ${items.map((item) => cardShort(item.card)).join(" ")}`;
+  } else {
+    info.textContent = `${handItems().length} cards`;
+  }
+}

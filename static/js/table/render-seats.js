@@ -1,0 +1,148 @@
+// Drawing the seats: the other players around the felt (a fan of card backs each) and
+// the viewer's own seat with the prompt that says what to do now.
+
+import { backElement, cardName } from "../cards.js";
+import { $, el } from "../dom.js";
+import { hasBank } from "./clock.js";
+import { initials } from "./format.js";
+import { state } from "./store.js";
+import { awaited, can, deal, myTurn, othersInOrder, ruleset, seatName, seatOf } from "./view.js";
+
+// A fan shows at most this many backs; the count beside it says how many there are.
+const FAN_MAX = 15;
+
+function seatBadges(position) {
+  const d = deal();
+  const v = state.view;
+  const seat = seatOf(position);
+  const badges = el("span", "badges");
+  if (seat && seat.user.is_bot) badges.append(el("span", "badge badge-bot", "bot"));
+  if (d && d.opened[position]) badges.append(el("span", "badge badge-opened", "opened"));
+  if (d && d.dealer === position && v.status === "active") badges.append(el("span", "badge", "dealer"));
+  if (seat && seat.status === "left") badges.append(el("span", "badge badge-away", "away"));
+  if (seat && seat.status === "out") badges.append(el("span", "badge badge-away", "resigned"));
+  if (v.winners && v.winners.includes(position)) badges.append(el("span", "badge badge-win", "winner"));
+  return badges;
+}
+
+function turnTag(position) {
+  const d = deal();
+  const v = state.view;
+  if (!d || v.status !== "active" || d.to_move !== position) return null;
+  const tag = el("span", "turn-tag");
+  tag.append(el("span", "turn-dot"), el("span", null, position === v.you ? "Your turn" : "To move"));
+  const away = awaited();
+  if (away && away.seat === position) {
+    tag.append(el("span", "countdown countdown-away", "away"));
+  } else if (v.deadline_at) {
+    const clock = el("span", "countdown");
+    clock.dataset.deadline = v.deadline_at;
+    // With a time bank the turn's own seconds come first, then the bank (another colour).
+    if (v.turn_ends_at && v.turn_ends_at !== v.deadline_at) clock.dataset.turnEnds = v.turn_ends_at;
+    tag.append(clock);
+  }
+  return tag;
+}
+
+function bankChip(position) {
+  const seat = seatOf(position);
+  if (!hasBank() || !seat || seat.status === "out") return null;
+  const chip = el("span", "bank-chip");
+  chip.dataset.bankOf = String(position);
+  chip.title = "Time bank: extra time for the whole game, used when a turn runs long";
+  return chip;
+}
+
+export function renderOpponents() {
+  const v = state.view;
+  const d = deal();
+  const box = $("opponents");
+  box.replaceChildren();
+  const others = othersInOrder();
+  box.dataset.count = String(others.length);
+  for (const position of others) {
+    const seat = seatOf(position);
+    const node = el("div", "seat");
+    node.dataset.seat = String(position);
+    if (d && v.status === "active" && d.to_move === position) node.classList.add("seat-to-move");
+    if (!seat) {
+      node.classList.add("seat-empty");
+      node.append(el("div", "seat-info", "Free seat"));
+      box.append(node);
+      continue;
+    }
+    const count = d ? d.hand_counts[position] : 0;
+    const fan = el("div", "fan");
+    fan.setAttribute("aria-hidden", "true");
+    const shown = Math.min(count, FAN_MAX);
+    for (let i = 0; i < shown; i += 1) {
+      const back = backElement("fan-card");
+      back.style.setProperty("--i", String(i - (shown - 1) / 2));
+      fan.append(back);
+    }
+    if (d) {
+      const badge = el("span", "fan-count", String(count));
+      fan.append(badge);
+    }
+    const info = el("div", "seat-info");
+    const name = el("div", "seat-name");
+    name.append(el("span", "avatar-dot", initials(seatName(position, { you: false }))), el("span", "seat-label", seatName(position)));
+    const line = el("div", "seat-line");
+    line.append(el("span", "seat-total", `${seat.total} pts`), seatBadges(position));
+    const bank = bankChip(position);
+    if (bank) line.append(bank);
+    info.append(name, line);
+    const turn = turnTag(position);
+    if (turn) info.append(turn);
+    node.setAttribute(
+      "aria-label",
+      `${seatName(position)}: ${count} cards, total ${seat.total}${d && d.opened[position] ? ", opened" : ""}`,
+    );
+    node.append(fan, info);
+    box.append(node);
+  }
+}
+
+export function renderMe() {
+  const v = state.view;
+  const d = deal();
+  const box = $("me-seat");
+  box.replaceChildren();
+  if (v.you === null) {
+    if (v.status !== "lobby") box.append(el("span", "muted", "You are watching this game."));
+  } else {
+    const seat = seatOf(v.you);
+    const name = el("div", "seat-name");
+    name.append(el("span", "avatar-dot avatar-me", initials(seat.user.display_name)), el("span", "seat-label", seat.user.display_name));
+    const line = el("div", "seat-line");
+    line.append(el("span", "seat-total", `${seat.total} pts`), seatBadges(v.you));
+    const bank = bankChip(v.you);
+    if (bank) line.append(bank);
+    box.append(name, line);
+    const turn = turnTag(v.you);
+    if (turn) box.append(turn);
+  }
+  $("me").classList.toggle("me-to-move", myTurn());
+  $("prompt").textContent = d && v.status === "active" ? promptText() : "";
+}
+
+function promptText() {
+  const v = state.view;
+  const d = deal();
+  if (v.you === null) return `${seatName(d.to_move)} is to move.`;
+  if (!myTurn()) return `Waiting for ${seatName(d.to_move)}…`;
+  const min = ruleset().opening_minimum;
+  if (d.phase === "draw") {
+    return can("take") && d.discard.length
+      ? "Your turn: draw from the stock, or take the top card of the discard pile."
+      : "Your turn: draw a card from the stock.";
+  }
+  if (d.must_return) {
+    return `You took the ${cardName(d.must_return)} without having opened: open now (${min}+), or discard it back.`;
+  }
+  if (d.opened[v.you]) return "Lay down melds, lay off onto the table or swap jokers, then discard one card.";
+  if (ruleset().no_opening_in_first_round && d.first_round) {
+    return "Nobody lays down in their first turn of a deal: discard one card.";
+  }
+  return `Open with melds worth ${min} or more (select cards, then "Lay group"), or discard one card.`;
+}

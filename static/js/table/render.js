@@ -1,0 +1,110 @@
+// Drawing the whole table from the store: nothing is drawn that the API did not return
+// to this viewer. Each part of the page has its renderer; this one calls them in turn
+// and draws the heading and the scores panel itself.
+
+import { $, button, el } from "../dom.js";
+import { renderAbsent } from "./absent.js";
+import { abort, join, leave, resign } from "./actions.js";
+import { tick } from "./clock.js";
+import { bankText } from "./format.js";
+import { INVITE, LOBBY_URL, root } from "./page.js";
+import { renderMelds, renderPiles, renderWaiting } from "./render-board.js";
+import { renderHand, renderStaging } from "./render-hand.js";
+import { renderMe, renderOpponents } from "./render-seats.js";
+import { state } from "./store.js";
+import { deal, myTurn, ruleset, seatName } from "./view.js";
+
+const PRESET_NAMES = { macedonian: "Macedonian Remi", serbian: "Serbian Remi", polish51: "Polish Remik 51" };
+
+export function render() {
+  root.dataset.state = state.missing ? "missing" : state.view ? state.view.status : "loading";
+  if (state.missing) {
+    renderMissing();
+    return;
+  }
+  if (!state.view) return;
+  renderHeader();
+  renderOpponents();
+  renderPiles();
+  renderMelds();
+  renderWaiting();
+  renderMe();
+  renderStaging();
+  renderHand();
+  renderScores();
+  renderAbsent();
+  tick();
+}
+
+function renderMissing() {
+  $("game-meta").textContent = INVITE ? "A private game" : "This game cannot be found.";
+  $("game-actions").replaceChildren();
+  const box = $("waiting");
+  box.hidden = false;
+  box.replaceChildren();
+  if (INVITE) {
+    box.append(el("h2", null, "You are invited to a private game"));
+    box.append(el("p", null, "Join to take a free seat at the table."));
+    box.append(button("Join the game", "button", () => join(INVITE)));
+  } else {
+    box.append(el("h2", null, "No such game"));
+    box.append(el("p", null, "It may be private, or the link may be wrong."));
+    const link = el("a", "button", "Back to the lobby");
+    link.href = LOBBY_URL;
+    box.append(link);
+  }
+}
+
+function renderHeader() {
+  const v = state.view;
+  $("game-name").textContent = PRESET_NAMES[v.preset] || `${v.preset} Remi`;
+  const bits = [];
+  if (v.status === "lobby") bits.push("Waiting for players");
+  else if (v.status === "aborted") bits.push("Aborted");
+  else bits.push(`Deal ${v.deal_number} of ${v.deals_in_match}`);
+  bits.push(`${v.players} players`);
+  const tc = v.time_control;
+  let pace = tc.kind === "live" ? `${tc.seconds_per_turn} s a turn` : `${tc.days_per_move} days a move`;
+  if (tc.kind === "live" && tc.time_bank_s) pace += ` + ${bankText(tc.time_bank_s)} bank`;
+  bits.push(pace);
+  bits.push(v.visibility === "private" ? "private" : "public");
+  if (tc.rated) bits.push("rated");
+  $("game-meta").textContent = bits.join(" · ");
+
+  const actions = $("game-actions");
+  actions.replaceChildren();
+  const c = v.can;
+  // Joining and starting a game in the lobby are offered on the table itself.
+  if (c.join && v.status !== "lobby") actions.append(button("Return to my seat", "button button-small", () => join(INVITE)));
+  if (c.resign) actions.append(button("Resign", "button button-small button-quiet", resign));
+  if (c.leave && v.status === "lobby") actions.append(button("Leave", "button button-small button-quiet", leave));
+  if (c.abort) actions.append(button("Cancel game", "button button-small button-quiet", abort));
+  document.title = `${myTurn() ? "● Your turn · " : ""}${$("game-name").textContent} · Remi online`;
+}
+
+function renderScores() {
+  const v = state.view;
+  const d = deal();
+  const table = $("scores");
+  table.replaceChildren();
+  const head = el("tr");
+  head.append(el("th", null, "Player"), el("th", "num", "Cards"), el("th", "num", "Total"));
+  table.append(head);
+  for (const seat of v.seats) {
+    const toMove = d && v.status === "active" && d.to_move === seat.position;
+    const row = el("tr");
+    if (seat.position === v.you) row.classList.add("me-row");
+    if (toMove) row.classList.add("to-move-row");
+    const name = el("td", "score-name");
+    name.append(el("span", "score-turn", toMove ? "▶" : ""));
+    name.append(document.createTextNode(seatName(seat.position)));
+    if ((v.winners || []).includes(seat.position)) name.append(el("span", "badge badge-win", "winner"));
+    row.append(name, el("td", "num", d ? String(d.hand_counts[seat.position]) : "–"), el("td", "num", String(seat.total)));
+    table.append(row);
+  }
+  const rules = ruleset();
+  const bits = [`Opening ${rules.opening_minimum}`];
+  if (rules.match_end_score) bits.push(`match ends at ${rules.match_end_score}`);
+  bits.push("lowest total wins");
+  $("match-info").textContent = bits.join(" · ");
+}

@@ -1,0 +1,53 @@
+// Questions about the game as the API last showed it to this viewer: whose turn, which
+// seat is whose, what the viewer may do. Nothing is worked out that the API did not say.
+
+import { state } from "./store.js";
+
+export function deal() {
+  return state.view && state.view.deal;
+}
+
+export function mySeat() {
+  return state.view ? state.view.you : null;
+}
+
+export function seatOf(position) {
+  return state.view.seats.find((seat) => seat.position === position);
+}
+
+export function seatName(position, { you = true } = {}) {
+  if (you && position === mySeat()) return "You";
+  const seat = seatOf(position);
+  return seat ? seat.user.display_name || seat.user.username : `Seat ${position + 1}`;
+}
+
+export function myTurn() {
+  const d = deal();
+  return Boolean(d && state.view.status === "active" && mySeat() !== null && d.to_move === mySeat());
+}
+
+export function can(kind) {
+  return Boolean(state.view && state.view.can.act.includes(kind));
+}
+
+export function ruleset() {
+  return state.view.ruleset;
+}
+
+// Seats in playing order, starting after the viewer (or from seat 0 for a spectator).
+export function othersInOrder() {
+  const v = state.view;
+  const start = v.you === null ? 0 : v.you + 1;
+  const out = [];
+  for (let k = 0; k < v.players; k += 1) {
+    const position = (start + k) % v.players;
+    if (position !== v.you) out.push(position);
+  }
+  return out;
+}
+
+// The wait of the current turn, if the table is waiting for its player.
+export function awaited() {
+  const a = state.absent.body;
+  return a && a.absent && state.view && a.ply === state.view.ply && state.view.status === "active" ? a.absent : null;
+}
