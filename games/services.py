@@ -26,7 +26,7 @@ from django.db.models import F, QuerySet
 from django.utils import timezone
 
 from accounts.models import is_builtin_bot
-from games import events, ratings, timecontrol
+from games import events, ratings, stats, timecontrol
 from games.bots import server_moves
 from games.engine import (
     PRESETS,
@@ -354,6 +354,7 @@ def game_abort(*, game: Game, user: User | None = None) -> Game:
 
 
 def _abort(game: Game, *, reason: str) -> None:
+    stats.game_aborted(game=game)  # before the status changes: a lobby was never counted
     game.status = Game.Status.ABORTED
     game.end_reason = reason
     game.finished_at = timezone.now()
@@ -385,6 +386,7 @@ def game_start(*, game: Game, user: User) -> Game:
         _deal_create(game, deal, number=1)
         _turn_start(game, now, seats[deal.to_move])
         game.save()
+        stats.game_started(game=game, seats=seats)
         _notify(game, {"type": "game_started", "deal": 1})
     return game
 
@@ -679,6 +681,7 @@ def _deal_finish(
     row.result = result.to_dict()
     row.finished_at = now
     row.save(update_fields=["state", "result", "finished_at"])
+    stats.deal_finished(game=game, seats=seats, result=row.result)
     for seat, score in zip(seats, result.scores, strict=True):
         seat.total += score
         changed.add(seat)
@@ -720,6 +723,7 @@ def _game_over(
     game.end_reason = reason
     game.finished_at = now
     game.deadline_at = None
+    stats.game_finished(game=game, seats=seats)  # before the ratings: the lock order
     changes = ratings.game_rate(game=game, seats=seats)
     _notify(
         game,
