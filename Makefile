@@ -58,6 +58,7 @@ services:
 lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports
 
 typecheck: $(DEV_STAMP)
 	$(VENV)/bin/mypy

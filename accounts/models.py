@@ -32,7 +32,7 @@ class Profile(models.Model):
         max_length=200, blank=True, help_text="An emoji, or an https:// image URL."
     )
     # A bot is either built in (``bot_level`` set: the server moves it, see
-    # ``games.bot_turns``) or external (no level: an account upgraded with
+    # ``games.play.bot_turns``) or external (no level: an account upgraded with
     # ``accounts.services.account_upgrade_to_bot``, moved by its owner's program
     # through the API, like a person).
     is_bot = models.BooleanField(default=False)

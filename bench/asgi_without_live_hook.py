@@ -2,10 +2,10 @@
 with the live-play part's after-commit work (private hands, turn events, task
 scheduling) switched off, to measure what that work costs per move. Never serves."""
 
-from games import events
+from games.live import outbox, publisher
 from remi_site.asgi import application
 
-events._game_committed = lambda game_id, batch, state: events.publish_game_events(  # type: ignore[assignment]
+outbox._game_committed = lambda game_id, batch, state: publisher.publish_game_events(  # type: ignore[assignment]
     game_id, batch
 )
 

@@ -10,7 +10,7 @@ All on 127.0.0.1, production mode (PostgreSQL, Redis, ``SECRET_KEY`` set):
 2. starts **two** uvicorn processes (two ports) and, in ``--client-procs``
    separate client processes, connects the clients alternately to one or the other, each
    subscribed to its game over ``/ws/v1/``;
-3. in this process plays ``--moves`` moves through ``games.services.game_act``
+3. in this process plays ``--moves`` moves through ``games.play.services.game_act``
    (round-robin over the games, ``--rate`` moves per second), stamping the wall
    clock when each transaction commits (the first on-commit callback);
 4. the clients stamp the arrival of each ``move`` event (game, ply); latency is
@@ -206,8 +206,7 @@ def _setup(game_count: int, client_count: int) -> tuple[list[tuple[str, str]], l
     from django.contrib.auth.models import User
 
     from accounts import services as account_services
-    from games import services
-
+    from games.play import services
     games = []
     tokens: dict[int, str] = {}
     for index in range(game_count):
@@ -249,10 +248,10 @@ def _drive(games: list[Any], moves: int, rate: float) -> dict[tuple[str, int], f
     """Play ``moves`` moves round-robin; returns the commit time of each (game, ply)."""
     from django.db import transaction
 
-    from games import services
     from games.bots.server_moves import server_action
     from games.engine import Deal as EngineDeal
     from games.models import Deal, Game
+    from games.play import services
 
     commits: dict[tuple[str, int], float] = {}
     interval = 1.0 / rate

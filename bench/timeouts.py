@@ -27,6 +27,8 @@ from pathlib import Path
 
 import psycopg
 
+from games.live import presence
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from bench.notify import PG_ADMIN_URL, production_env  # noqa: E402
@@ -56,8 +58,8 @@ def main() -> None:
         django.setup()
         from django.contrib.auth.models import User
 
-        from games import notifications, services
         from games.models import Move
+        from games.play import services
 
         worker = subprocess.Popen(
             [
@@ -78,7 +80,7 @@ def main() -> None:
                 for seat in range(2)
             ]
             for player in players:
-                notifications.presence_touch(
+                presence.presence_touch(
                     user_id=player.pk, channel=f"bench{player.pk}", games=[]
                 )
             game = services.game_create(
@@ -90,7 +92,7 @@ def main() -> None:
             )
             services.game_join(game=game, user=players[1])
             for player in players:
-                notifications.presence_touch(
+                presence.presence_touch(
                     user_id=player.pk, channel=f"bench{player.pk}", games=[game.public_id]
                 )
             game = services.game_start(game=game, user=players[0])

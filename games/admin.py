@@ -1,13 +1,13 @@
 """Moderation through the Django admin.
 
 Everything here is read-only: games, seats, deals and moves are written by
-``games.services`` alone (the move log is append-only: no add, change or
+``games.play.services`` alone (the move log is append-only: no add, change or
 delete). What changes a game goes through a service: the "abort" action calls
 ``services.game_abort``.
 
 Hidden information (every hand, the stock, a player's private draws) is shown
 only to staff with the ``games.view_hidden_cards`` permission, on the page of a
-deal or a move, and every such look is recorded (``games.moderation``: a
+deal or a move, and every such look is recorded (``games.read.moderation``: a
 ``ModerationAccess`` row and a log line). Lists and other pages never show it.
 """
 
@@ -23,7 +23,6 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.html import format_html
 
-from games import chat, moderation, services
 from games.engine import Deal as EngineDeal
 from games.errors import GameError
 from games.models import (
@@ -36,6 +35,8 @@ from games.models import (
     PlayerSettings,
     Seat,
 )
+from games.play import chat, services
+from games.read import moderation
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -262,7 +263,7 @@ class MoveAdmin(HiddenInformationAdmin):
 
 @admin.register(ChatMessage)
 class ChatMessageAdmin(ReadOnlyAdmin):
-    """Table chat, for reports: a moderator hides a line (through ``games.chat``),
+    """Table chat, for reports: a moderator hides a line (through ``games.play.chat``),
     which takes it off every table at once; nothing is edited or deleted."""
 
     list_display = ("created_at", "game", "user", "text", "hidden_at", "hidden_by")

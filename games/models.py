@@ -1,7 +1,7 @@
 """Persisted games: the game, its seats, its deals and the append-only move log.
 
-Only ``games.services`` writes these tables. Reads go through
-``games.selectors``; what a user may see of a deal is always built by the
+Only ``games.play.services`` writes these tables. Reads go through
+``games.read.selectors``; what a user may see of a deal is always built by the
 engine's per-seat view, never from the raw columns below (``Deal.deck`` and
 ``Deal.state`` hold every hidden card).
 """
@@ -72,7 +72,7 @@ class Game(models.Model):
     strike_limit = models.PositiveSmallIntegerField(null=True, blank=True)
     absent_wait_s = models.PositiveIntegerField(null=True, blank=True)
     # Live games: each seat's time bank for the whole game, in seconds (0: none). A
-    # turn may run past ``seconds_per_turn`` into the mover's bank (games.timecontrol).
+    # turn may run past ``seconds_per_turn`` into the mover's bank (games.clock).
     time_bank_s = models.PositiveIntegerField(default=0)
 
     # The number of moves logged so far: a client's expected ply, the version of the state.
@@ -236,7 +236,7 @@ class Move(models.Model):
 
 # ---------------------------------------------------------------- live play
 # A player's correspondence settings: "your turn" email preference and the vacation
-# allowance. Written only by games.timecontrol (vacation) and the settings API.
+# allowance. Written only by games.clock (vacation) and the settings API.
 
 
 class PlayerSettings(models.Model):
@@ -270,7 +270,7 @@ class AbsentWait(models.Model):
     """RULES.md §10 in a live game: the table waiting for the disconnected player to
     move at ``ply``. One row per game and ply (the unique constraint is the claim: a
     lost cache or a second worker can never grant a second wait); written only by
-    ``games.timeouts`` under the game's row lock.
+    ``games.play.timeouts`` under the game's row lock.
 
     ``waiting``: the game waits for the player (``LIVE_ABSENT_WAIT_S``); ``choice``:
     the wait is over, the host may wait longer, continue without the player or end
@@ -342,7 +342,7 @@ CHAT_MAX_LENGTH = 300
 
 
 class ChatMessage(models.Model):
-    """A line of a game's table chat, written by ``games.chat`` only. Seated players
+    """A line of a game's table chat, written by ``games.play.chat`` only. Seated players
     write; whoever may see the game reads. Moderators hide a line (never delete it,
     so a report can still be judged); hidden lines are shown to nobody but staff."""
 

@@ -6,7 +6,7 @@
 **Model.** openskill's ``PlackettLuce`` with its defaults (mu 25, sigma 25/3, beta
 25/6, tau 25/300). Every player is a team of one; the ranks are the match's final
 standings (``match_ranks``): among the seats still in, the lowest total ranks first
-(the winners of ``games.services``), equal totals share a rank; seats that resigned
+(the winners of ``games.play.services``), equal totals share a rank; seats that resigned
 or were put out (timeouts, absence) share the last rank. With everyone out, totals
 alone decide.
 
@@ -19,7 +19,7 @@ for a player who loses half of them. The uncertainty is carried by the
 two-player or a dozen four-player matches) and only established ratings appear on
 the leaderboard.
 
-**When.** ``game_rate`` is called by ``games.services`` in the transaction that
+**When.** ``game_rate`` is called by ``games.play.services`` in the transaction that
 finishes a game (every path: the last deal, a resignation, a seat put out, the host
 ending the game). Only finished games with ``rated`` set are rated, once: the
 ``RatingChange`` rows (unique per game and user) are the record that a game was

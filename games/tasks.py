@@ -21,55 +21,15 @@ from django.core.cache import cache
 from django.core.mail import send_mail
 from django.utils import timezone
 
-from games import bot_turns, notifications, timecontrol, timeouts
+from games import clock
+from games.live import presence, publisher
 from games.models import Deal, Game, PlayerSettings, Seat
+from games.play import bot_turns, timeouts
 
 logger = logging.getLogger(__name__)
 
 
 # ------------------------------------------------------------------ after a commit
-
-
-def schedule_after_commit(
-    game: Game, seat: Seat, *, is_bot: bool, new_turn: bool | None = None
-) -> None:
-    """Called (after commit) with the game's new position and the seat to move.
-
-    ``new_turn``: whether the commit started a new turn (the turn passed to
-    ``seat``, or a deal began), None when not known. A "your turn" email is queued
-    only for a new turn (a player's own draw is not news to them), and only when it
-    could be sent: the user has an address and has not chosen the digest or no
-    emails (the task checks again when it runs, and skips a connected player)."""
-    if is_bot:
-        delay = 0.0
-        if game.time_control == Game.TimeControl.LIVE:
-            delay = float(getattr(settings, "BOT_LIVE_DELAY_S", 1.0))
-        bot_move.apply_async((game.pk, game.ply), countdown=delay)
-        return
-    if game.time_control == Game.TimeControl.LIVE:
-        # Live deadlines are enforced by the beat sweep (every DEADLINE_SWEEP_S). Per-move
-        # ETA tasks were measured unreliable with acks_late and prefetch 1 on the Redis
-        # broker (held, not run, within the turn): none is scheduled.
-        return
-    if new_turn is False or not _may_email(seat.user):
-        return
-    your_turn_email.delay(game.pk, game.ply, seat.user_id)
-
-
-def _may_email(user: Any) -> bool:
-    """Whether a "your turn" email could go to ``user``, from what is loaded: the
-    address (when loaded) and the play settings (when loaded with the user)."""
-    if "email" in user.get_deferred_fields():
-        return True  # not loaded: the task decides
-    if not user.email:
-        return False
-    if not type(user).play_settings.related.is_cached(user):
-        return True  # not loaded: the task decides
-    try:
-        prefs = user.play_settings
-    except PlayerSettings.DoesNotExist:
-        return True  # none yet: the default is an email each move
-    return bool(prefs.email_turns == PlayerSettings.EmailTurns.EACH_MOVE)
 
 
 # ------------------------------------------------------------------ bots
@@ -173,7 +133,7 @@ def your_turn_email(game_pk: int, ply: int, user_id: int) -> bool:
     wants = prefs.email_turns if prefs else PlayerSettings.EmailTurns.EACH_MOVE
     if wants != PlayerSettings.EmailTurns.EACH_MOVE or not user.email:
         return False
-    if notifications.is_connected(user_id):
+    if presence.is_connected(user_id):
         return False
     if not cache.add(f"remi:turn-mail:{game.public_id}:{ply}", 1, timeout=7 * 86400):
         return False  # already sent for this turn
@@ -201,7 +161,7 @@ def send_reminders() -> int:
         deadline_at__gt=now,
         deadline_at__lte=now + timedelta(days=14),
     ):
-        period = timecontrol.move_period(game)
+        period = clock.move_period(game)
         assert game.deadline_at is not None
         if period is None or game.deadline_at - now > period * (1 - fraction):
             continue
@@ -213,7 +173,7 @@ def send_reminders() -> int:
             continue  # turned off by the player
         if not cache.add(f"remi:reminder:{game.public_id}:{game.ply}", 1, timeout=15 * 86400):
             continue
-        notifications.publish_user_event(
+        publisher.publish_user_event(
             seat.user_id,
             game.public_id,
             game.ply,
@@ -269,7 +229,7 @@ def send_daily_digests(now: datetime | None = None) -> int:
             )
             if _waiting_for(game, user.pk)
         ]
-        if not waiting or not user.email or notifications.is_connected(user.pk):
+        if not waiting or not user.email or presence.is_connected(user.pk):
             continue
         # Claim the digest (a conditional update): two workers never both send it.
         claimed = PlayerSettings.objects.filter(
@@ -291,7 +251,6 @@ def send_daily_digests(now: datetime | None = None) -> int:
 __all__ = [
     "bot_move",
     "sweep_stalled_bot_turns",
-    "schedule_after_commit",
     "send_daily_digests",
     "send_reminders",
     "sweep_deadlines",

@@ -17,8 +17,8 @@ from django.shortcuts import render
 
 from accounts.authentication import request_user
 from accounts.models import BUILTIN_BOTS
-from games import selectors
 from games.errors import GameNotFound
+from games.read import selectors
 
 # The tabs of "my games": API status filter -> label.
 LIST_TABS = {"active": "Playing", "lobby": "Waiting to start", "finished": "Finished"}

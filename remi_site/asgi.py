@@ -20,7 +20,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from accounts.ws_auth import TokenAuthMiddleware  # noqa: E402
-from games.routing import websocket_urlpatterns  # noqa: E402
+from games.live.routing import websocket_urlpatterns  # noqa: E402
 from remi_site.client_ip import ClientAddressMiddleware  # noqa: E402
 from remi_site.ws_origin import OriginCheck  # noqa: E402
 

@@ -189,7 +189,7 @@ CHANNEL_LAYERS: dict[str, dict[str, Any]] = {
     }
 }
 
-# Websocket limits (games.ws_limits, docs/websocket.md): open connections per user
+# Websocket limits (games.live.limits, docs/websocket.md): open connections per user
 # (0: no limit), and frames per connection: WS_FRAME_BURST at once, then
 # WS_FRAMES_PER_SECOND (0: no limit); a client that keeps sending is disconnected.
 WS_MAX_CONNECTIONS_PER_USER = env.int("WS_MAX_CONNECTIONS_PER_USER", default=20)

@@ -10,7 +10,6 @@ from typing import Any
 
 from rest_framework.test import APIClient
 
-from games import services
 from games.engine import (
     Action,
     Card,
@@ -24,7 +23,8 @@ from games.engine import (
 )
 from games.engine import Deal as EngineDeal
 from games.models import Deal, Game, Move
-from games.replay import deal_as_dealt, game_replay
+from games.play import services
+from games.read.replay import deal_as_dealt, game_replay
 
 DealSource = Callable[..., EngineDeal]
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from games import services
+from games.play import services
 from tests.gamekit import assert_every_game_replays, seeded_deal_source
 
 

@@ -14,10 +14,12 @@ from rest_framework.serializers import Serializer
 from rest_framework.throttling import ScopedRateThrottle
 
 from accounts.authentication import request_user
-from games import chat, selectors
 from games.api.serializers import UserCardSerializer
 from games.api.views import GAME_ID, GameAPIView
 from games.models import CHAT_MAX_LENGTH
+from games.play import chat
+from games.read import selectors
+from games.read.chat import CHAT_PAGE, message_entry, messages_for
 from remi_site import strict_fields as strict
 from remi_site.api_errors import error_responses
 
@@ -41,7 +43,7 @@ class ChatFilterSerializer(Serializer):
 
 
 class ChatPostSerializer(Serializer):
-    # Length and content are checked by ``games.chat`` so that the API and any other
+    # Length and content are checked by ``games.play.chat`` so that the API and any other
     # interface refuse the same lines with the same codes.
     text = strict.CharField(
         trim_whitespace=False,
@@ -64,7 +66,7 @@ class GameChatView(GameAPIView):
         operation_id="games_chat_list",
         tags=["games"],
         summary="The table chat",
-        description=f"The visible lines, oldest first, at most {chat.CHAT_PAGE} after `after`. "
+        description=f"The visible lines, oldest first, at most {CHAT_PAGE} after `after`. "
         "Anyone who may see the game may read its chat.",
         parameters=[GAME_ID, ChatFilterSerializer],
         responses={200: ChatLogSerializer, **error_responses(400, 401, 404, 429)},
@@ -73,9 +75,7 @@ class GameChatView(GameAPIView):
         params = ChatFilterSerializer(data=request.query_params)
         params.is_valid(raise_exception=True)
         game = selectors.game_get(public_id=game_id, user=request_user(request))
-        return Response(
-            {"messages": chat.messages_for(game=game, after=params.validated_data["after"])}
-        )
+        return Response({"messages": messages_for(game=game, after=params.validated_data["after"])})
 
     @extend_schema(
         operation_id="games_chat_post",
@@ -93,4 +93,4 @@ class GameChatView(GameAPIView):
         user = request_user(request)
         game = selectors.game_get(public_id=game_id, user=user)
         message = chat.post_message(game=game, user=user, text=body.validated_data["text"])
-        return Response(chat.message_entry(message), status=status.HTTP_201_CREATED)
+        return Response(message_entry(message), status=status.HTTP_201_CREATED)

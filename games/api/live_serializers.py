@@ -1,8 +1,8 @@
 """Serializers of the live-play endpoints: vacation, notification preferences and the
 absent-player choice of a live table (RULES.md §10).
 
-Outputs are plain dicts built by the views from ``games.timecontrol`` and
-``games.timeouts``; these classes describe them for the OpenAPI schema (the tests
+Outputs are plain dicts built by the views from ``games.clock`` and
+``games.play.timeouts``; these classes describe them for the OpenAPI schema (the tests
 check every response against it).
 """
 

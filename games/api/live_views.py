@@ -2,7 +2,7 @@
 choice when a live table has waited for an absent player (RULES.md §10).
 
 Thin like the other views: parse with an input serializer, call the service
-(``games.timecontrol``, ``games.timeouts``), answer with a plain dict that the
+(``games.clock``, ``games.play.timeouts``), answer with a plain dict that the
 output serializer describes. Errors come out in the API's one shape.
 """
 
@@ -15,24 +15,25 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.authentication import request_user
-from games import selectors, timecontrol, timeouts
 from games.api import live_serializers as ls
 from games.api import serializers as s
 from games.api.views import GAME_ID, GameAPIView
 from games.models import Game, PlayerSettings
+from games.play import timeouts, vacation
+from games.read import selectors
 from remi_site.api_errors import error_responses
 
 
 def _vacation(user: Any) -> dict[str, Any]:
-    state = timecontrol.vacation_state(user=user)
+    state = vacation.vacation_state(user=user)
     return _vacation_body(state)
 
 
-def _vacation_body(state: timecontrol.VacationState) -> dict[str, Any]:
+def _vacation_body(state: vacation.VacationState) -> dict[str, Any]:
     return {
         "days_left": round(state.days_left, 2),
-        "cap_days": timecontrol.vacation_cap(),
-        "days_per_year": round(timecontrol.vacation_rate_per_day() * 365, 2),
+        "cap_days": vacation.vacation_cap(),
+        "days_per_year": round(vacation.vacation_rate_per_day() * 365, 2),
         "active": state.until is not None,
         "started_at": state.started_at if state.until is not None else None,
         "until": state.until,
@@ -85,7 +86,7 @@ class VacationStartView(GameAPIView):
     def post(self, request: Request) -> Response:
         data = ls.VacationStartSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        state = timecontrol.vacation_start(
+        state = vacation.vacation_start(
             user=request_user(request), days=data.validated_data["days"]
         )
         return Response(_vacation_body(state))
@@ -108,7 +109,7 @@ class VacationEndView(GameAPIView):
         },
     )
     def post(self, request: Request) -> Response:
-        state = timecontrol.vacation_end(user=request_user(request))
+        state = vacation.vacation_end(user=request_user(request))
         return Response(_vacation_body(state))
 
 
@@ -123,7 +124,7 @@ class NotificationSettingsView(GameAPIView):
         responses={200: ls.NotificationSettingsSerializer, **error_responses(401, 429)},
     )
     def get(self, request: Request) -> Response:
-        return Response(_notifications(timecontrol.settings_for(request_user(request))))
+        return Response(_notifications(vacation.settings_for(request_user(request))))
 
     @extend_schema(
         operation_id="notification_settings_update",
@@ -139,7 +140,7 @@ class NotificationSettingsView(GameAPIView):
     def patch(self, request: Request) -> Response:
         data = ls.NotificationSettingsUpdateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        row = timecontrol.play_settings_update(
+        row = vacation.play_settings_update(
             user=request_user(request),
             email_turns=data.validated_data.get("email_turns"),
             reminders=data.validated_data.get("reminders"),

@@ -15,9 +15,9 @@ from rest_framework.response import Response
 from rest_framework.serializers import Serializer
 
 from accounts.authentication import request_user
-from games import selectors
 from games.api.serializers import MELD_KINDS, CardPairSerializer
 from games.api.views import GAME_ID, GameAPIView
+from games.read import selectors
 from remi_site import strict_fields as strict
 from remi_site.api_errors import error_responses
 

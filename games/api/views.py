@@ -14,12 +14,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.authentication import request_user
-from games import selectors, services
 from games.api import serializers as s
 from games.api.errors import api_error
-from games.bot_turns import game_play_now
 from games.engine import IllegalAction, parse_action
 from games.errors import GameError, IllegalMove
+from games.play import services
+from games.play.bot_turns import game_play_now
+from games.read import selectors
 from remi_site.api_errors import ApiError, error_responses
 from remi_site.pagination import CURSOR_PARAMETERS, INVALID_CURSOR, CursorPagination
 

@@ -22,7 +22,7 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from .actions import (
     Action,
@@ -39,13 +39,12 @@ from .actions import (
 from .cards import JOKER, Card, full_pack
 from .events import Event
 from .melds import IllegalMeld, Meld, check_meld
+from .moves import legal_actions
 from .rulesets import DiscardTake, Ruleset
 from .scoring import DealResult, classify_finish, score_deal, void_result
 from .table import TableMeld, lay_off, swap_joker
 from .values import meld_value
-
-if TYPE_CHECKING:
-    from .view import SeatView
+from .view import SeatView, seat_view
 
 __all__ = ["Deal"]
 
@@ -425,8 +424,6 @@ class Deal:
 
     def legal_actions(self) -> list[Action]:
         """Every distinct action the player to move may take now (see ``moves``)."""
-        from .moves import legal_actions
-
         return legal_actions(self)
 
     def is_legal(self, action: Action) -> bool:
@@ -462,8 +459,6 @@ class Deal:
 
     def view(self, seat: int | None) -> SeatView:
         """What ``seat`` may see; ``None`` gives the spectator view (no hand)."""
-        from .view import seat_view
-
         return seat_view(self, seat)
 
     def __repr__(self) -> str:

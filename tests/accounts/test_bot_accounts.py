@@ -7,8 +7,8 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import RatingChange, is_builtin_bot
-from games import bot_turns, services
 from games.models import Game
+from games.play import bot_turns, services
 from tests.gamekit import SchemaChecker, Table, current_engine_deal, error_of, greedy_action
 
 pytestmark = pytest.mark.django_db

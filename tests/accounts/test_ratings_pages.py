@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 
 from accounts.models import RatingChange
-from games import services
+from games.play import services
 from tests.gamekit import everyone_moves
 
 pytestmark = pytest.mark.django_db

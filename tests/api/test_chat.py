@@ -8,8 +8,8 @@ from django.contrib.auth.models import Permission
 from django.test import Client
 from rest_framework.throttling import ScopedRateThrottle
 
-from games import chat
 from games.models import ChatMessage
+from games.play import chat
 from tests.gamekit import SchemaChecker, error_of
 
 pytestmark = pytest.mark.django_db
@@ -109,7 +109,7 @@ def test_a_line_of_exactly_the_maximum_length_is_accepted(started, client_for):
 
 
 def test_an_aborted_games_chat_is_closed(lobby, client_for):
-    from games import services
+    from games.play import services
 
     game, users = lobby(players=2)
     services.game_abort(game=game, user=users[0])

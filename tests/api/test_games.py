@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from games import services
 from games.engine import PRESETS
 from games.models import Game
+from games.play import services
 from tests.gamekit import SchemaChecker, assert_view_hides_secrets, error_of
 
 pytestmark = pytest.mark.django_db

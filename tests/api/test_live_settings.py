@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 
 from games.models import Game, PlayerSettings
-from games.selectors import current_deal
+from games.read.selectors import current_deal
 from tests.gamekit import SchemaChecker, error_of
 
 pytestmark = pytest.mark.django_db

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from games import services
 from games.engine import parse_cards
+from games.play import services
 from tests.gamekit import (
     SchemaChecker,
     card_pairs,

@@ -28,7 +28,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from games import services
+from games.play import services
 
 CHECKS = [
     not_a_server_error,

@@ -17,8 +17,8 @@ import pytest
 from django.db import connections
 from playwright.sync_api import Browser, Page, sync_playwright
 
-from games import services
 from games.engine import parse_cards
+from games.play import services
 from tests.gamekit import deck_with_starter_hand, scripted_deal_source
 from tests.gamekit_fixtures import every_game_replays  # noqa: F401
 

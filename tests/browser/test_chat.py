@@ -11,8 +11,8 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from playwright.sync_api import expect
 
-from games import chat
 from games.models import ChatMessage, Game
+from games.play import chat
 from tests.browser.test_table import PASSWORD, serbian_game  # noqa: F401
 
 

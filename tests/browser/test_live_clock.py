@@ -19,9 +19,9 @@ from django.db.models import F
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from games import services, timeouts
 from games.models import Game, Seat
-from games.selectors import current_deal
+from games.play import services, timeouts
+from games.read.selectors import current_deal
 from tests.gamekit import greedy_action
 from tests.gamekit_fixtures import deals_seeded  # noqa: F401
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from games import services
+from games.play import services
 
 pytestmark = pytest.mark.django_db
 

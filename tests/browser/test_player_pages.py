@@ -11,8 +11,8 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from accounts.models import Rating
-from games import services
 from games.models import Game
+from games.play import services
 from tests.browser.test_table import PASSWORD
 from tests.gamekit import everyone_moves
 

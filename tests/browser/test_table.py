@@ -11,8 +11,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
-from games import services
 from games.models import Game, Move
+from games.play import services
 from tests.gamekit import current_engine_deal
 
 pytestmark = [

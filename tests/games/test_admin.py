@@ -44,7 +44,7 @@ VIEW_ALL = ("view_game", "view_deal", "view_move", "view_seat")
 
 def a_game_with_a_draw(started: Callable[..., Any]) -> tuple[Game, Deal, Move]:
     """A started 2-player game in which the player to move has drawn from the stock."""
-    from games import services
+    from games.play import services
 
     game, users = started(players=2, preset="serbian")
     for _ in range(3):
@@ -80,7 +80,7 @@ def test_a_moderator_sees_every_hand_and_the_access_is_logged(
 ) -> None:
     game, row, _ = a_game_with_a_draw(started)
     moderator = staff(*VIEW_ALL, "view_hidden_cards")
-    caplog.set_level(logging.INFO, logger="games.moderation")
+    caplog.set_level(logging.INFO, logger="games.read.moderation")
 
     response = moderator.get(f"/admin/games/deal/{row.pk}/change/")
 

@@ -10,10 +10,10 @@ from typing import Any
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
 
-from games import services
 from games.engine import DrawStock
 from games.errors import NotAllowed
-from games.events import game_group
+from games.live.publisher import game_group
+from games.play import services
 from tests.gamekit import current_engine_deal
 
 

@@ -8,9 +8,11 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import Rating, RatingChange
-from games import ratings, services
+from games import ratings
 from games.errors import InvalidRequest
+from games.live import publisher
 from games.models import Game, Seat
+from games.play import services
 from tests.gamekit import current_engine_deal, everyone_moves, quick_actions
 
 pytestmark = pytest.mark.django_db
@@ -143,11 +145,9 @@ def test_a_seat_put_out_by_timeouts_rates_as_a_loss(started):
 
 
 def test_the_game_over_event_tells_the_rating_changes(started, monkeypatch, transactional_db):
-    from games import notifications
-
     published = []
     monkeypatch.setattr(
-        notifications, "game_committed", lambda game_id, batch, state: published.extend(batch)
+        publisher, "game_committed", lambda game_id, batch, state: published.extend(batch)
     )
     game, users = started(players=2, preset="polish51", rated=True)
     everyone_moves(game, users)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from games import services
 from games.engine import Discard, DrawStock, parse_action
 from games.errors import (
     Conflict,
@@ -15,6 +14,7 @@ from games.errors import (
     StalePly,
 )
 from games.models import Deal, Game, Move, Seat
+from games.play import services
 from tests.gamekit import current_engine_deal, greedy_action, quick_actions
 
 

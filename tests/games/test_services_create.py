@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from games import services
 from games.engine import PRESETS
 from games.errors import InvalidRequest
 from games.models import Game, Seat
+from games.play import services
 
 
 def test_it_creates_a_lobby_with_the_host_in_seat_0(user):

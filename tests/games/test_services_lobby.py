@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from games import services
 from games.errors import Conflict, GameNotFound, NotAllowed
 from games.models import Deal, Game, Seat
+from games.play import services
 from tests.gamekit import current_engine_deal, quick_actions
 
 

@@ -16,8 +16,9 @@ from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import services, stats
+from games import stats
 from games.models import Deal, Game, PlayerStats
+from games.play import services
 from games.stats.rebuild import counted_stats, stats_rebuild
 from tests.gamekit import (
     SchemaChecker,

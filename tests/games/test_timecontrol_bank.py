@@ -1,5 +1,5 @@
 """The live time bank: each seat's seconds for the whole game, used by the part of a
-turn that runs past ``seconds_per_turn`` (games.timecontrol)."""
+turn that runs past ``seconds_per_turn`` (games.clock)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import pytest
 from django.db.models import F
 from django.utils import timezone
 
-from games import services
 from games.models import Game, Seat
-from games.selectors import current_deal
+from games.play import services
+from games.read.selectors import current_deal
 from tests.gamekit import SchemaChecker, error_of, greedy_action
 
 GAMES = "/api/v1/games"

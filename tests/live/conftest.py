@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from channels.testing import WebsocketCommunicator
 
-from games import services
 from games.models import Game
+from games.play import services
 from remi_site.asgi import application
 from tests.gamekit_fixtures import deals_seeded, every_game_replays  # noqa: F401
 

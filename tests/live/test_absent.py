@@ -13,9 +13,10 @@ from channels.db import database_sync_to_async
 from django.core.cache import cache
 from django.utils import timezone
 
-from games import notifications, services, timeouts
+from games.live import presence
 from games.models import AbsentWait, Game, Move, Seat
-from games.selectors import current_deal
+from games.play import services, timeouts
+from games.read.selectors import current_deal
 from tests.gamekit import SchemaChecker, error_of, greedy_action
 from tests.live.conftest import websocket
 
@@ -232,7 +233,7 @@ def test_when_the_host_is_the_absent_player_the_default_applies_at_once(live_gam
 def test_a_player_who_comes_back_cannot_be_removed(live_game) -> None:
     game, clients = live_game(3)
     absent = waited_out(game)
-    notifications.presence_touch(user_id=absent.user_id, channel="test", games=[game.public_id])
+    presence.presence_touch(user_id=absent.user_id, channel="test", games=[game.public_id])
     try:
         refused = clients[0].post(ABSENT.format(game_id=game.public_id), {"choice": "continue"})
         assert refused.status_code == 409 and error_of(refused)["code"] == "player_returned"
@@ -241,7 +242,7 @@ def test_a_player_who_comes_back_cannot_be_removed(live_game) -> None:
         absent.refresh_from_db()
         assert absent.status == Seat.Status.ACTIVE and absent.strikes == 1
     finally:
-        notifications.presence_drop(user_id=absent.user_id, channel="test", games=[game.public_id])
+        presence.presence_drop(user_id=absent.user_id, channel="test", games=[game.public_id])
 
 
 def test_a_private_game_is_not_found_for_strangers(live_game, client_for, user_factory) -> None:

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from games import bot_turns, services
 from games.models import Game, Move
+from games.play import bot_turns, services
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -40,7 +40,7 @@ def test_play_now_against_bots_starts_at_once_and_the_bots_answer(
     assert game.status == Game.Status.ACTIVE
     assert [seat.user.profile.is_bot for seat in game.seats.all()] == [False, True, True]
     # Whoever began, the bots have played until it is the person's turn.
-    from games.selectors import current_deal
+    from games.read.selectors import current_deal
 
     deal = current_deal(game)
     assert deal is not None and deal.to_move == 0
@@ -64,7 +64,7 @@ def test_a_bot_that_begins_a_game_started_from_the_lobby_moves_at_once(
 
     services.game_start(game=game, user=host)
 
-    from games.selectors import current_deal
+    from games.read.selectors import current_deal
 
     game.refresh_from_db()
     deal = current_deal(game)

@@ -13,8 +13,8 @@ import redis
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from games import notifications, ws_limits
-from games.consumers import CLOSE_FLOODING, CLOSE_TOO_MANY_CONNECTIONS, CLOSE_UNAUTHENTICATED
+from games.live import limits, presence
+from games.live.consumers import CLOSE_FLOODING, CLOSE_TOO_MANY_CONNECTIONS, CLOSE_UNAUTHENTICATED
 from tests.live.conftest import websocket
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -151,7 +151,7 @@ async def test_connections_are_allowed_when_redis_cannot_count_them(
     """The cap protects the servers; a Redis outage must not lock every user out."""
     settings.WS_MAX_CONNECTIONS_PER_USER = 1
     nowhere = redis.Redis(host="127.0.0.1", port=1, socket_connect_timeout=1)
-    monkeypatch.setattr(ws_limits, "_redis", lambda url: nowhere)
+    monkeypatch.setattr(limits, "_redis", lambda url: nowhere)
 
     clients = [await connect(raw_token) for _ in range(2)]
 
@@ -188,13 +188,13 @@ async def test_a_ping_flood_does_not_reach_redis(
     settings.WS_FRAMES_PER_SECOND = 0.001
     settings.WS_FRAME_BURST = 50
     touches: list[int] = []
-    real_touch = notifications.presence_touch
+    real_touch = presence.presence_touch
 
     def counting_touch(**kwargs: Any) -> None:
         touches.append(kwargs["user_id"])
         real_touch(**kwargs)
 
-    monkeypatch.setattr(notifications, "presence_touch", counting_touch)
+    monkeypatch.setattr(presence, "presence_touch", counting_touch)
     client = await connect(raw_token)
     touches.clear()  # the connection's own
 

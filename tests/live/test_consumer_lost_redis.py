@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from channels.testing import WebsocketCommunicator
 
-from games.consumers import CLOSE_SERVICE_RESTART, CLOSE_TRY_AGAIN_LATER
+from games.live.consumers import CLOSE_SERVICE_RESTART, CLOSE_TRY_AGAIN_LATER
 from remi_site.asgi import application
 from tests.live.conftest import websocket
 from tests.sites import RedisServer

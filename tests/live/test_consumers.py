@@ -10,10 +10,11 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from games import services
 from games.engine import Deal as EngineDeal
 from games.engine import Discard, DrawStock
+from games.live import presence
 from games.models import Deal, Game
+from games.play import services
 from tests.live.conftest import websocket
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -181,8 +182,6 @@ async def test_a_private_game_is_not_found_for_a_stranger(
 async def test_presence_knows_who_is_connected_to_a_game(
     started_game: Callable[..., Game], token_factory: Callable[..., Any]
 ) -> None:
-    from games import notifications
-
     game = await database_sync_to_async(started_game)(2)
     seats = await database_sync_to_async(lambda: list(game.seats.select_related("user")))()
     _, raw = await database_sync_to_async(token_factory)(seats[0].user)
@@ -190,8 +189,8 @@ async def test_presence_knows_who_is_connected_to_a_game(
     await client.send_json_to({"type": "subscribe", "game": game.public_id, "ply": None})
     await client.receive_json_from()
 
-    present = await database_sync_to_async(notifications.connected_users)(game.public_id)
+    present = await database_sync_to_async(presence.connected_users)(game.public_id)
     assert present == {seats[0].user_id}
     await client.disconnect()
-    present = await database_sync_to_async(notifications.connected_users)(game.public_id)
+    present = await database_sync_to_async(presence.connected_users)(game.public_id)
     assert present == set()

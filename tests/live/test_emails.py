@@ -10,9 +10,10 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 
-from games import notifications, tasks
+from games import tasks
+from games.live import presence
 from games.models import Game, PlayerSettings, Seat
-from games.selectors import current_deal
+from games.read.selectors import current_deal
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -49,9 +50,9 @@ def test_the_player_to_move_gets_a_your_turn_email(game: Game) -> None:
 def test_no_email_while_connected_or_when_turned_off(game: Game) -> None:
     seat = to_move(game)
     mail.outbox.clear()
-    notifications.presence_touch(user_id=seat.user_id, channel="test!1", games=[game.public_id])
+    presence.presence_touch(user_id=seat.user_id, channel="test!1", games=[game.public_id])
     assert tasks.your_turn_email(game.pk, game.ply, seat.user_id) is False
-    notifications.presence_drop(user_id=seat.user_id, channel="test!1", games=[])
+    presence.presence_drop(user_id=seat.user_id, channel="test!1", games=[])
 
     PlayerSettings.objects.update_or_create(
         user=seat.user, defaults={"email_turns": PlayerSettings.EmailTurns.OFF}

@@ -22,7 +22,7 @@ from channels.testing import WebsocketCommunicator
 
 from games.engine import Card, Ruleset, best_opening, card_penalty, opening_for_turn
 from games.models import Deal, Game, Move
-from games.replay import deal_as_dealt
+from games.read.replay import deal_as_dealt
 from tests.gamekit import (
     SERVER_ONLY_KEYS,
     SchemaChecker,

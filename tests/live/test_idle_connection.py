@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 
-from games import chat
 from games.models import Game
+from games.play import chat
 from tests.live.test_consumers import connect
 
 pytestmark = pytest.mark.django_db(transaction=True)

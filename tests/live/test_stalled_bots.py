@@ -11,10 +11,11 @@ import pytest
 from django.db import connection, transaction
 from django.utils import timezone
 
-from games import bot_turns, services, tasks
+from games import tasks
 from games.engine import Discard, DrawStock
 from games.models import Game, Move
-from games.selectors import current_deal
+from games.play import bot_turns, services
+from games.read.selectors import current_deal
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -10,9 +10,11 @@ import pytest
 from django.db.models import F
 from django.utils import timezone
 
-from games import notifications, tasks, timeouts
+from games import tasks
+from games.live import presence, publisher
 from games.models import AbsentWait, Game, Move, Seat
-from games.selectors import current_deal
+from games.play import timeouts
+from games.read.selectors import current_deal
 from tests.live.test_worker import Worker, later_sweeps_ran, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -40,12 +42,12 @@ def everyone_connected() -> Iterator[Callable[[Game], None]]:
 
     def connect(game: Game) -> None:
         for user_id in game.seats.values_list("user_id", flat=True):
-            notifications.presence_touch(user_id=user_id, channel="bank", games=[game.public_id])
+            presence.presence_touch(user_id=user_id, channel="bank", games=[game.public_id])
             marked.append((user_id, game.public_id))
 
     yield connect
     for user_id, game_id in marked:
-        notifications.presence_drop(user_id=user_id, channel="bank", games=[game_id])
+        presence.presence_drop(user_id=user_id, channel="bank", games=[game_id])
 
 
 def test_the_sweep_waits_for_the_bank_then_times_out_once(
@@ -122,13 +124,13 @@ def test_a_real_worker_times_out_a_turn_once_after_the_bank(
 def test_the_turn_event_carries_the_bank(
     started_game: Callable[..., Game], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from games import services
+    from games.play import services
     from tests.gamekit import greedy_action
 
     game = started_game(2, time_control="live", seconds_per_turn=30, time_bank_s=120)
     sent: list[dict[str, object]] = []
     monkeypatch.setattr(
-        notifications,
+        publisher,
         "_publish",
         lambda messages, private, live: sent.extend(m for _, m in messages),
     )

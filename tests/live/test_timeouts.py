@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from games import tasks, timecontrol, timeouts
+from games import tasks
 from games.models import Game, Move, Seat
+from games.play import timeouts, vacation
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -23,7 +24,7 @@ def overdue(game: Game, by: timedelta = timedelta(seconds=1)) -> Game:
 
 
 def to_move(game: Game) -> Seat:
-    from games.selectors import current_deal
+    from games.read.selectors import current_deal
 
     game.refresh_from_db()
     deal = current_deal(game)
@@ -52,8 +53,8 @@ def test_a_passed_deadline_is_applied_exactly_once(started_game: Callable[..., G
 
 
 def test_a_move_by_the_player_resets_the_strikes(started_game: Callable[..., Game]) -> None:
-    from games import services
-    from games.selectors import current_deal
+    from games.play import services
+    from games.read.selectors import current_deal
     from tests.gamekit import greedy_action
 
     game = started_game(2)
@@ -128,7 +129,7 @@ def test_vacation_pauses_a_correspondence_deadline(started_game: Callable[..., G
     before = game.deadline_at
     assert before is not None
 
-    state = timecontrol.vacation_start(user=seat.user, days=5)
+    state = vacation.vacation_start(user=seat.user, days=5)
 
     game.refresh_from_db()
     assert game.deadline_at == before + timedelta(days=5)
@@ -137,11 +138,11 @@ def test_vacation_pauses_a_correspondence_deadline(started_game: Callable[..., G
     assert timeouts.overdue_games(later) == []
     assert timeouts.timeout_apply(game_pk=game.pk, ply=game.ply, now=later) is None
 
-    timecontrol.vacation_end(user=seat.user)
+    vacation.vacation_end(user=seat.user)
     game.refresh_from_db()
     assert game.deadline_at is not None
     assert abs(game.deadline_at - before) < timedelta(seconds=5)
-    assert timecontrol.vacation_state(user=seat.user).days_left == pytest.approx(14, abs=0.01)
+    assert vacation.vacation_state(user=seat.user).days_left == pytest.approx(14, abs=0.01)
 
 
 def test_a_turn_that_comes_during_a_vacation_starts_its_clock_after_it(
@@ -149,7 +150,7 @@ def test_a_turn_that_comes_during_a_vacation_starts_its_clock_after_it(
 ) -> None:
     game = started_game(2, days_per_move=1)
     waiting = [s for s in game.seats.all() if s.pk != to_move(game).pk][0]
-    timecontrol.vacation_start(user=waiting.user, days=3)
+    vacation.vacation_start(user=waiting.user, days=3)
     overdue(game)
     tasks.sweep_deadlines()  # the other player's turn ends: now it is the vacationer's
 

@@ -21,7 +21,7 @@ from django.db import connection
 
 from games.engine import Discard, DrawStock
 from games.models import Game
-from games.selectors import current_deal
+from games.read.selectors import current_deal
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 

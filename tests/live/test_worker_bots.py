@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from games import services
 from games.models import Game, Move
+from games.play import services
 from remi_site.celery import app as celery_app
 from tests.live.test_worker import Worker, wait_for
 

@@ -23,13 +23,14 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from accounts.models import is_builtin_bot
-from games import bots, services
+from games import bots
 from games.bots import server_moves
 from games.engine import Deal as EngineDeal
 from games.engine import Ruleset
 from games.errors import GameError, IllegalMove, InvalidRequest
 from games.models import Deal, Game, Move, Seat
-from games.replay import NON_ENGINE_KINDS, deal_as_dealt
+from games.play import services
+from games.read.replay import NON_ENGINE_KINDS, deal_as_dealt
 
 logger = logging.getLogger(__name__)
 

@@ -4,12 +4,12 @@ Each public function is one transaction: it locks the game row
 (``select_for_update``), checks the request against the locked state (the
 expected ``ply`` for moves), calls the engine, appends to the move log, saves
 the deal snapshot and the seats' totals, and registers its notifications to
-run after commit (``games.events``). Views, consumers, tasks, admin actions
+run after commit (``games.live.outbox``). Views, consumers, tasks, admin actions
 and bots all come through here; nothing else writes these tables.
 
 The current deal's engine state is cached in ``Deal.state`` (a snapshot);
 the deck order, card ids and reshuffle seeds in the ``Deal`` row plus the
-move log are the truth and rebuild it exactly (see ``games.replay``).
+move log are the truth and rebuild it exactly (see ``games.read.replay``).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from django.db.models import F, QuerySet
 from django.utils import timezone
 
 from accounts.models import is_builtin_bot
-from games import events, ratings, stats, timecontrol
+from games import clock, ratings, stats
 from games.bots import server_moves
 from games.engine import (
     PRESETS,
@@ -47,8 +47,9 @@ from games.errors import (
     NotAllowed,
     StalePly,
 )
+from games.live import outbox, publisher
 from games.models import Deal, Game, Move, PlayerSettings, Seat, new_invite_code
-from games.selectors import seats_for_play
+from games.read.selectors import seats_for_play
 from remi_site.prepared import PreparedQuery
 
 # Default time controls (the live-play part enforces them).
@@ -663,7 +664,7 @@ def _after_move(
         row.save(update_fields=["state"])
     if new_deal or deal.to_move != mover:
         now = timezone.now()
-        if timecontrol.bank_charge(game, seats[mover], now):
+        if clock.bank_charge(game, seats[mover], now):
             changed.add(seats[mover])
         _turn_start(game, now, seats[deal.to_move])
     return deal, row
@@ -838,15 +839,15 @@ def _turn_start(game: Game, now: datetime, to_move: Seat) -> None:
 
 
 def _deadline(game: Game, now: datetime, to_move: Seat) -> datetime | None:
-    # The live-play part (games.timecontrol) owns the rule: vacations move a
+    # The live-play part (games.clock) owns the rule: vacations move a
     # correspondence clock, a live mover's time bank extends theirs. ``to_move`` is
     # the seat whose turn starts (loaded by ``_seats`` with its player's settings: no
     # query).
-    return timecontrol.turn_deadline(
+    return clock.turn_deadline(
         game,
         now,
         away_until=_away_until(to_move),
-        bank_ms=timecontrol.bank_left_ms(game, to_move),
+        bank_ms=clock.bank_left_ms(game, to_move),
     )
 
 
@@ -869,12 +870,12 @@ def _notify(game: Game, event: Mapping[str, Any]) -> None:
     _outbox(game).events.append((game.ply, dict(event)))
 
 
-def _outbox(game: Game) -> events.Outbox:
-    outbox: events.Outbox | None = getattr(game, "_outbox", None)
-    if outbox is None:
-        outbox = game._outbox = events.Outbox(game.public_id)  # type: ignore[attr-defined]
-        events.outbox_on_commit(outbox)
-    return outbox
+def _outbox(game: Game) -> outbox.Outbox:
+    pending: outbox.Outbox | None = getattr(game, "_outbox", None)
+    if pending is None:
+        pending = game._outbox = outbox.Outbox(game.public_id)  # type: ignore[attr-defined]
+        outbox.outbox_on_commit(pending)
+    return pending
 
 
 def _committed(
@@ -884,20 +885,22 @@ def _committed(
     *,
     hands: frozenset[int] | None,
     new_turn: bool,
-) -> events.CommittedState | None:
+) -> publisher.CommittedState | None:
     """Hand the state this transaction is about to commit to its after-commit work, so
     that it need not read it again; called last in the transaction. Not when the
     transaction is nested in another (a savepoint): the outer one may change the game
     again before it commits, so the work then reads the state it committed."""
     if transaction.get_connection().savepoint_ids:
         return None
-    state = events.CommittedState(game=game, deal=deal, seats=seats, hands=hands, new_turn=new_turn)
+    state = publisher.CommittedState(
+        game=game, deal=deal, seats=seats, hands=hands, new_turn=new_turn
+    )
     _outbox(game).state = state
     return state
 
 
 # ------------------------------------------------------------------ server turns
-# The writes of the timeout policy (games.timeouts decides when and how hard; this
+# The writes of the timeout policy (games.play.timeouts decides when and how hard; this
 # plays the turn under the game lock with the ply guard).
 
 
@@ -950,7 +953,7 @@ def game_timeout_turn(
             deal = deal.apply(action)
             _log(game, row, seat, deal, user=None, payload=action.to_dict())
         seat.strikes += 1
-        timecontrol.bank_exhaust(game, seat)  # the deadline passed: nothing is left
+        clock.bank_exhaust(game, seat)  # the deadline passed: nothing is left
         changed: set[Seat] = {seat}
         out = strike_limit is not None and seat.strikes >= strike_limit
         _notify(

@@ -2,7 +2,7 @@
 
 from django.urls import URLPattern, URLResolver, path
 
-from games.consumers import GameEventsConsumer
+from games.live.consumers import GameEventsConsumer
 
 websocket_urlpatterns: list[URLPattern | URLResolver] = [
     path("ws/v1/", GameEventsConsumer.as_asgi(), name="ws-events"),

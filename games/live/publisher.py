@@ -1,6 +1,6 @@
 """What happens after a game change commits: events, private hands, presence.
 
-``games.events`` calls :func:`game_committed` once a transaction that changed a
+``games.live.outbox`` calls :func:`game_committed` once a transaction that changed a
 game has committed, with the public events the services registered (moves in
 their public form, deal and game over, joins and leaves) and, from the hot path
 (a move), the committed state the service had in memory. It sends, in one trip
@@ -11,12 +11,13 @@ to the channel layer and only to groups that have a member:
 - a seated person's own view of the deal (their hand) to their user group
   ``user-<id>`` only, when their hand changed or it is their turn: no other
   connection ever receives it;
-- and schedules the background work of the new position (``games.tasks``): the
-  bot's move when a bot is to move, and, when a new turn starts in a
-  correspondence game, a "your turn" email for a player who may want one.
+- and queues the background work of the new position (the Celery tasks of
+  ``games.tasks``, by name): the bot's move when a bot is to move, and, when a new
+  turn starts in a correspondence game, a "your turn" email for a player who may
+  want one.
 
-Presence (who is connected to which game) lives in Redis sorted sets scored by
-expiry time, so a crashed ASGI process's connections simply expire.
+Nothing else sends an event: the services hand their events to the outbox
+(``games.live.outbox``), which calls this once the transaction commits.
 """
 
 from __future__ import annotations
@@ -26,24 +27,87 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from functools import cache
+from dataclasses import dataclass, field
 from typing import Any
 
 import redis
 from asgiref.sync import async_to_sync
+from celery import current_app
 from channels.layers import get_channel_layer
 from channels_redis.core import RedisChannelLayer
 from django.conf import settings
 
 from accounts.models import is_builtin_bot
-from games import timecontrol
+from games import clock
 from games.engine import Deal as EngineDeal
-from games.events import CommittedState, game_group
-from games.models import Deal, Game, Seat
+from games.models import Deal, Game, PlayerSettings, Seat
 
 logger = logging.getLogger(__name__)
 
-PRESENCE_TTL_S = 60.0  # a connection not refreshed for this long is gone
+
+def game_group(public_id: str) -> str:
+    """The Channels group of a game's players and spectators."""
+    return f"game-{public_id}"
+
+
+def publish_game_event(game_id: str, ply: int, event: Mapping[str, Any]) -> None:
+    """Send a public game event to the game's group, if a channel layer is configured."""
+    publish_game_events(game_id, [(ply, event)])
+
+
+def publish_game_events(game_id: str, batch: Sequence[tuple[int, Mapping[str, Any]]]) -> None:
+    """Send public game events, in order, to the game's group (one trip to the event
+    loop for all of them), if a channel layer is configured.
+
+    ``game_id`` is the game's public id. A broken channel layer must never turn a
+    committed move into an error response, so failures are logged, not raised.
+    """
+    layer = get_channel_layer()
+    if layer is None or not batch:
+        return
+    group = game_group(game_id)
+    messages = [
+        {"type": "game.event", "game": game_id, "ply": ply, "event": dict(event)}
+        for ply, event in batch
+    ]
+
+    async def send_all() -> None:
+        for message in messages:
+            await layer.group_send(group, message)
+
+    try:
+        async_to_sync(send_all)()
+    except Exception:
+        logger.exception("could not publish %d event(s) of game %s", len(messages), game_id)
+
+
+@dataclass
+class CommittedState:
+    """A game as the transaction that changed it committed it, from the service's
+    memory: the after-commit work (``games.live.publisher``) uses it instead of
+    reading the game, its deal and its seats again."""
+
+    game: Game
+    deal: EngineDeal | None
+    seats: Sequence[Seat]
+    # Positions whose hand changed (None: every seat's, e.g. a new deal).
+    hands: frozenset[int] | None = None
+    # A new turn started (the turn passed, or a deal began): the turn's deadline was
+    # set and its "your turn" work is due. None: not known.
+    new_turn: bool | None = None
+    # Per-seat views of ``deal`` built so far (``view``): the private updates and the
+    # API's answer share them.
+    views: dict[int, dict[str, Any]] = field(default_factory=dict)
+
+    def view(self, position: int) -> dict[str, Any]:
+        """The engine's view of the deal for ``position``, as a dict (built once)."""
+        built = self.views.get(position)
+        if built is None:
+            assert self.deal is not None
+            built = self.views[position] = self.deal.view(position).to_dict()
+        return built
+
+
 PROTOCOL_VERSION = 1
 
 
@@ -137,7 +201,7 @@ def game_committed(
             "seat": deal.to_move,
             "phase": "play" if deal.drawn else "draw",
             "deadline_at": deadline,
-            **timecontrol.turn_clock(game, live.seats[deal.to_move]),
+            **clock.turn_clock(game, live.seats[deal.to_move]),
         }
         messages.append(
             (group, {"type": "game.event", "game": game_id, "ply": game.ply, "event": turn})
@@ -153,11 +217,56 @@ def game_committed(
     if live is None or game is None or deal is None or deal.is_over:
         return
     seat = live.seats[deal.to_move]
-    from games import tasks  # tasks import the services, which import this module
+    _schedule_work(game, seat, is_bot=is_builtin_bot(seat.user), new_turn=live.new_turn)
 
-    tasks.schedule_after_commit(
-        game, seat, is_bot=is_builtin_bot(seat.user), new_turn=live.new_turn
-    )
+
+# ------------------------------------------------------------------ background work
+
+
+def _task(name: str) -> Any:
+    """The Celery task registered as ``name``. Work is queued by name: the tasks are
+    the outermost interface (they call the services), so nothing below imports them."""
+    return current_app.tasks[name]
+
+
+def _schedule_work(game: Game, seat: Seat, *, is_bot: bool, new_turn: bool | None) -> None:
+    """Queue the background work of a committed position, with ``seat`` to move.
+
+    ``new_turn``: whether the commit started a new turn (the turn passed to
+    ``seat``, or a deal began), None when not known. A "your turn" email is queued
+    only for a new turn (a player's own draw is not news to them), and only when it
+    could be sent: the user has an address and has not chosen the digest or no
+    emails (the task checks again when it runs, and skips a connected player)."""
+    if is_bot:
+        delay = 0.0
+        if game.time_control == Game.TimeControl.LIVE:
+            delay = float(getattr(settings, "BOT_LIVE_DELAY_S", 1.0))
+        _task("games.tasks.bot_move").apply_async((game.pk, game.ply), countdown=delay)
+        return
+    if game.time_control == Game.TimeControl.LIVE:
+        # Live deadlines are enforced by the beat sweep (every DEADLINE_SWEEP_S). Per-move
+        # ETA tasks were measured unreliable with acks_late and prefetch 1 on the Redis
+        # broker (held, not run, within the turn): none is scheduled.
+        return
+    if new_turn is False or not _may_email(seat.user):
+        return
+    _task("games.tasks.your_turn_email").delay(game.pk, game.ply, seat.user_id)
+
+
+def _may_email(user: Any) -> bool:
+    """Whether a "your turn" email could go to ``user``, from what is loaded: the
+    address (when loaded) and the play settings (when loaded with the user)."""
+    if "email" in user.get_deferred_fields():
+        return True  # not loaded: the task decides
+    if not user.email:
+        return False
+    if not type(user).play_settings.related.is_cached(user):
+        return True  # not loaded: the task decides
+    try:
+        prefs = user.play_settings
+    except PlayerSettings.DoesNotExist:
+        return True  # none yet: the default is an email each move
+    return bool(prefs.email_turns == PlayerSettings.EmailTurns.EACH_MOVE)
 
 
 def _read_state(game_id: str) -> CommittedState | None:
@@ -258,53 +367,3 @@ def _layer_redis(layer: Any) -> redis.Redis | None:
 
 
 # ------------------------------------------------------------------ presence
-
-
-@cache
-def _redis() -> redis.Redis:
-    return redis.Redis.from_url(settings.REDIS_URL)
-
-
-def _game_key(game_id: str) -> str:
-    return f"remi:presence:game:{game_id}"
-
-
-def _user_key(user_id: int) -> str:
-    return f"remi:presence:user:{user_id}"
-
-
-def presence_touch(*, user_id: int, channel: str, games: list[str]) -> None:
-    """Record (or refresh) that ``channel`` of ``user_id`` is connected and watching
-    ``games``."""
-    expires = time.time() + PRESENCE_TTL_S
-    member = f"{user_id}|{channel}"
-    pipe = _redis().pipeline()
-    pipe.zadd(_user_key(user_id), {channel: expires})
-    pipe.expire(_user_key(user_id), int(PRESENCE_TTL_S) * 2)
-    for game_id in games:
-        pipe.zadd(_game_key(game_id), {member: expires})
-        pipe.expire(_game_key(game_id), int(PRESENCE_TTL_S) * 2)
-    pipe.execute()
-
-
-def presence_drop(*, user_id: int, channel: str, games: list[str]) -> None:
-    """Forget ``channel`` (disconnected, or no longer watching ``games``)."""
-    pipe = _redis().pipeline()
-    if not games:
-        pipe.zrem(_user_key(user_id), channel)
-    for game_id in games:
-        pipe.zrem(_game_key(game_id), f"{user_id}|{channel}")
-    pipe.execute()
-
-
-def connected_users(game_id: str) -> set[int]:
-    """Ids of the users with a live connection watching the game."""
-    members: list[bytes] = _redis().zrangebyscore(  # type: ignore[assignment]
-        _game_key(game_id), time.time(), "+inf"
-    )
-    return {int(member.split(b"|", 1)[0]) for member in members}
-
-
-def is_connected(user_id: int) -> bool:
-    """Whether the user has any live websocket connection."""
-    return bool(_redis().zcount(_user_key(user_id), time.time(), "+inf"))

@@ -1,4 +1,4 @@
-"""Table chat: the only writer of ``ChatMessage`` rows, and what a viewer may read.
+"""Table chat: the only writer of ``ChatMessage`` rows (reads: ``games.read.chat``).
 
 Seated players (people and bot accounts alike) write; anyone who may see the
 game reads, spectators of a public game included. A line is published to the
@@ -14,19 +14,16 @@ in the table for the record and disappears for everyone, live too
 from __future__ import annotations
 
 import unicodedata
-from datetime import datetime
-from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
 from games.errors import Conflict, InvalidRequest, NotAllowed
-from games.events import publish_game_event
+from games.live.publisher import publish_game_event
 from games.models import CHAT_MAX_LENGTH, ChatMessage, Game
-from games.selectors import seat_of, user_card
-
-CHAT_PAGE = 100  # lines per read
+from games.read.chat import message_entry
+from games.read.selectors import seat_of
 
 
 def clean_text(text: str) -> str:
@@ -75,28 +72,3 @@ def hide_message(*, message: ChatMessage, moderator: User) -> bool:
     event = {"type": "chat_hidden", "id": locked.pk}
     transaction.on_commit(lambda: publish_game_event(game.public_id, game.ply, event))
     return True
-
-
-def messages_for(*, game: Game, after: int = 0, limit: int = CHAT_PAGE) -> list[dict[str, Any]]:
-    """The visible lines of ``game``'s chat with an id above ``after``, oldest first.
-
-    The caller has already checked that the viewer may see the game (a selector's
-    ``game_get``): chat is as visible as the table.
-    """
-    rows = (
-        ChatMessage.objects.filter(game=game, id__gt=after, hidden_at__isnull=True)
-        .select_related("user__profile")
-        .order_by("id")[:limit]
-    )
-    return [message_entry(row) for row in rows]
-
-
-def message_entry(message: ChatMessage) -> dict[str, Any]:
-    sent: datetime = message.created_at
-    return {
-        "id": message.pk,
-        "ply": message.ply,
-        "user": user_card(message.user),
-        "text": message.text,
-        "sent_at": sent.isoformat().replace("+00:00", "Z"),
-    }

@@ -39,15 +39,17 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games import notifications, services, timecontrol
+from games import clock
 from games.errors import Conflict, GameNotFound, InvalidRequest, NotAllowed, StalePly
+from games.live import presence, publisher
 from games.models import AbsentWait, Deal, Game, Seat
+from games.play import services
 
 CHOICES = ("wait", "continue", "end")
 
 
 def strike_limit(game: Game) -> int:
-    return timecontrol.strike_limit(game)
+    return clock.strike_limit(game)
 
 
 def overdue_games(now: datetime, limit: int = 500) -> list[tuple[int, int]]:
@@ -98,7 +100,7 @@ def _absent_seat(game: Game) -> Seat | None:
     seat = Seat.objects.select_related("user__profile").get(game=game, position=to_move)
     if seat.user.profile.is_bot or seat.status == Seat.Status.OUT:
         return None
-    if seat.user_id in notifications.connected_users(game.public_id):
+    if seat.user_id in presence.connected_users(game.public_id):
         return None
     return seat
 
@@ -128,7 +130,7 @@ def _absent_player(game: Game, seat: Seat, now: datetime) -> str | None:
         if wait.stage == AbsentWait.Stage.WAITING and _host_may_choose(locked, seats, wait):
             wait.stage = AbsentWait.Stage.CHOICE
             wait.save(update_fields=["stage", "updated_at"])
-            deadline = now + timecontrol.absent_choice_wait()
+            deadline = now + clock.absent_choice_wait()
             _set_deadline(locked, deadline)
             _publish(
                 locked,
@@ -183,13 +185,11 @@ def _set_deadline(game: Game, deadline: datetime) -> None:
 
 
 def _publish(game: Game, event: dict[str, Any]) -> None:
-    transaction.on_commit(
-        partial(notifications.publish_public_event, game.public_id, game.ply, event)
-    )
+    transaction.on_commit(partial(publisher.publish_public_event, game.public_id, game.ply, event))
 
 
 def _wait(game: Game, position: int, now: datetime, *, by_host: bool) -> None:
-    deadline = now + timecontrol.absent_wait(game)
+    deadline = now + clock.absent_wait(game)
     _set_deadline(game, deadline)
     _publish(
         game,
@@ -309,7 +309,7 @@ def absent_choose(
             )
         seats = list(Seat.objects.select_related("user__profile").filter(game=locked))
         absent_user = next(s.user_id for s in seats if s.position == wait.position)
-        if absent_user in notifications.connected_users(locked.public_id):
+        if absent_user in presence.connected_users(locked.public_id):
             raise Conflict("the player is back: they may move", code="player_returned")
         if choice not in _choices(seats, wait.position):
             raise Conflict(

@@ -6,11 +6,11 @@ rule as the REST API (public games, or private ones the user sits in), join the
 Channels groups, forward events. Each connection is in its user's group
 (private updates: their own hand) and in the group of each game it subscribed to
 (public events). State is never built here: events are built after commit by
-``games.notifications`` and ``games.events``.
+``games.live.publisher`` and ``games.live.outbox``.
 
 Hostile clients: a frame that is not a JSON object of a known type gets an error
 frame and the connection stays open; frames beyond the connection's rate
-(``games.ws_limits``) are dropped before they are parsed, and a client that keeps
+(``games.live.limits``) are dropped before they are parsed, and a client that keeps
 sending is disconnected; a user holds at most ``WS_MAX_CONNECTIONS_PER_USER``
 connections. Every close code is in docs/websocket.md.
 """
@@ -30,9 +30,10 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from redis.exceptions import RedisError
 
-from games import notifications, selectors, ws_limits
 from games.errors import GameNotFound
-from games.events import game_group
+from games.live import limits, presence, publisher
+from games.live.publisher import game_group
+from games.read import selectors
 from remi_site.client_ip import client_ip_from_scope
 
 logger = logging.getLogger(__name__)
@@ -47,7 +48,7 @@ MAX_SUBSCRIPTIONS = 50
 MAX_FRAME_CHARS = 4096  # the largest legitimate message is a few dozen characters
 # A game's public id (games.models.new_public_id); anything else is no game.
 GAME_ID = re.compile(r"[a-z0-9]{1,16}")
-PRESENCE_REFRESH_S = notifications.PRESENCE_TTL_S / 3
+PRESENCE_REFRESH_S = presence.PRESENCE_TTL_S / 3
 # A ping refreshes presence at most this often (the refresher does it anyway).
 PING_TOUCH_MIN_INTERVAL_S = 5.0
 
@@ -73,23 +74,23 @@ class GameEventsConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self) -> None:
         self.user = self.scope.get("user")
         self.games = set()
-        self._frames = ws_limits.FrameBucket.from_settings()
+        self._frames = limits.FrameBucket.from_settings()
         self._dropped = 0  # frames dropped in a row for the rate
         self._touched_at = 0.0
         if self.user is None or not self.user.is_authenticated:
             await self._refuse(CLOSE_UNAUTHENTICATED)
-        if not await ws_limits.connection_slot_take(self.user.pk, self.channel_name):
+        if not await limits.connection_slot_take(self.user.pk, self.channel_name):
             logger.warning(
                 "websocket refused: user %s has %s connections open (from %s)",
                 self.user.pk,
-                ws_limits.max_connections_per_user(),
+                limits.max_connections_per_user(),
                 client_ip_from_scope(self.scope),
             )
             await self._refuse(CLOSE_TOO_MANY_CONNECTIONS)
         self._slot = True
         try:
             await self.channel_layer.group_add(
-                notifications.user_group(self.user.pk), self.channel_name
+                publisher.user_group(self.user.pk), self.channel_name
             )
         except (RedisError, OSError) as error:
             logger.warning("websocket refused: the channel layer is down (%s)", error)
@@ -100,7 +101,7 @@ class GameEventsConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json(
             {
                 "type": "hello",
-                "protocol": notifications.PROTOCOL_VERSION,
+                "protocol": publisher.PROTOCOL_VERSION,
                 "user": self.user.get_username(),
             }
         )
@@ -138,16 +139,16 @@ class GameEventsConsumer(AsyncJsonWebsocketConsumer):
             logger.warning("websocket cleanup skipped: the channel layer failed (%s)", error)
 
     async def _leave_everything(self) -> None:
-        await ws_limits.connection_slot_release(self.user.pk, self.channel_name)
+        await limits.connection_slot_release(self.user.pk, self.channel_name)
         for game_id in list(self.games):
             await self.channel_layer.group_discard(game_group(game_id), self.channel_name)
         await self.channel_layer.group_discard(
-            notifications.user_group(self.user.pk), self.channel_name
+            publisher.user_group(self.user.pk), self.channel_name
         )
-        await database_sync_to_async(notifications.presence_drop)(
+        await database_sync_to_async(presence.presence_drop)(
             user_id=self.user.pk, channel=self.channel_name, games=sorted(self.games)
         )
-        await database_sync_to_async(notifications.presence_drop)(
+        await database_sync_to_async(presence.presence_drop)(
             user_id=self.user.pk, channel=self.channel_name, games=[]
         )
 
@@ -254,7 +255,7 @@ class GameEventsConsumer(AsyncJsonWebsocketConsumer):
         if game_id in self.games:
             self.games.discard(game_id)
             await self.channel_layer.group_discard(game_group(game_id), self.channel_name)
-            await database_sync_to_async(notifications.presence_drop)(
+            await database_sync_to_async(presence.presence_drop)(
                 user_id=self.user.pk, channel=self.channel_name, games=[game_id]
             )
         await self.send_json({"type": "unsubscribed", "game": game_id[:40]})
@@ -266,7 +267,7 @@ class GameEventsConsumer(AsyncJsonWebsocketConsumer):
 
     async def _touch(self) -> None:
         self._touched_at = time.monotonic()
-        await database_sync_to_async(notifications.presence_touch)(
+        await database_sync_to_async(presence.presence_touch)(
             user_id=self.user.pk, channel=self.channel_name, games=sorted(self.games)
         )
 
@@ -275,7 +276,7 @@ class GameEventsConsumer(AsyncJsonWebsocketConsumer):
             while True:
                 await asyncio.sleep(PRESENCE_REFRESH_S)
                 await self._touch()
-                await ws_limits.connection_slot_refresh(self.user.pk, self.channel_name)
+                await limits.connection_slot_refresh(self.user.pk, self.channel_name)
 
     # ---------------------------------------------------------------- channel layer events
 

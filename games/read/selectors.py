@@ -27,7 +27,7 @@ from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast
 
 from accounts.models import BUILTIN_BOTS
-from games import ratings, timecontrol
+from games import clock, ratings
 from games.engine import (
     PRESETS,
     IllegalAction,
@@ -40,7 +40,7 @@ from games.engine import (
 from games.engine import Deal as EngineDeal
 from games.errors import Conflict, GameNotFound, InvalidRequest, NotAllowed
 from games.models import Deal, Game, Move, Seat
-from games.replay import deal_as_dealt
+from games.read.replay import deal_as_dealt
 from remi_site.prepared import PreparedQuery
 
 User = AuthUser | AnonymousUser
@@ -334,7 +334,7 @@ def game_view_for(
         "finished_at": game.finished_at,
         "ply": game.ply,
         "deadline_at": game.deadline_at,
-        "turn_ends_at": timecontrol.turn_ends_at(game),
+        "turn_ends_at": clock.turn_ends_at(game),
         "deal_number": game.deal_number,
         "deals_in_match": ruleset.deals_in_match(game.players),
         "to_move": None if deal is None or deal.is_over or game.is_over else deal.to_move,
@@ -362,9 +362,9 @@ def _time_control(game: Game) -> dict[str, Any]:
         "seconds_per_turn": game.seconds_per_turn,
         "days_per_move": game.days_per_move,
         "rated": game.rated,
-        "strike_limit": timecontrol.strike_limit(game),
+        "strike_limit": clock.strike_limit(game),
         "absent_wait_s": (
-            int(timecontrol.absent_wait(game).total_seconds())
+            int(clock.absent_wait(game).total_seconds())
             if game.time_control == Game.TimeControl.LIVE
             else None
         ),
@@ -389,7 +389,7 @@ def _seat(seat: Seat, user: User, game: Game) -> dict[str, Any]:
         "status": seat.status,
         "total": seat.total,
         "strikes": seat.strikes,
-        "time_bank_remaining_s": timecontrol.bank_remaining_s(game, seat),
+        "time_bank_remaining_s": clock.bank_remaining_s(game, seat),
     }
 
 

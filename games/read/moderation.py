@@ -3,7 +3,7 @@
 Staff with the ``games.view_hidden_cards`` permission may see a deal's full state
 (every hand, the stock in order, a player's private draws) through the admin.
 Every such look is recorded: a ``ModerationAccess`` row (who, which game and deal,
-what, when) and a log line on the ``games.moderation`` logger. Nothing else in
+what, when) and a log line on the ``games.read.moderation`` logger. Nothing else in
 the site shows this state; the admin calls :func:`hidden_deal_state` and
 :func:`hidden_move` only after :func:`may_see_hidden` said yes.
 """
@@ -16,7 +16,7 @@ from typing import Any
 from games.engine import Deal as EngineDeal
 from games.models import Deal, Game, ModerationAccess, Move
 
-logger = logging.getLogger("games.moderation")
+logger = logging.getLogger("games.read.moderation")
 
 HIDDEN_PERMISSION = "games.view_hidden_cards"
 

@@ -1,0 +1,69 @@
+"""Side effects of game changes, run only after the transaction commits.
+
+Services queue their public events in an :class:`Outbox` (one per game and
+transaction, registered with :func:`outbox_on_commit`); nothing is sent if the
+transaction rolls back. Events go to the Channels group ``game-<public id>`` of
+the game (players and spectators) and carry the game's ``ply`` so a client that
+missed one notices the gap and re-reads the state over REST: a push is a hint,
+the REST state is the truth. Events hold public information only; a player's
+private updates (their new hand) go to that user's own group, and the deadline
+and bot scheduling run then too: ``games.live.publisher.game_committed`` does all
+of it, once per commit, with one trip to the channel layer.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+
+from games.live import publisher
+from games.live.publisher import CommittedState
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class Outbox:
+    """What one transaction has to say about a game once it commits: its public
+    events in order, and (set by the service at the end, when it has them in memory)
+    the committed state, so that the after-commit work need not read it again."""
+
+    game_id: str
+    events: list[tuple[int, Mapping[str, Any]]] = field(default_factory=list)
+    state: CommittedState | None = None
+
+
+def outbox_on_commit(outbox: Outbox) -> None:
+    """Run the after-commit work of ``outbox`` once the current transaction commits.
+
+    The outbox is read when the transaction commits, so a service may register it at
+    its first event and keep filling it until the end of the transaction: one
+    commit, one publication (``games.play.services._notify`` does that).
+    """
+    transaction.on_commit(lambda: _game_committed(outbox.game_id, outbox.events, outbox.state))
+
+
+def game_event_on_commit(game_id: str, ply: int, event: Mapping[str, Any]) -> None:
+    """Publish ``event`` once the current transaction commits (at once outside one)."""
+    game_events_on_commit(game_id, [(ply, event)])
+
+
+def game_events_on_commit(game_id: str, batch: list[tuple[int, Mapping[str, Any]]]) -> None:
+    """Publish the events of ``batch`` (read at commit time) once the current
+    transaction commits, then run the after-commit work of the game once."""
+    outbox_on_commit(Outbox(game_id, batch))
+
+
+def _game_committed(
+    game_id: str,
+    batch: Sequence[tuple[int, Mapping[str, Any]]],
+    state: CommittedState | None,
+) -> None:
+    try:
+        publisher.game_committed(game_id, batch, state)
+    except Exception:
+        logger.exception("after-commit work of game %s failed", game_id)

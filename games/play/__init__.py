@@ -1,0 +1,10 @@
+"""Playing: the only code that changes a game's persisted state.
+
+One command per intention of a player or of the server (``services``: create, join,
+leave, start, abort, act, resign, time out, seat out; ``timeouts``: the timeout
+policy and the absent-player rule; ``bot_turns``: a built-in bot's turn and "play
+now"; ``vacation``: vacations and play settings; ``chat``: the table chat). Each one
+is a transaction: lock the game, check, call the engine, append to the move log,
+save, and hand its events to the outbox (``games.live.outbox``), which sends them
+once the transaction commits.
+"""
