@@ -207,6 +207,7 @@ def _setup(game_count: int, client_count: int) -> tuple[list[tuple[str, str]], l
 
     from accounts import services as account_services
     from games.play import services
+
     games = []
     tokens: dict[int, str] = {}
     for index in range(game_count):

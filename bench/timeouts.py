@@ -80,9 +80,7 @@ def main() -> None:
                 for seat in range(2)
             ]
             for player in players:
-                presence.presence_touch(
-                    user_id=player.pk, channel=f"bench{player.pk}", games=[]
-                )
+                presence.presence_touch(user_id=player.pk, channel=f"bench{player.pk}", games=[])
             game = services.game_create(
                 owner=players[0],
                 preset="serbian",
