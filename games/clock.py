@@ -19,7 +19,7 @@ from typing import Any
 from django.conf import settings
 from django.utils import timezone
 
-from games.models import Deal, Game, PlayerSettings, Seat
+from games.models import Game, PlayerSettings, Seat
 
 DAY = timedelta(days=1)
 
@@ -88,15 +88,10 @@ def turn_deadline(
 
 
 def _vacation_of_player_to_move(game: Game) -> datetime | None:
-    to_move = (
-        Deal.objects.filter(game=game, number=game.deal_number)
-        .values_list("state__to_move", flat=True)
-        .first()
-    )
-    if to_move is None:
+    if game.to_move is None:
         return None
     return (
-        PlayerSettings.objects.filter(user__seats__game=game, user__seats__position=int(to_move))
+        PlayerSettings.objects.filter(user__seats__game=game, user__seats__position=game.to_move)
         .values_list("vacation_until", flat=True)
         .first()
     )

@@ -86,6 +86,9 @@ class Game(models.Model):
     # task (a Redis restart) would stall the game: the bot sweep finds these games
     # when ``updated_at`` (their last move) is too old, and plays them.
     bot_to_move = models.BooleanField(default=False)
+    # The seat whose turn it is (the current deal's snapshot says the same): a column,
+    # so that "whose turn", "my turn" and the sweeps are index lookups, not JSON reads.
+    to_move = models.PositiveSmallIntegerField(null=True, blank=True)
     # The deal being played (or the last one played); 0 before the start.
     deal_number = models.PositiveSmallIntegerField(default=0)
     # Match outcome: the winning positions and why the game ended.

@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from games import clock
 from games.live import presence, publisher
-from games.models import Deal, Game, PlayerSettings, Seat
+from games.models import Game, PlayerSettings, Seat
 from games.play import bot_turns, timeouts
 
 logger = logging.getLogger(__name__)
@@ -110,14 +110,9 @@ def _site_url() -> str:
 
 def _waiting_for(game: Game, user_id: int) -> bool:
     """Whether it is ``user_id``'s turn in the active ``game``."""
-    to_move = (
-        Deal.objects.filter(game=game, number=game.deal_number)
-        .values_list("state__to_move", flat=True)
-        .first()
-    )
     return (
-        to_move is not None
-        and Seat.objects.filter(game=game, user_id=user_id, position=int(to_move)).exists()
+        game.to_move is not None
+        and Seat.objects.filter(game=game, user_id=user_id, position=game.to_move).exists()
     )
 
 
@@ -194,16 +189,11 @@ def send_reminders() -> int:
 
 
 def _seat_to_move(game: Game) -> Seat | None:
-    to_move = (
-        Deal.objects.filter(game=game, number=game.deal_number)
-        .values_list("state__to_move", flat=True)
-        .first()
-    )
-    if to_move is None:
+    if game.to_move is None:
         return None
     return (
         Seat.objects.select_related("user__profile")
-        .filter(game=game, position=int(to_move))
+        .filter(game=game, position=game.to_move)
         .first()
     )
 

@@ -67,6 +67,7 @@ _GAME_PLAY_FIELDS = [
     "deadline_at",
     "turn_started_at",
     "bot_to_move",
+    "to_move",
     "deal_number",
     "status",
     "winners",
@@ -836,6 +837,7 @@ def _turn_start(game: Game, now: datetime, to_move: Seat) -> None:
     game.turn_started_at = now
     game.deadline_at = _deadline(game, now, to_move)
     game.bot_to_move = is_builtin_bot(to_move.user)
+    game.to_move = to_move.position
 
 
 def _deadline(game: Game, now: datetime, to_move: Seat) -> datetime | None:

@@ -42,7 +42,7 @@ from django.utils import timezone
 from games import clock
 from games.errors import Conflict, GameNotFound, InvalidRequest, NotAllowed, StalePly
 from games.live import presence, publisher
-from games.models import AbsentWait, Deal, Game, Seat
+from games.models import AbsentWait, Game, Seat
 from games.play import services
 
 CHOICES = ("wait", "continue", "end")
@@ -83,21 +83,11 @@ def timeout_apply(*, game_pk: int, ply: int, now: datetime | None = None) -> str
     return "out" if turn.out else "played"
 
 
-def _to_move(game: Game) -> int | None:
-    to_move = (
-        Deal.objects.filter(game=game, number=game.deal_number)
-        .values_list("state__to_move", flat=True)
-        .first()
-    )
-    return None if to_move is None else int(to_move)
-
-
 def _absent_seat(game: Game) -> Seat | None:
     """The seat to move, if its player is a person with no connection to the game."""
-    to_move = _to_move(game)
-    if to_move is None:
+    if game.to_move is None:
         return None
-    seat = Seat.objects.select_related("user__profile").get(game=game, position=to_move)
+    seat = Seat.objects.select_related("user__profile").get(game=game, position=game.to_move)
     if seat.user.profile.is_bot or seat.status == Seat.Status.OUT:
         return None
     if seat.user_id in presence.connected_users(game.public_id):

@@ -21,7 +21,7 @@ from django.utils import timezone
 from games.clock import DAY
 from games.errors import Conflict, InvalidRequest
 from games.live import outbox
-from games.models import Deal, Game, PlayerSettings, Seat
+from games.models import Game, PlayerSettings
 
 
 def vacation_cap() -> float:
@@ -66,22 +66,15 @@ def vacation_state(*, user: Any, now: datetime | None = None) -> VacationState:
 
 def _games_waiting_for(user: Any) -> list[Game]:
     """Active correspondence games of ``user`` where it is their turn (locked)."""
-    games = []
-    for game in Game.objects.select_for_update().filter(
-        status=Game.Status.ACTIVE,
-        time_control=Game.TimeControl.CORRESPONDENCE,
-        seats__user=user,
-        deadline_at__isnull=False,
-    ):
-        position = Seat.objects.get(game=game, user=user).position
-        to_move = (
-            Deal.objects.filter(game=game, number=game.deal_number)
-            .values_list("state__to_move", flat=True)
-            .first()
+    return list(
+        Game.objects.select_for_update().filter(
+            status=Game.Status.ACTIVE,
+            time_control=Game.TimeControl.CORRESPONDENCE,
+            seats__user=user,
+            seats__position=F("to_move"),
+            deadline_at__isnull=False,
         )
-        if to_move is not None and int(to_move) == position:
-            games.append(game)
-    return games
+    )
 
 
 def vacation_start(*, user: Any, days: float, now: datetime | None = None) -> VacationState:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from accounts.models import is_builtin_bot
 from games.engine import Card, Ruleset, action_from_dict
 from games.engine import Deal as EngineDeal
 from games.models import Deal, Game, Move
@@ -78,4 +79,15 @@ def game_replay(game: Game) -> ReplayReport:
         totals = [0] * len(stored)
     if stored != totals:
         report.problems.append(f"seat totals {stored} differ from the replay's {totals}")
+    if game.status == Game.Status.ACTIVE and report.deals:
+        _check_turn_columns(game, report.deals[-1], report)
     return report
+
+
+def _check_turn_columns(game: Game, deal: EngineDeal, report: ReplayReport) -> None:
+    """The game's ``to_move`` and ``bot_to_move`` columns say what the log says."""
+    if game.to_move != deal.to_move:
+        report.problems.append(f"to_move is {game.to_move}; the replay's is {deal.to_move}")
+    seat = game.seats.select_related("user__profile").get(position=deal.to_move)
+    if game.bot_to_move != is_builtin_bot(seat.user):
+        report.problems.append(f"bot_to_move is {game.bot_to_move} with seat {seat.position}")

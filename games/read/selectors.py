@@ -16,15 +16,12 @@ from django.db.models import (
     Count,
     Exists,
     F,
-    IntegerField,
     OuterRef,
     Prefetch,
     Q,
     QuerySet,
     Subquery,
 )
-from django.db.models.fields.json import KeyTextTransform
-from django.db.models.functions import Cast
 
 from accounts.models import BUILTIN_BOTS
 from games import clock, ratings
@@ -225,18 +222,12 @@ def game_list(*, user: AuthUser, filters: Mapping[str, Any]) -> QuerySet[Game]:
     - ``mine``: only games the user sits in;
     - ``variant``: the preset name.
 
-    ``status=my_turn`` gives the running games waiting for the user's move. Each game
-    is annotated with ``to_move``, the seat whose turn it is (read from the current
-    deal's snapshot in the same query).
+    ``status=my_turn`` gives the running games waiting for the user's move (the
+    game's ``to_move`` column is the seat whose turn it is).
     """
     mine = Exists(Seat.objects.filter(game=OuterRef("pk"), user_id=user.pk))
-    turn = (
-        Deal.objects.filter(game=OuterRef("pk"), number=OuterRef("deal_number"))
-        .annotate(seat=Cast(KeyTextTransform("to_move", "state"), IntegerField()))
-        .values("seat")[:1]
-    )
     games = (
-        Game.objects.annotate(is_mine=mine, to_move=Subquery(turn, output_field=IntegerField()))
+        Game.objects.annotate(is_mine=mine)
         .filter(Q(visibility=Game.Visibility.PUBLIC) | Q(is_mine=True))
         .select_related("owner")
         .prefetch_related(_seats_prefetch())
@@ -246,12 +237,15 @@ def game_list(*, user: AuthUser, filters: Mapping[str, Any]) -> QuerySet[Game]:
         if status not in LIST_STATUSES:
             raise InvalidRequest(f"unknown status filter {status!r}", code="invalid_filter")
         if status == "my_turn":
-            position = Seat.objects.filter(
-                game=OuterRef("pk"), user_id=user.pk, status=Seat.Status.ACTIVE
-            ).values("position")[:1]
-            games = games.annotate(
-                my_position=Subquery(position, output_field=IntegerField())
-            ).filter(status=Game.Status.ACTIVE, to_move=F("my_position"))
+            my_turn = Exists(
+                Seat.objects.filter(
+                    game=OuterRef("pk"),
+                    user_id=user.pk,
+                    status=Seat.Status.ACTIVE,
+                    position=OuterRef("to_move"),
+                )
+            )
+            games = games.filter(my_turn, status=Game.Status.ACTIVE)
         elif status == "open":
             games = games.annotate(taken=Count("seats")).filter(
                 status=Game.Status.LOBBY,
