@@ -24,10 +24,6 @@ from games.models import Game, PlayerSettings, Seat
 DAY = timedelta(days=1)
 
 
-def _setting(name: str, default: float) -> float:
-    return float(getattr(settings, name, default))
-
-
 # ------------------------------------------------------------------ timeout policy
 
 
@@ -37,8 +33,8 @@ def strike_limit(game: Game) -> int:
     if game.strike_limit:
         return int(game.strike_limit)
     if game.time_control == Game.TimeControl.LIVE:
-        return int(getattr(settings, "LIVE_STRIKES", 3))
-    return int(getattr(settings, "CORRESPONDENCE_STRIKES", 3))
+        return int(settings.LIVE_STRIKES)
+    return int(settings.CORRESPONDENCE_STRIKES)
 
 
 def absent_wait(game: Game) -> timedelta:
@@ -46,13 +42,13 @@ def absent_wait(game: Game) -> timedelta:
     game's own wait, else ``LIVE_ABSENT_WAIT_S`` (2 minutes)."""
     if game.absent_wait_s:
         return timedelta(seconds=game.absent_wait_s)
-    return timedelta(seconds=_setting("LIVE_ABSENT_WAIT_S", 120.0))
+    return timedelta(seconds=float(settings.LIVE_ABSENT_WAIT_S))
 
 
 def absent_choice_wait() -> timedelta:
     """How long the host has to choose once the wait is over, before the default
     (continue without the player; 2 players: the other one wins) applies."""
-    return timedelta(seconds=_setting("LIVE_ABSENT_CHOICE_S", 60.0))
+    return timedelta(seconds=float(settings.LIVE_ABSENT_CHOICE_S))
 
 
 # ------------------------------------------------------------------ deadlines

@@ -105,7 +105,7 @@ def sweep_deadlines() -> int:
 
 
 def _site_url() -> str:
-    return str(getattr(settings, "SITE_URL", "http://127.0.0.1:8000")).rstrip("/")
+    return str(settings.SITE_URL).rstrip("/")
 
 
 def _waiting_for(game: Game, user_id: int) -> bool:
@@ -148,7 +148,7 @@ def send_reminders() -> int:
     (``REMINDER_FRACTION``, 80% by default), once per turn, unless they turned
     reminders off."""
     now = timezone.now()
-    fraction = float(getattr(settings, "REMINDER_FRACTION", 0.8))
+    fraction = float(settings.REMINDER_FRACTION)
     sent = 0
     for game in Game.objects.filter(
         status=Game.Status.ACTIVE,

@@ -41,7 +41,7 @@ def _threads() -> ThreadPoolExecutor:
         with _executor_lock:
             if _executor is None:
                 _executor = ThreadPoolExecutor(
-                    max_workers=int(getattr(settings, "WEB_THREADS", 16)),
+                    max_workers=int(settings.WEB_THREADS),
                     thread_name_prefix="http",
                 )
     return _executor

@@ -259,6 +259,8 @@ BOT_LIVE_DELAY_S = env.float("BOT_LIVE_DELAY_S", default=1.0)
 VACATION_DAYS_PER_YEAR = env.float("VACATION_DAYS_PER_YEAR", default=30.0)
 VACATION_MAX_DAYS = env.float("VACATION_MAX_DAYS", default=30.0)
 SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000")
+# A correspondence player is reminded once this share of their move's time is gone.
+REMINDER_FRACTION = env.float("REMINDER_FRACTION", default=0.8)
 # /healthz calls the worker or beat stale (503) when its last heartbeat is older.
 WORKER_HEARTBEAT_MAX_AGE = env.float("WORKER_HEARTBEAT_MAX_AGE", default=60.0)
 BEAT_HEARTBEAT_MAX_AGE = env.float("BEAT_HEARTBEAT_MAX_AGE", default=30.0)

@@ -240,7 +240,7 @@ def _schedule_work(game: Game, seat: Seat, *, is_bot: bool, new_turn: bool | Non
     if is_bot:
         delay = 0.0
         if game.time_control == Game.TimeControl.LIVE:
-            delay = float(getattr(settings, "BOT_LIVE_DELAY_S", 1.0))
+            delay = float(settings.BOT_LIVE_DELAY_S)
         _task("games.tasks.bot_move").apply_async((game.pk, game.ply), countdown=delay)
         return
     if game.time_control == Game.TimeControl.LIVE:

@@ -36,7 +36,7 @@ logger = logging.getLogger(__name__)
 
 
 def bot_budget_s() -> float:
-    return float(getattr(settings, "BOT_TIME_BUDGET_S", 2.0))
+    return float(settings.BOT_TIME_BUDGET_S)
 
 
 def bot_memory(game: Game, row: Deal, seat: Seat) -> bots.BotMemory:

@@ -48,10 +48,6 @@ from games.play import services
 CHOICES = ("wait", "continue", "end")
 
 
-def strike_limit(game: Game) -> int:
-    return clock.strike_limit(game)
-
-
 def overdue_games(now: datetime, limit: int = 500) -> list[tuple[int, int]]:
     """(game pk, ply) of active games whose deadline has passed, oldest first."""
     rows = (
@@ -76,7 +72,7 @@ def timeout_apply(*, game_pk: int, ply: int, now: datetime | None = None) -> str
         if absent is not None:
             return _absent_player(game, absent, now)
     turn = services.game_timeout_turn(
-        game=game, expected_ply=ply, strike_limit=strike_limit(game), now=now
+        game=game, expected_ply=ply, strike_limit=clock.strike_limit(game), now=now
     )
     if turn is None:
         return None
