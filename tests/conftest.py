@@ -1,6 +1,6 @@
 """Fixtures shared by the whole suite: API clients, users, tokens.
 
-Game fixtures live in tests/games/conftest.py.
+Game fixtures live in tests/gamekit_fixtures.py, loaded here as a plugin.
 """
 
 from __future__ import annotations
@@ -16,6 +16,9 @@ from rest_framework.test import APIClient
 
 from accounts import services as account_services
 from tests import sites
+
+# The game fixtures (and the replay check after every test that uses the database).
+pytest_plugins = ["tests.gamekit_fixtures"]
 
 PASSWORD = "correct-horse-battery-staple"
 

@@ -1,4 +1,6 @@
-"""Fixtures of the games and API tests (imported by their conftest.py files)."""
+"""Game fixtures for the whole suite (a plugin of tests/conftest.py): seeded deals,
+lobbies and started games, players with API clients, and the replay check that every
+test which touches the database gets."""
 
 from __future__ import annotations
 
@@ -29,9 +31,16 @@ def every_game_replays(request: pytest.FixtureRequest) -> Iterator[None]:
     and move log to the stored snapshots, results and totals.
 
     It opens the test's database access itself, so that its check runs before the
-    test's transaction is rolled back (or its tables flushed)."""
+    test's transaction is rolled back (or its tables flushed). Tests that use no
+    database (the engine's, the bots') are left alone."""
     marker = request.node.get_closest_marker("django_db")
-    transactional = marker is not None and marker.kwargs.get("transaction", False)
+    fixtures = set(request.fixturenames)
+    if marker is None and not fixtures & {"db", "transactional_db", "live_server"}:
+        yield
+        return
+    transactional = (marker is not None and marker.kwargs.get("transaction", False)) or bool(
+        fixtures & {"transactional_db", "live_server"}
+    )
     request.getfixturevalue("transactional_db" if transactional else "db")
     yield
     assert_every_game_replays()

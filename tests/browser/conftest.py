@@ -20,7 +20,6 @@ from playwright.sync_api import Browser, Page, sync_playwright
 from games.engine import parse_cards
 from games.play import services
 from tests.gamekit import deck_with_starter_hand, scripted_deal_source
-from tests.gamekit_fixtures import every_game_replays  # noqa: F401
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENS = ROOT / "var" / "screens"

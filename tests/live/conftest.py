@@ -11,13 +11,12 @@ from channels.testing import WebsocketCommunicator
 from games.models import Game
 from games.play import services
 from remi_site.asgi import application
-from tests.gamekit_fixtures import deals_seeded, every_game_replays  # noqa: F401
 
 
 @pytest.fixture
 def started_game(
     user_factory: Callable[..., Any],
-    deals_seeded: Callable[[int], None],  # noqa: F811
+    deals_seeded: Callable[[int], None],
 ) -> Callable[..., Game]:
     """``started_game(players=2, **create_options)``: a started game of new users."""
 

@@ -111,9 +111,9 @@ def test_it_fails_when_the_database_is_down(client, clear_cache, monkeypatch):
     def broken_cursor(*args, **kwargs):
         raise ConnectionError("database gone")
 
-    monkeypatch.setattr(health.connection, "cursor", broken_cursor)
-
-    response = client.get("/healthz")
+    with monkeypatch.context() as patched:
+        patched.setattr(health.connection, "cursor", broken_cursor)
+        response = client.get("/healthz")
 
     assert response.status_code == 503
     assert response.json()["database"] == "fail"
