@@ -48,7 +48,7 @@ import uvloop
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from bench.stack import PG_ADMIN_URL, Stack  # noqa: E402
+from bench.stack import PG_ADMIN_URL, Stack, private_redis  # noqa: E402
 
 # ------------------------------------------------------------------ setup
 
@@ -434,7 +434,7 @@ def main() -> None:
         app = "bench.asgi_without_live_hook:application"
     if args.profile_server:
         app = "bench.asgi_profiled:application"
-    with Stack(args.workers, app) as stack:
+    with private_redis() as redis_url, Stack(args.workers, app, redis_url=redis_url) as stack:
         if args.profile_server:
             stack.env["REMI_PROFILE_OUT"] = str(Path(args.profile_server).resolve())
         django_setup(stack.env)

@@ -35,32 +35,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-import psycopg
-
 ROOT = Path(__file__).resolve().parent.parent
-PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
-REDIS_DB = 13
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def production_env(db_name: str) -> dict[str, str]:
-    return {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "remi_site.settings",
-        "SECRET_KEY": secrets.token_urlsafe(40),
-        "DEBUG": "0",
-        "SECURE_SSL_REDIRECT": "0",
-        "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{db_name}",
-        "REDIS_URL": f"redis://127.0.0.1:6379/{REDIS_DB}",
-        "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "LOG_LEVEL": "WARNING",
-    }
-
+sys.path.insert(0, str(ROOT))
+from bench.stack import free_port, private_redis, production_env, scratch_database  # noqa: E402
 
 # ------------------------------------------------------------------ the clients (own process)
 
@@ -125,18 +102,17 @@ def main() -> None:
     args = parser.parse_args()
 
     db_name = f"remi_bench_notify_{secrets.token_hex(3)}"
-    env = production_env(db_name)
+    with private_redis() as redis_url, scratch_database(db_name):
+        run(args, db_name, redis_url)
+
+
+def run(args: argparse.Namespace, db_name: str, redis_url: str) -> None:
+    env = production_env(db_name, redis_url)
     os.environ.update(env)
-    sys.path.insert(0, str(ROOT))
-    with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{db_name}"')
     servers: list[subprocess.Popen[bytes]] = []
     try:
         subprocess.run(
             [sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True
-        )
-        subprocess.run(
-            ["redis-cli", "-n", str(REDIS_DB), "flushdb"], check=False, capture_output=True
         )
         import django
 
@@ -195,11 +171,6 @@ def main() -> None:
         for server in servers:
             os.killpg(server.pid, signal.SIGTERM)
             server.wait(10)
-        from django.db import connections
-
-        connections.close_all()
-        with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{db_name}" WITH (FORCE)')
 
 
 def _setup(game_count: int, client_count: int) -> tuple[list[tuple[str, str]], list[Any]]:

@@ -4,7 +4,9 @@ README's process model starts it (``python -m remi_site.serve``), configured by 
 environment as in production (``SECRET_KEY``, ``DATABASE_URL``, ``REDIS_URL``,
 ``DEBUG=0``; HTTP, since there is no TLS proxy in front: ``SECURE_SSL_REDIRECT=0``).
 
-Used by ``bench/api.py`` and ``bench/soak.py``.
+Redis is a server of the benchmark's own on a free port (``private_redis``), never a
+database number of the shared one: the tests use those. Used by every benchmark that
+needs PostgreSQL or Redis.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 
@@ -25,7 +29,6 @@ import psycopg
 ROOT = Path(__file__).resolve().parent.parent
 
 PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
-REDIS_URL = "redis://127.0.0.1:6379/15"
 
 
 def free_port() -> int:
@@ -35,7 +38,51 @@ def free_port() -> int:
         return port
 
 
-def production_env(db_name: str, redis_url: str = REDIS_URL) -> dict[str, str]:
+@contextmanager
+def private_redis() -> Iterator[str]:
+    """A Redis server of this benchmark only, on a free port, keeping nothing on disk;
+    yields its URL and stops it at the end."""
+    port = free_port()
+    server = subprocess.Popen(
+        ["redis-server", "--bind", "127.0.0.1", "--port", str(port)]
+        + ["--save", "", "--appendonly", "no", "--loglevel", "warning"],
+        stdout=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline or server.poll() is not None:
+                    raise RuntimeError(f"redis-server did not start on port {port}") from None
+                time.sleep(0.05)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+@contextmanager
+def scratch_database(name: str) -> Iterator[str]:
+    """A new PostgreSQL database ``name`` (not migrated), dropped at the end."""
+    with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield name
+    finally:
+        try:
+            from django.db import connections
+
+            connections.close_all()
+        except Exception:  # noqa: BLE001 - Django may not be set up
+            pass
+        with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def production_env(db_name: str, redis_url: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
     env.update(
         {
@@ -64,7 +111,7 @@ class Stack:
         workers: int,
         app: str = "remi_site.asgi:application",
         *,
-        redis_url: str = REDIS_URL,
+        redis_url: str,
         log: Path | None = None,
         keep_db: bool = False,
     ) -> None:

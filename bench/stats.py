@@ -31,9 +31,7 @@ import argparse
 import os
 import random
 import secrets
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -43,67 +41,17 @@ from pathlib import Path
 from typing import Any
 from unittest import mock
 
-import psycopg
-
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from bench.stack import private_redis, scratch_database  # noqa: E402
 
-PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
 OPPONENTS = 3
 UNDER_WAY = 5
 WARMUP = 3
 BATCH = 2000
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 # ------------------------------------------------------------------ the scratch stack
-
-
-@contextmanager
-def scratch_redis() -> Iterator[str]:
-    """A Redis server of our own (the cache's throttle counters), stopped at the end."""
-    port = free_port()
-    server = subprocess.Popen(
-        ["redis-server", "--bind", "127.0.0.1", "--port", str(port)]
-        + ["--save", "", "--appendonly", "no", "--loglevel", "warning"],
-        stdout=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.05)
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
-        server.terminate()
-        server.wait(10)
-
-
-@contextmanager
-def scratch_database() -> Iterator[str]:
-    name = f"remi_bench_stats_{os.getpid()}"
-    with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield name
-    finally:
-        try:
-            from django.db import connections
-
-            connections.close_all()
-        except Exception:  # noqa: BLE001 - Django may not be set up yet
-            pass
-        with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def django_setup(db_name: str, redis_url: str, var_dir: str) -> None:
@@ -345,8 +293,8 @@ def main() -> None:
     args = parser.parse_args()
 
     with (
-        scratch_database() as db_name,
-        scratch_redis() as redis_url,
+        scratch_database(f"remi_bench_stats_{os.getpid()}") as db_name,
+        private_redis() as redis_url,
         tempfile.TemporaryDirectory() as var_dir,
     ):
         django_setup(db_name, redis_url, var_dir)

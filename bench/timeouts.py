@@ -25,13 +25,9 @@ import tempfile
 import time
 from pathlib import Path
 
-import psycopg
-
-from games.live import presence
-
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from bench.notify import PG_ADMIN_URL, production_env  # noqa: E402
+from bench.stack import private_redis, production_env, scratch_database  # noqa: E402
 
 
 def main() -> None:
@@ -42,22 +38,25 @@ def main() -> None:
     args = parser.parse_args()
 
     db_name = f"remi_bench_timeouts_{secrets.token_hex(3)}"
-    env = production_env(db_name)
+    with private_redis() as redis_url, scratch_database(db_name):
+        run(args, db_name, redis_url)
+
+
+def run(args: argparse.Namespace, db_name: str, redis_url: str) -> None:
+    env = production_env(db_name, redis_url)
     env["REMI_VAR_DIR"] = tempfile.mkdtemp(prefix="remi-bench-")
     os.environ.update(env)
-    with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{db_name}"')
     worker = None
     try:
         subprocess.run(
             [sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True
         )
-        subprocess.run(["redis-cli", "-n", "13", "flushdb"], check=False, capture_output=True)
         import django
 
         django.setup()
         from django.contrib.auth.models import User
 
+        from games.live import presence
         from games.models import Move
         from games.play import services
 
@@ -128,11 +127,6 @@ def main() -> None:
         if worker is not None:
             os.killpg(worker.pid, signal.SIGTERM)
             worker.wait(20)
-        from django.db import connections
-
-        connections.close_all()
-        with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{db_name}" WITH (FORCE)')
 
 
 if __name__ == "__main__":
