@@ -323,6 +323,36 @@ async def load(
     return stats
 
 
+async def cheapest_get_rate(url: str, tokens: list[str], seconds: float, warmup: float) -> float:
+    """Requests/s of the cheapest authenticated GET (``/api/v1/me/vacation``) with the
+    same clients and tokens as the moves, one request at a time per token: the baseline
+    that the move rate is quoted against (a ratio holds on a shared, noisy machine)."""
+    connector = aiohttp.TCPConnector(limit=len(tokens))
+    timeout = aiohttp.ClientTimeout(total=30)
+    done = 0
+    measuring = False
+    stop = asyncio.Event()
+
+    async def reader(token: str) -> None:
+        nonlocal done
+        headers = {"Authorization": f"Bearer {token}"}
+        while not stop.is_set():
+            _status, _body = await client.get("/api/v1/me/vacation", headers)
+            if measuring:
+                done += 1
+
+    async with aiohttp.ClientSession(url, connector=connector, timeout=timeout) as session:
+        client = Client(session)
+        tasks = [asyncio.create_task(reader(token)) for token in tokens]
+        await asyncio.sleep(warmup)
+        measuring, began = True, time.perf_counter()
+        await asyncio.sleep(seconds)
+        measuring, elapsed = False, time.perf_counter() - began
+        stop.set()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    return done / elapsed
+
+
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -443,6 +473,9 @@ def main() -> None:
         assert stack.server is not None
         load_before = os.getloadavg()
         with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+            baseline = runner.run(
+                cheapest_get_rate(stack.url, tokens, min(seconds, 20.0), args.warmup)
+            )
             stats = runner.run(
                 load(
                     stack.url,
@@ -459,7 +492,13 @@ def main() -> None:
             f"\nbench/api.py: {args.games} concurrent 2-player games, uvicorn x{args.workers} "
             f"workers, PostgreSQL + Redis, production settings, {measured:.0f} s measured"
         )
-        print(f"  accepted moves      {stats.accepted} ({stats.accepted / measured:.0f} moves/s)")
+        move_rate = stats.accepted / measured
+        print(f"  accepted moves      {stats.accepted} ({move_rate:.0f} moves/s)")
+        print(
+            f"  baseline            {baseline:.0f} requests/s of GET /api/v1/me/vacation "
+            f"(same clients and tokens): moves are {move_rate / baseline:.2f}x the "
+            "cheapest authenticated GET"
+        )
         print(
             f"  move latency        p50 {percentile(stats.move_latency, 0.50):.1f} ms   "
             f"p99 {percentile(stats.move_latency, 0.99):.1f} ms   "
