@@ -226,7 +226,12 @@ def game_committed(
 def _task(name: str) -> Any:
     """The Celery task registered as ``name``. Work is queued by name: the tasks are
     the outermost interface (they call the services), so nothing below imports them."""
-    return current_app.tasks[name]
+    registry = current_app.tasks
+    if name not in registry:
+        # A web server has not loaded the task modules (a worker loads them at start):
+        # the same discovery the worker runs.
+        current_app.loader.import_default_modules()
+    return registry[name]
 
 
 def _schedule_work(game: Game, seat: Seat, *, is_bot: bool, new_turn: bool | None) -> None:

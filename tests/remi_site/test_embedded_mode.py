@@ -83,6 +83,10 @@ def _play_against_the_bot(api: httpx.Client, turns: int, **options: object) -> d
     return api.get(f"/games/{game_id}").json()
 
 
+def _full_log(site) -> str:
+    return site.log_path.read_text(errors="replace")
+
+
 def _lose_the_queued_bot_task(site, api: httpx.Client) -> dict:
     """Our move hands the turn to the bot while the worker is stopped, Redis is flushed
     (the queued task is gone) and the stopped worker is killed (with whatever it had
@@ -119,6 +123,8 @@ def test_make_run_plays_a_bot_game_survives_a_flushed_redis_and_stops_on_ctrl_c(
         view = _play_against_the_bot(api, turns=10)
         # Our 20 moves and at least nine bot turns of two moves, whoever started.
         assert view["ply"] >= 38 or view["status"] == "finished", view
+        # Every bot turn was queued by the move before it, none found by the sweep.
+        assert "stalled: queued again" not in _full_log(embedded_site)
 
         stalled = _lose_the_queued_bot_task(embedded_site, api)
         # The bot sweep finds the stalled turn (BOT_STALL_S, 3 s here) and queues it again.
@@ -136,7 +142,10 @@ def test_make_run_plays_a_bot_game_survives_a_flushed_redis_and_stops_on_ctrl_c(
         timeout=60,
         what=f"a healthy site with the new worker:\n{embedded_site.log()}",
     )
-    assert "worker started again" in embedded_site.log_path.read_text(errors="replace")
+    log = _full_log(embedded_site)
+    assert "worker started again" in log
+    for failure in ("after-commit work of game", "Internal Server Error", "Traceback"):
+        assert failure not in log, f"{failure!r} in the site's log:\n{embedded_site.log()}"
     assert httpx.get(f"{embedded_site.url}/api/docs/").status_code == 200
     assert httpx.get(f"{embedded_site.url}/static/css/site.css").status_code == 200
 
