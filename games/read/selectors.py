@@ -14,7 +14,6 @@ from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.models import User as AuthUser
 from django.db.models import (
     Count,
-    Exists,
     F,
     OuterRef,
     Prefetch,
@@ -225,38 +224,38 @@ def game_list(*, user: AuthUser, filters: Mapping[str, Any]) -> QuerySet[Game]:
     ``status=my_turn`` gives the running games waiting for the user's move (the
     game's ``to_move`` column is the seat whose turn it is).
     """
-    mine = Exists(Seat.objects.filter(game=OuterRef("pk"), user_id=user.pk))
-    games = (
-        Game.objects.annotate(is_mine=mine)
-        .filter(Q(visibility=Game.Visibility.PUBLIC) | Q(is_mine=True))
-        .select_related("owner")
-        .prefetch_related(_seats_prefetch())
-    )
+    # From the user's own seats (an index), not a check on every visible game: "mine"
+    # and "my turn" stay as fast with 100,000 games in the database as with 10.
+    mine = Seat.objects.filter(user_id=user.pk).values("game_id")
     status = filters.get("status")
+    if filters.get("mine") or status == "my_turn":
+        games = Game.objects.filter(pk__in=mine)
+    else:
+        games = Game.objects.filter(Q(visibility=Game.Visibility.PUBLIC) | Q(pk__in=mine))
+    games = games.select_related("owner").prefetch_related(_seats_prefetch())
     if status:
         if status not in LIST_STATUSES:
             raise InvalidRequest(f"unknown status filter {status!r}", code="invalid_filter")
         if status == "my_turn":
-            my_turn = Exists(
-                Seat.objects.filter(
-                    game=OuterRef("pk"),
-                    user_id=user.pk,
-                    status=Seat.Status.ACTIVE,
-                    position=OuterRef("to_move"),
-                )
-            )
-            games = games.filter(my_turn, status=Game.Status.ACTIVE)
+            waiting = Seat.objects.filter(
+                user_id=user.pk,
+                status=Seat.Status.ACTIVE,
+                game__status=Game.Status.ACTIVE,
+                position=F("game__to_move"),
+            ).values("game_id")
+            games = games.filter(pk__in=waiting, status=Game.Status.ACTIVE)
         elif status == "open":
-            games = games.annotate(taken=Count("seats")).filter(
-                status=Game.Status.LOBBY,
-                visibility=Game.Visibility.PUBLIC,
-                is_mine=False,
-                taken__lt=F("players"),
+            games = (
+                games.annotate(taken=Count("seats"))
+                .filter(
+                    status=Game.Status.LOBBY,
+                    visibility=Game.Visibility.PUBLIC,
+                    taken__lt=F("players"),
+                )
+                .exclude(pk__in=mine)
             )
         else:
             games = games.filter(status=status)
-    if filters.get("mine"):
-        games = games.filter(is_mine=True)
     variant = filters.get("variant")
     if variant:
         games = games.filter(preset=variant)
