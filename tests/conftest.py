@@ -116,11 +116,5 @@ def embedded_site(runtime_venv: Path) -> Iterator[sites.Site]:
     """A running ``make run`` (embedded mode) from the runtime-only virtualenv; stopped
     and cleaned up afterwards."""
     # A short bot stall keeps the lost-task test short.
-    site = sites.Site(venv=runtime_venv, env={"BOT_STALL_S": "3"})
-    try:
-        site.start()
+    with sites.Site(venv=runtime_venv, env={"BOT_STALL_S": "3"}).running() as site:
         yield site
-    finally:
-        if site.process is not None and site.process.poll() is None:
-            site.stop()
-        site.kill()

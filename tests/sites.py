@@ -13,7 +13,7 @@ import socket
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -144,6 +144,17 @@ class Site:
             self.process.wait(timeout)
         _gone, alive = psutil.wait_procs(self.descendants, timeout=5)
         return alive
+
+    @contextlib.contextmanager
+    def running(self) -> Iterator[Site]:
+        """Started, then stopped (Ctrl-C) and cleaned up, whatever happens inside."""
+        try:
+            self.start()
+            yield self
+        finally:
+            if self.process is not None and self.process.poll() is None:
+                self.stop()
+            self.kill()
 
     def kill(self) -> None:
         if self.process is not None and self.process.poll() is None:

@@ -51,17 +51,9 @@ def redis_server() -> Iterator[RedisServer]:
 def production_site(
     runtime_venv: Path, database_url: str, redis_server: RedisServer
 ) -> Iterator[Site]:
-    site = Site(
-        venv=runtime_venv,
-        env={"DATABASE_URL": database_url, "REDIS_URL": redis_server.url, "BOT_STALL_S": "3"},
-    )
-    try:
-        site.start()
+    env = {"DATABASE_URL": database_url, "REDIS_URL": redis_server.url, "BOT_STALL_S": "3"}
+    with Site(venv=runtime_venv, env=env).running() as site:
         yield site
-    finally:
-        if site.process is not None and site.process.poll() is None:
-            site.stop()
-        site.kill()
 
 
 def _signed_in(url: str) -> tuple[httpx.Client, str]:
