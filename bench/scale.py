@@ -25,8 +25,11 @@ All on 127.0.0.1, production settings (``DATABASE_URL``, ``REDIS_URL``, ``DEBUG=
    middleware, authentication with an API token or a session, throttles, views,
    serialisation) "my games", the game state of a player, the move log of a finished
    match, the profile pages and the statistics API of ``veteran``;
-5. prints ``EXPLAIN (ANALYZE, BUFFERS)`` of the queries of each figure, flagging every
-   ``Seq Scan`` on the games' tables.
+5. prints ``EXPLAIN (ANALYZE, BUFFERS)`` of the reads of each figure, with their values
+   and as the site runs them once prepared (psycopg prepares a statement after 5 runs,
+   and PostgreSQL may then keep a generic plan), flagging what grows with the data: a
+   ``Seq Scan`` of a growing table, a node that filters out, loops over or returns
+   thousands of rows.
 
 A benchmark, not a test: it asserts nothing about the times. Run it at two sizes and
 compare (``--json`` writes the figures, ``--compare`` prints the ratio to such a file).
