@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from django.db import connections
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from games.engine import parse_cards
 from games.play import services
@@ -106,6 +106,15 @@ class Player:
         """Click each card where a finger would: its visible left edge (cards overlap)."""
         for text in cards:
             self.card(text).click(position={"x": 6, "y": 40})
+
+    def draw_and_discard_the_drawn_card(self) -> None:
+        """A whole turn at the table: draw from the stock, throw that card away."""
+        self.page.click("#stock")
+        expect(self.page.locator("#hand .card-fresh")).to_have_count(1)
+        drawn = self.page.locator("#hand .card-fresh").get_attribute("data-card")
+        assert drawn is not None
+        self.select(drawn)
+        self.page.click("#discard")
 
     def hand(self) -> list[str]:
         return self.page.locator("#hand .pcard").evaluate_all("els => els.map(e => e.dataset.card)")

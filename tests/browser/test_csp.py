@@ -109,12 +109,7 @@ def test_every_page_works_under_the_policy_and_reports_no_violation(
     page.wait_for_function("() => window.__remiLive && window.__remiLive.connected")
     expect(page.locator(".seat .badge-bot")).to_be_visible()
     expect(page.locator("#me.me-to-move")).to_be_visible()
-    page.click("#stock")
-    expect(page.locator("#hand .card-fresh")).to_have_count(1)
-    loose = page.locator("#hand .card-fresh").get_attribute("data-card")
-    assert loose is not None
-    vera.select(loose)
-    page.click("#discard")
+    vera.draw_and_discard_the_drawn_card()
     expect(page.locator("#log")).to_contain_text("Greedy Goran discarded")
     expect(page.locator("#prompt")).to_contain_text("Your turn: draw")
     expect(page.locator(".seat .fan-count")).to_have_text(str(_bot_cards()))
