@@ -23,6 +23,22 @@ pytest_plugins = ["tests.gamekit_fixtures"]
 PASSWORD = "correct-horse-battery-staple"
 
 
+@pytest.fixture(autouse=True)
+def fresh_channel_layer() -> Iterator[None]:
+    """Each test gets channel layer instances of its own.
+
+    channels_redis binds a layer's receiving side to the event loop of its first
+    receiver: a consumer left waiting by one test (in the uvicorn thread of a browser
+    test that failed, say) would make every later websocket test of the process fail
+    with "Two event loops are trying to receive() on one channel layer at once".
+    """
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
+
+
 @pytest.fixture
 def password() -> str:
     return PASSWORD

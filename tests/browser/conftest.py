@@ -189,6 +189,11 @@ def asgi_server(transactional_db: None) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(10)
+        if thread.is_alive():
+            # A connection that would not close holds a graceful shutdown up: cut it.
+            server.force_exit = True
+            thread.join(10)
+        assert not thread.is_alive(), "the test's uvicorn server did not stop"
 
 
 @pytest.fixture
