@@ -1,6 +1,6 @@
 """The Remi rules engine: pure Python, no Django, no I/O, no clock, no global random.
 
-RULES.md is its specification. Everything a service, bot, test or outside
+docs/rules.md is its specification. Everything a service, bot, test or outside
 tool needs is importable from here.
 """
 
@@ -21,7 +21,7 @@ from .cards import JOKER, Card, Suit, format_cards, full_pack, parse_cards
 from .deal import Deal
 from .events import Event
 from .match import Match
-from .melds import IllegalMeld, Meld, MeldKind, arrange_meld, check_meld
+from .melds import IllegalMeld, Meld, MeldKind, arrange_meld, check_meld, meld_as_laid
 from .rulesets import PRESETS, DiscardTake, FinishScoring, Ruleset, SetJokerSwap, StarterChoice
 from .scoring import DealResult
 from .solver import best_opening, best_partition, candidate_melds, opening_for_turn, remaining_cards
@@ -67,6 +67,7 @@ __all__ = [
     "format_cards",
     "full_pack",
     "hand_penalty",
+    "meld_as_laid",
     "meld_value",
     "opening_for_turn",
     "parse_action",

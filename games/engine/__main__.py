@@ -6,7 +6,7 @@
     python -m games.engine partition "5C 6C 7C 5S 5D JK"
     python -m games.engine presets
 
-Cards are written as in RULES.md §1 (``AS 10H TH 7♥ JK``). ``check`` exits
+Cards are written as in docs/rules.md §1 (``AS 10H TH 7♥ JK``). ``check`` exits
 with 1 when the cards are not a meld; bad input exits with 2.
 """
 
@@ -20,12 +20,12 @@ from enum import Enum
 from typing import TextIO
 
 from .cards import Card, format_cards, parse_cards
-from .melds import IllegalMeld, Meld, check_meld
-from .rulesets import PRESETS, SERBIAN_OLD_REMI, FinishScoring, Ruleset
+from .melds import IllegalMeld, Meld, arrange_meld
+from .rulesets import PRESETS, FinishScoring, Ruleset
 from .solver import best_opening, best_partition, remaining_cards
 from .values import card_penalty, hand_penalty, meld_value
 
-RULESETS: dict[str, Ruleset] = {**PRESETS, SERBIAN_OLD_REMI.name: SERBIAN_OLD_REMI}
+RULESETS: dict[str, Ruleset] = dict(PRESETS)
 DEFAULT_RULES = "macedonian"
 
 
@@ -72,7 +72,11 @@ def _parser() -> argparse.ArgumentParser:
         )
         return sub
 
-    check = command("check", "say whether the cards form a meld, its kind and its value")
+    check = command(
+        "check",
+        "say whether the cards form a meld (in any order, laid out as a lay-down "
+        "would), its kind and its value",
+    )
     check.add_argument(
         "--table",
         action="store_true",
@@ -100,7 +104,7 @@ def _describe(meld: Meld, ruleset: Ruleset) -> str:
 
 def _check(cards: list[Card], ruleset: Ruleset, *, laid_down: bool, out: TextIO) -> int:
     try:
-        meld = check_meld(cards, ruleset, laid_down=laid_down)
+        meld = arrange_meld(cards, ruleset, laid_down=laid_down)
     except IllegalMeld as error:
         print(f"not a meld [{error.code}]: {error}", file=out)
         return 1

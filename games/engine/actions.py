@@ -95,10 +95,12 @@ class UndoTake:
 
 @dataclass(frozen=True, slots=True, init=False)
 class LayDown:
-    """Lay one or more new melds, each in laid-out order (runs low to high).
+    """Lay one or more new melds; each meld's cards may come in any order.
 
-    For a player who has not opened, this is the opening: the melds together
-    must reach the ruleset's opening minimum.
+    The deal lays each meld out (``arrange_meld``): a joker that could stand at
+    either end of a run goes high unless it is named first of its meld. For a
+    player who has not opened, this is the opening: the melds together must
+    reach the ruleset's opening minimum.
     """
 
     melds: tuple[tuple[Card, ...], ...]
@@ -124,7 +126,7 @@ class LayOff:
 
     ``end`` picks the end of a run where the card could go at either end (a
     joker, or an ace on a run from 2 to K); when it is None such a card goes
-    to the high end. It is ignored for sets.
+    to the high end (docs/rules.md §6). It is ignored for sets.
     """
 
     card: Card

@@ -38,7 +38,7 @@ from .actions import (
 )
 from .cards import JOKER, Card, full_pack
 from .events import Event
-from .melds import IllegalMeld, Meld, check_meld
+from .melds import IllegalMeld, Meld, arrange_meld, check_meld, meld_as_laid
 from .moves import legal_actions
 from .rulesets import DiscardTake, Ruleset
 from .scoring import DealResult, classify_finish, score_deal, void_result
@@ -435,7 +435,7 @@ class Deal:
 
     def check_opening(self, seat: int, melds: Sequence[Meld]) -> int:
         """What laying ``melds`` down as ``seat``'s opening is worth, or ``IllegalAction``
-        saying why that lay-down would not be an opening (RULES.md §4).
+        saying why that lay-down would not be an opening (docs/rules.md §4).
 
         The checks a lay-down makes before the seat has opened, asked ahead (for a
         client's staging row): ``already_opened``, ``no_opening_in_first_round``,
@@ -575,7 +575,7 @@ class Deal:
 
     def _check_meld(self, cards: Sequence[Card]) -> Meld:
         try:
-            return check_meld(cards, self.ruleset, laid_down=True)
+            return arrange_meld(cards, self.ruleset, laid_down=True)
         except IllegalMeld as error:
             raise IllegalAction(error.code, str(error)) from None
 
@@ -892,16 +892,18 @@ def _table_meld(
         raise ValueError(f"table meld {index}: owner must be a seat from 0 to {num_players - 1}")
     laid = tuple(cards)
     try:
-        return owner, check_meld(laid, ruleset, laid_down=False)
+        meld = check_meld(laid, ruleset, laid_down=False)
     except IllegalMeld as error:
         raise ValueError(f"table meld {index} is not a meld: {error}") from None
+    try:
+        return owner, meld_as_laid(laid, ruleset)  # the order given, where it is a layout
+    except IllegalMeld:
+        return owner, meld
 
 
 def _table_meld_from_ids(
     owner: int, ids: tuple[int, ...], card_of: tuple[Card, ...], ruleset: Ruleset
 ) -> TableMeld:
     cards = tuple(card_of[card_id] for card_id in ids)
-    meld = check_meld(cards, ruleset, laid_down=False)
-    if meld.cards != cards:
-        raise ValueError(f"table meld {' '.join(map(str, cards))} is not in laid-out order")
-    return TableMeld(owner, meld, ids)
+    # The stored order is the table's: ``ids`` pair with the cards position by position.
+    return TableMeld(owner, meld_as_laid(cards, ruleset), ids)

@@ -1,4 +1,4 @@
-"""A match: deals one after another with running totals (RULES.md §9).
+"""A match: deals one after another with running totals (docs/rules.md §9).
 
 Like a deal, a ``Match`` is immutable: ``apply`` and ``next_deal`` return a
 new match. A finished deal stays current until the caller starts the next

@@ -14,7 +14,15 @@ from typing import Final
 from .cards import ACE, JOKER, Card, Suit, format_cards
 from .rulesets import Ruleset
 
-__all__ = ["ACE_HIGH", "IllegalMeld", "Meld", "MeldKind", "arrange_meld", "check_meld"]
+__all__ = [
+    "ACE_HIGH",
+    "IllegalMeld",
+    "Meld",
+    "MeldKind",
+    "arrange_meld",
+    "check_meld",
+    "meld_as_laid",
+]
 
 ACE_HIGH: Final = 14
 
@@ -107,9 +115,10 @@ def check_meld(cards: Sequence[Card], ruleset: Ruleset, *, laid_down: bool = Tru
 
     ``laid_down`` applies the joker limits of a meld put down from the hand;
     with ``laid_down=False`` the limits of a meld grown on the table by
-    lay-offs apply (RULES.md §3: serbian runs take more jokers only later).
+    lay-offs apply (docs/rules.md §3: serbian runs take more jokers only later).
     Cards of a run without jokers may come in any order; with jokers they
-    must be in laid-out order (low to high, or high to low).
+    must be in laid-out order (low to high, or high to low), which is read as
+    given. A player's lay-down reads cards in any order with ``arrange_meld``.
     """
     count = len(cards)
     if count < 3:
@@ -137,34 +146,78 @@ def check_meld(cards: Sequence[Card], ruleset: Ruleset, *, laid_down: bool = Tru
 def arrange_meld(cards: Sequence[Card], ruleset: Ruleset, *, laid_down: bool = True) -> Meld:
     """The meld ``cards`` form in whatever order they come, or ``IllegalMeld`` saying why.
 
-    ``check_meld`` wants a run that holds a joker in laid-out order; a player picks
-    cards from a hand in any order (jokers usually last). The order given wins when it
-    is a meld, so a spare joker may be put at the low end by naming it first;
-    otherwise the run is laid out with its jokers filling the gaps and a spare joker
-    at the high end, or as high as it fits.
+    This is how a lay-down reads a player's cards (docs/rules.md §3). A player picks
+    cards from a hand in any order; the meld is laid out with its jokers filling the
+    gaps. A joker that could stand at either end of a run goes to the high end,
+    unless the player holds it leftmost of the cards laid: then it starts the run
+    (``6C 5C JK`` is ``5C 6C JK``, the joker a 7; ``JK 6C 5C`` is ``JK 5C 6C``, a 4).
+    Cards already in laid-out order, low to high, stay as they are: that order says
+    where every joker goes.
     """
-    try:
-        return check_meld(cards, ruleset, laid_down=laid_down)
-    except IllegalMeld as error:
-        given = error
     reals = [card for card in cards if card.suit is not None]
     jokers = len(cards) - len(reals)
     same_rank = len(reals) > 1 and len({card.rank for card in reals}) == 1
     if not jokers or not reals or same_rank or len({card.suit for card in reals}) > 1:
-        raise given  # the order of a set, or of a run without jokers, never matters
+        # The order of a set, or of a run without jokers, never matters.
+        return check_meld(cards, ruleset, laid_down=laid_down)
+    given = _as_laid(tuple(cards))
+    if given is not None:
+        try:
+            return check_meld(given.cards, ruleset, laid_down=laid_down)
+        except IllegalMeld:
+            pass  # e.g. JK JK 5C 6C: the jokers touch here but not in JK 5C 6C JK
+    layouts: list[Meld] = []
     found: IllegalMeld | None = None
-    for low in range(ACE_HIGH - len(cards) + 1, 0, -1):
+    for low in range(1, ACE_HIGH - len(cards) + 2):
         laid = _lay_out(reals, jokers, low)
         if laid is None:
             continue
         try:
-            return check_meld(laid, ruleset, laid_down=laid_down)
+            layouts.append(check_meld(laid, ruleset, laid_down=laid_down))
         except IllegalMeld as error:
             # Too many jokers is the reason whatever the order; say that before
             # "side by side", which another spread of the same cards may not meet.
             if found is None or error.code == "too_many_jokers":
                 found = error
-    raise found or given
+    if layouts:
+        return layouts[0] if cards[0].suit is None else layouts[-1]
+    if found is not None:
+        raise found
+    return check_meld(cards, ruleset, laid_down=laid_down)  # raises: no layout fits
+
+
+def meld_as_laid(cards: Sequence[Card], ruleset: Ruleset, *, laid_down: bool = False) -> Meld:
+    """The meld of ``cards`` in exactly the order given (a run low to high), or
+    ``IllegalMeld``: how a meld already on the table is read back.
+
+    ``check_meld`` reads a run without jokers in any order and lays it out afresh,
+    so ``2C … KC AC`` (an ace laid off high) would come back as ``AC 2C … KC``;
+    here an order that is a valid arrangement is kept.
+    """
+    meld = check_meld(cards, ruleset, laid_down=laid_down)
+    laid = tuple(cards)
+    if meld.cards == laid:
+        return meld
+    kept = _as_laid(laid) if meld.kind is MeldKind.RUN else None
+    if kept is None:
+        raise IllegalMeld("not_laid_out", "a run on the table must be laid out low to high", laid)
+    return kept
+
+
+def _as_laid(cards: tuple[Card, ...]) -> Meld | None:
+    """The run ``cards`` are in this very order (low to high), if they are one.
+
+    Only the positions are checked: the caller checks the joker rules."""
+    reals = [card for card in cards if card.suit is not None]
+    if not reals or len({card.suit for card in reals}) > 1:
+        return None
+    index = next(i for i, card in enumerate(cards) if card.suit is not None)
+    rank = cards[index].rank
+    starts = [rank - index] if rank != ACE else [1 - index, ACE_HIGH - index]
+    for low in starts:
+        if low >= 1 and low + len(cards) - 1 <= ACE_HIGH and _fits(cards, low):
+            return Meld(MeldKind.RUN, cards, low, reals[0].suit)
+    return None
 
 
 def _lay_out(reals: list[Card], jokers: int, low: int) -> tuple[Card, ...] | None:

@@ -1,4 +1,4 @@
-"""How a deal ends and what each seat scores for it (RULES.md §7, §8)."""
+"""How a deal ends and what each seat scores for it (docs/rules.md §7, §8)."""
 
 from __future__ import annotations
 
@@ -66,7 +66,7 @@ def classify_finish(
         return "dry_hand"
     if was_hand and ruleset.mixed_hand and ruleset.mixed_hand_close is not None:
         return "mixed_hand"
-    if last_card.is_joker and ruleset.joker_close is not None:
+    if last_card.is_joker and ruleset.joker_close_row is not None:
         return "joker"
     return "normal"
 
@@ -75,7 +75,7 @@ def _row(ruleset: Ruleset, finish: Finish) -> FinishScoring:
     rows: dict[Finish, FinishScoring | None] = {
         "dry_hand": ruleset.dry_hand_close,
         "mixed_hand": ruleset.mixed_hand_close,
-        "joker": ruleset.joker_close,
+        "joker": ruleset.joker_close_row,
     }
     return rows.get(finish) or ruleset.normal_close
 

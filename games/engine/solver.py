@@ -193,11 +193,13 @@ class _Generator:
         self, mask: int, jokers: int, value: int, penalty: int, share: int, codes: tuple[int, ...]
     ) -> None:
         # Several arrangements may take the same cards (JK 5C 6C or 5C 6C JK):
-        # keep the best one.
+        # keep the best one. Runs come lowest start first, so on a tie the later one
+        # wins: a joker that is worth the same at either end goes high, as a lay-down
+        # puts it (docs/rules.md §3).
         weight = self.scoring.weight(value, penalty)
         key = mask << 4 | jokers  # a meld holds at most 7 jokers (never two side by side)
         held = self.found.get(key)
-        if held is None or weight > held.weight:
+        if held is None or weight >= held.weight:
             self.found[key] = _Candidate(mask, jokers, weight, share, codes)
 
     def sets(self) -> None:

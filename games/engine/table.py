@@ -1,6 +1,6 @@
 """Melds on the table: laying cards off onto them and swapping their jokers.
 
-These are the rules of RULES.md §6 on one meld, independent of whose turn it
+These are the rules of docs/rules.md §6 on one meld, independent of whose turn it
 is; the deal checks the turn (opened, last card, whose meld). Each rule has
 two faces that must agree: an ``*_options`` function listing every move a
 meld accepts (for legal move generation) and a function that applies one
@@ -111,7 +111,7 @@ def lay_off(meld: Meld, card: Card, end: End | None, ruleset: Ruleset) -> tuple[
 
 
 def swap_options(meld: Meld, ruleset: Ruleset) -> list[tuple[Card, ...]]:
-    """Every choice of real card(s) that frees a joker of ``meld`` (RULES.md §6)."""
+    """Every choice of real card(s) that frees a joker of ``meld`` (docs/rules.md §6)."""
     if JOKER not in meld.cards:
         return []
     if meld.kind is MeldKind.RUN:

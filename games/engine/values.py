@@ -1,4 +1,4 @@
-"""What cards are worth: meld values toward the opening (RULES.md §4) and
+"""What cards are worth: meld values toward the opening (docs/rules.md §4) and
 penalties for cards left in hand (§8)."""
 
 from __future__ import annotations

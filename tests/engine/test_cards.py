@@ -1,4 +1,4 @@
-"""Cards and their text notation (RULES.md §1)."""
+"""Cards and their text notation (docs/rules.md §1)."""
 
 from __future__ import annotations
 

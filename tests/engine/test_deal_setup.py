@@ -1,4 +1,4 @@
-"""Dealing (RULES.md §1, §2): pack sizes, hand sizes, the starter, the upcard, ids."""
+"""Dealing (docs/rules.md §1, §2): pack sizes, hand sizes, the starter, the upcard, ids."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Taking the discard (RULES.md §5), one test per row, plus the serbian undo."""
+"""Taking the discard (docs/rules.md §5), one test per row, plus the serbian undo."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Going out and the "hand" (RULES.md §7): which finish a close is."""
+"""Going out and the "hand" (docs/rules.md §7): which finish a close is."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import pytest
 from tests.engine.helpers import (
     ALL_RULESETS,
     MACEDONIAN,
+    OLD_REMI,
     POLISH51,
     SERBIAN,
     cards,
@@ -97,7 +98,9 @@ def test_serbian_starter_may_go_out_with_a_hand_in_the_first_turn():
     assert finish(deal) == "dry_hand"
 
 
-@pytest.mark.parametrize("ruleset", ALL_RULESETS, ids=lambda r: r.name)
+@pytest.mark.parametrize(
+    "ruleset", [r for r in ALL_RULESETS if r.hand_needs_51], ids=lambda r: r.name
+)
 def test_a_hand_still_needs_51(ruleset):
     deal = going_out(ruleset, "2C 3C 4C 5S 5D 5C 4D")
     assert refused(deal, "lay 2C 3C 4C | 5S 5D 5C").code == "opening_too_low"
@@ -143,3 +146,29 @@ def test_macedonian_hand_with_lay_off_on_others_closed_with_a_joker_is_a_joker_c
 def test_going_out_is_the_only_way_to_empty_a_hand():
     deal = going_out(SERBIAN, OPENING_CARDS)
     assert refused(deal, OPENING).code == "last_card"
+
+
+# ---- old remi: "U starom remiju je postojalo pravilo da za hand nije potreban zbir 51."
+
+
+def test_old_remi_preset_needs_no_51_for_a_hand():
+    assert OLD_REMI.hand_needs_51 is False
+    assert SERBIAN.hand_needs_51 is True
+
+
+def test_old_remi_goes_out_with_a_dry_hand_worth_24():
+    deal = going_out(OLD_REMI, "2C 3C 4C 5S 5D 5C 4D")
+    deal = play(deal, "lay 2C 3C 4C | 5S 5D 5C", "discard 4D")
+    result = deal.result()
+    assert result.finish == "dry_hand"
+    # -140 for the winner, 200 for each player who never opened
+    assert result.scores == (-140, 200, 200)
+
+
+def test_old_remi_below_51_is_no_opening_when_cards_stay_in_hand():
+    deal = going_out(OLD_REMI, "2C 3C 4C 5S 5D 5C 4D 9H")
+    error = refused(deal, "lay 2C 3C 4C | 5S 5D 5C")
+    assert error.code == "opening_too_low"
+    assert str(error) == (
+        "these melds are worth 24; opening needs 51 (or lay down all but one card at once)"
+    )

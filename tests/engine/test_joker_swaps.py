@@ -1,4 +1,4 @@
-"""Joker swaps (RULES.md §6 table), one test per row and preset."""
+"""Joker swaps (docs/rules.md §6 table), one test per row and preset."""
 
 from __future__ import annotations
 

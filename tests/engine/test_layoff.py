@@ -1,4 +1,4 @@
-"""Laying off (RULES.md §6): cards join table melds, theirs or another player's."""
+"""Laying off (docs/rules.md §6): cards join table melds, theirs or another player's."""
 
 from __future__ import annotations
 
@@ -106,7 +106,7 @@ def test_lay_off_end_is_ignored_for_sets():
 
 @pytest.mark.parametrize("ruleset", [SERBIAN, MACEDONIAN])
 def test_more_jokers_may_join_a_run_by_lay_off_never_side_by_side(ruleset):
-    # RULES.md §3: serbian runs take one joker when laid down, more later by lay-off.
+    # docs/rules.md §3: serbian runs take one joker when laid down, more later by lay-off.
     deal = play(opened(ruleset, "JK JK 2C", "5C JK 7C"), "off JK 0")
     assert str(deal.table[0]) == "5C JK 7C JK"
     error = refused(deal, "off JK 0 high")

@@ -1,4 +1,4 @@
-"""A match (RULES.md §9): deal count, the 501 early end, rotation, running totals."""
+"""A match (docs/rules.md §9): deal count, the 501 early end, rotation, running totals."""
 
 from __future__ import annotations
 

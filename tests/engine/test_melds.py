@@ -1,4 +1,4 @@
-"""Melds (RULES.md §3) and their opening values (§4): every example of RULES.md
+"""Melds (docs/rules.md §3) and their opening values (§4): every example of docs/rules.md
 and of the seeds, verbatim, valid and invalid, per preset."""
 
 from __future__ import annotations
@@ -114,7 +114,7 @@ def test_macedonian_seed_joker_is_worth_the_card_it_replaces() -> None:
     assert value("5C JK 7C", MACEDONIAN) == 5 + 6 + 7
 
 
-# ---------------------------------------------------------------- RULES.md §3 examples, verbatim
+# ------------------------------------------------------------ docs/rules.md §3 examples, verbatim
 
 RULES_VALID = ["AH 2H JK 4H", "JK 6C 7C 8C", "JK 8H JK 10H JH", "10D 10C JK", "10D 10C JK 10S"]
 RULES_VALID_PLAIN = ["9S 10S JS", "QH KH AH", "AH 2H 3H 4H", "6C 7C 8C", "10D 10C 10H", "AH 2H 3H"]

@@ -1,4 +1,4 @@
-"""The stock running out (RULES.md §2): reshuffle the discard pile but its top, at most
+"""The stock running out (docs/rules.md §2): reshuffle the discard pile but its top, at most
 ``max_reshuffles`` times per deal; then the deal is void."""
 
 from __future__ import annotations

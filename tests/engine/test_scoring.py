@@ -1,4 +1,4 @@
-"""Scoring a deal (RULES.md §8): every penalty row and every outcome of every preset.
+"""Scoring a deal (docs/rules.md §8): every penalty row and every outcome of every preset.
 
 Seat 0 goes out. Seat 1 opened (it owns a meld) and holds KS 3D; seat 2
 never opened and holds AS JK 2C.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.engine import DealResult
+from games.engine import DealResult, FinishScoring
 from tests.engine.helpers import MACEDONIAN, OLD_REMI, POLISH51, SERBIAN, play, position
 
 OPENING = "lay 10H JH QH KH | 10S 10D 10C"
@@ -119,6 +119,38 @@ def test_serbian_dry_hand_closed_with_a_joker_is_still_a_dry_hand():
     result = scored(SERBIAN, OPENING_CARDS + " JK", OPENING, "discard JK", opened=False)
     assert result.finish == "dry_hand"
     assert result.scores == (-280, 52, 400)
+
+
+# ---- the joker that doubles the close: a house rule, off on the serbian site
+# "Varijanta da džoker u završnici duplira saldo je izbačena jer u starom remiju
+# toga nije bilo."
+
+
+@pytest.mark.parametrize("ruleset", [SERBIAN, OLD_REMI], ids=lambda r: r.name)
+def test_the_joker_doubling_the_close_is_off_on_the_serbian_site(ruleset):
+    assert ruleset.joker_close_doubles is False
+    assert joker_close(ruleset).finish == "normal"
+
+
+def test_serbian_house_rule_joker_close_doubles_every_score_of_the_normal_close():
+    house = SERBIAN.replace(joker_close_doubles=True)
+    assert joker_close(house) == DealResult(0, "joker", (-80, 26, 200), (0, 13, 32))
+    assert normal(house) == normal(SERBIAN)  # a close with any other card is as before
+    assert dry_hand(house) == dry_hand(SERBIAN)  # rows never stack: a hand stays a hand
+
+
+def test_macedonian_joker_close_is_the_same_doubling():
+    # "Победникот, доколку затвори со џокер ... добива -40 поени (на другите играчи им
+    # се запишува двоен збир на нивните карти), односно ... -20 поени."
+    assert MACEDONIAN.joker_close_doubles is True
+    assert joker_close(MACEDONIAN).scores == tuple(2 * score for score in normal(MACEDONIAN).scores)
+
+
+def test_scores_agreed_at_the_table_replace_the_programs():
+    # The Macedonian text leaves scoring to the players' agreement.
+    agreed = MACEDONIAN.replace(normal_close=FinishScoring(winner=-25, bonus=5), penalty_joker=50)
+    assert normal(agreed) == DealResult(0, "normal", (-25, 18, 67), (0, 13, 62))
+    assert joker_close(agreed).scores == (-50, 36, 134)
 
 
 # ---- serbian "old remi" (the forum's proposal)

@@ -76,7 +76,7 @@ def _as_run(cards: Sequence[Card], ruleset: Ruleset, laid_down: bool) -> tuple[i
 def definition(
     cards: Sequence[Card], ruleset: Ruleset, laid_down: bool
 ) -> tuple[str, int, Suit | None] | None:
-    """RULES.md §3 written out: what meld the cards form, or None."""
+    """docs/rules.md §3 written out: what meld the cards form, or None."""
     reals = [card for card in cards if card is not JOKER]
     if len(cards) < 3 or not reals:
         return None

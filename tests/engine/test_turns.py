@@ -1,4 +1,4 @@
-"""A turn (RULES.md §2): draw, then meld / lay off / swap, then discard exactly one card."""
+"""A turn (docs/rules.md §2): draw, then meld / lay off / swap, then discard exactly one card."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Card penalties left in hand (RULES.md §8) and meld values (§4), per preset."""
+"""Card penalties left in hand (docs/rules.md §8) and meld values (§4), per preset."""
 
 from __future__ import annotations
 
