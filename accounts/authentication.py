@@ -21,12 +21,25 @@ from knox.settings import CONSTANTS, knox_settings
 from rest_framework import exceptions
 from rest_framework.request import Request
 
-from accounts.models import ApiToken
+from accounts.models import ApiToken, Sanction
+from accounts.moderation.selectors import (
+    ban_in_force_subquery,
+    sanction_details,
+    sanction_get,
+    sanction_message,
+)
+from remi_site.api_errors import ApiError
 from remi_site.prepared import PreparedQuery
 
-# Every API request looks its token up: the query is compiled to SQL once.
+# Every API request looks its token up: the query is compiled to SQL once. It reads
+# whether the token's user is banned in the same trip (``ban_id``).
 _TOKENS_BY_KEY = PreparedQuery(
-    lambda key: ApiToken.objects.filter(token_key=key).select_related("user"), "\x00token-key\x00"
+    lambda key: (
+        ApiToken.objects.filter(token_key=key)
+        .select_related("user")
+        .annotate(ban_id=ban_in_force_subquery("user_id"))
+    ),
+    "\x00token-key\x00",
 )
 
 # Write last_used at most this often per token: one UPDATE a minute, not one a request.
@@ -40,6 +53,15 @@ def request_user(request: HttpRequest | Request) -> User:
     if not isinstance(user, User) or not user.is_authenticated:
         raise PermissionDenied("Authentication required.")
     return user
+
+
+class AccountBanned(ApiError, exceptions.AuthenticationFailed):
+    """The credentials are right but the account is banned: 403 ``banned``, with the
+    reason and the end in ``details``. An ``AuthenticationFailed`` too, so that whatever
+    refuses bad credentials (the websocket's token check) refuses these."""
+
+    def __init__(self, ban: Sanction) -> None:
+        super().__init__("banned", sanction_message(ban), status=403, details=sanction_details(ban))
 
 
 class ApiTokenAuthentication(TokenAuthentication):
@@ -62,6 +84,9 @@ class ApiTokenAuthentication(TokenAuthentication):
 
     def validate_user(self, auth_token: ApiToken) -> tuple[Any, ApiToken]:
         user, token = super().validate_user(auth_token)
+        ban_id = getattr(auth_token, "ban_id", None)
+        if ban_id is not None:
+            raise AccountBanned(sanction_get(ban_id))
         now = timezone.now()
         if token.last_used is None or now - token.last_used >= LAST_USED_RESOLUTION:
             ApiToken.objects.filter(pk=token.pk).update(last_used=now)

@@ -7,14 +7,36 @@ from django.conf import settings
 from django.core.validators import RegexValidator
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from knox.models import AbstractAuthToken
 from knox.settings import CONSTANTS
+
+
+class Language(models.TextChoices):
+    """The languages a person may choose for the site (stored now; the translations
+    come later)."""
+
+    EN = "en", "English"
+    MK = "mk", "Македонски"
+    SR_LATN = "sr-latn", "Srpski (latinica)"
+    SR_CYRL = "sr-cyrl", "Српски (ћирилица)"
+    PL = "pl", "Polski"
+
+
+# A deleted account keeps its row (its games are the other players' too), anonymised:
+# this name, and the username ``deleted-<id>``, which nobody may sign up with.
+DELETED_DISPLAY_NAME = "Deleted player"
+DELETED_USERNAME_PREFIX = "deleted-"
 
 
 class Profile(models.Model):
     """What other players see of a user, and whether the user is a bot.
 
     Created with the user (see signals.py): ``user.profile`` always exists.
+
+    ``User.email`` holds only a verified address, so that whatever sends mail to it
+    never writes to an address nobody confirmed; an address waiting for its
+    verification link is ``pending_email`` (accounts.verification).
     """
 
     user = models.OneToOneField(
@@ -43,6 +65,19 @@ class Profile(models.Model):
         "external bots.",
     )
     created = models.DateTimeField(auto_now_add=True)
+
+    # Settings (accounts.preferences). "Your turn" emails are the games' play settings.
+    language = models.CharField(max_length=8, choices=Language.choices, default=Language.EN)
+    email_challenges = models.BooleanField(
+        default=True, help_text="Email me when someone challenges me."
+    )
+    chat_enabled = models.BooleanField(default=True, help_text="Show the table chat.")
+    show_online = models.BooleanField(default=True, help_text="Let others see when I am online.")
+    pending_email = models.EmailField(
+        blank=True, help_text="An address waiting for its verification link."
+    )
+    # The account was deleted: anonymised, its games kept for the other players.
+    deleted_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -131,8 +166,9 @@ class Rating(models.Model):
 
 
 class RatingChange(models.Model):
-    """What one rated game did to one player's rating. Append-only; one row per
-    player and game (the unique constraint makes applying a game twice impossible)."""
+    """What one rated game did to one player's rating. One row per player and game
+    (the unique constraint makes applying a game twice impossible); rewritten only
+    when a moderator takes results back (``games.ratings.results_revert``)."""
 
     game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="rating_changes")
     user = models.ForeignKey(
@@ -147,6 +183,9 @@ class RatingChange(models.Model):
     sigma_after = models.FloatField()
     rating_before = models.IntegerField()
     rating_after = models.IntegerField()
+    # The game's result was taken back (a fair-play mark): the row stays for the record,
+    # with no effect on the rating (after = before).
+    reverted = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -164,3 +203,290 @@ class RatingChange(models.Model):
     @property
     def change(self) -> int:
         return self.rating_after - self.rating_before
+
+
+# ------------------------------------------------------------------ moderation
+# Written only by ``accounts.moderation`` (services, playbans and the modlog); what a
+# sanction does to play (forfeits, refusals) is ``games.play.sanctions`` and
+# ``games.play.moderation``.
+
+REPORT_TEXT_MAX_LENGTH = 2000
+MODERATION_REASON_MAX_LENGTH = 1000
+
+
+class Report(models.Model):
+    """A player's report about an account: from a game, a line of its chat, or the
+    account's profile (neither game nor line). Moderators work the open ones as a
+    queue and close each with their reason: resolved (action taken) or dismissed."""
+
+    class Reason(models.TextChoices):
+        CHEATING = "cheating", "Cheating or collusion"
+        ABUSE = "abuse", "Abusive chat"
+        STALLING = "stalling", "Stalling"
+        NAME = "name", "Offensive name"
+        OTHER = "other", "Other"
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        RESOLVED = "resolved", "Resolved (action taken)"
+        DISMISSED = "dismissed", "Dismissed"
+
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="reports_made"
+    )
+    reported = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="reports_received"
+    )
+    reason = models.CharField(max_length=16, choices=Reason.choices)
+    text = models.TextField(max_length=REPORT_TEXT_MAX_LENGTH, blank=True)
+    game = models.ForeignKey(
+        "games.Game", on_delete=models.PROTECT, null=True, blank=True, related_name="reports"
+    )
+    chat_message = models.ForeignKey(
+        "games.ChatMessage",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="reports",
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    created_at = models.DateTimeField(default=timezone.now)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    resolution = models.TextField(
+        max_length=MODERATION_REASON_MAX_LENGTH, blank=True, help_text="The moderator's reason."
+    )
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(fields=["status", "-created_at"], name="report_status_created"),
+            models.Index(fields=["reported", "-created_at"], name="report_reported_created"),
+            models.Index(fields=["reporter", "-created_at"], name="report_reporter_created"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status="open", resolved_at__isnull=True)
+                | (~Q(status="open") & Q(resolved_at__isnull=False)),
+                name="report_resolved_when_closed",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"report #{self.pk} about {self.reported} ({self.reason}, {self.status})"
+
+    @property
+    def source(self) -> str:
+        """Where the report was made from: ``chat``, ``game`` or ``profile``."""
+        if self.chat_message_id is not None:
+            return "chat"
+        return "game" if self.game_id is not None else "profile"
+
+
+class Sanction(models.Model):
+    """A ban (no session, token or websocket; running games forfeited), a chat mute, or
+    a playban (no rated game: the site's own, for abandoning rated games), until
+    ``ends_at`` (a ban may be permanent) or until a moderator lifts it."""
+
+    class Kind(models.TextChoices):
+        BAN = "ban", "Ban"
+        MUTE = "mute", "Chat mute"
+        PLAYBAN = "playban", "Playban (rated games)"
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="sanctions"
+    )
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    reason = models.TextField(max_length=MODERATION_REASON_MAX_LENGTH)
+    # None: the site itself (a playban).
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    ends_at = models.DateTimeField(null=True, blank=True, help_text="Empty: permanent.")
+    lifted_at = models.DateTimeField(null=True, blank=True)
+    lifted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    lift_reason = models.TextField(max_length=MODERATION_REASON_MAX_LENGTH, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            # Every request of a session and every API token looks for an active ban.
+            models.Index(
+                fields=["user", "kind"],
+                name="sanction_unlifted",
+                condition=Q(lifted_at__isnull=True),
+            ),
+            models.Index(fields=["user", "-created_at"], name="sanction_user_created"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(kind="ban") | Q(ends_at__isnull=False),
+                name="sanction_only_bans_are_permanent",
+            ),
+            models.CheckConstraint(condition=~Q(reason=""), name="sanction_reason_required"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} of {self.user}"
+
+    def is_active(self, now: datetime) -> bool:
+        return self.lifted_at is None and (self.ends_at is None or self.ends_at > now)
+
+
+class Abandonment(models.Model):
+    """A rated game the player left for good: put out for timeouts or absence. The
+    record a playban escalates from (``accounts.moderation.playbans``)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="abandonments"
+    )
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
+    reason = models.CharField(max_length=16)  # the seat's: timeout, absent
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "game"], name="abandonment_unique_game"),
+        ]
+        indexes = [models.Index(fields=["user", "-created_at"], name="abandonment_user_created")]
+
+    def __str__(self) -> str:
+        return f"{self.user} left {self.game_id} ({self.reason})"
+
+
+class FairPlayMark(models.Model):
+    """A moderator's finding that an account cheats or boosts (trades rating points
+    with another account): it leaves the leaderboards while the mark stands."""
+
+    class Kind(models.TextChoices):
+        CHEATING = "cheating", "Cheating"
+        BOOSTING = "boosting", "Boosting"
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="fair_play_marks"
+    )
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    reason = models.TextField(max_length=MODERATION_REASON_MAX_LENGTH)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    removed_at = models.DateTimeField(null=True, blank=True)
+    removed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    remove_reason = models.TextField(max_length=MODERATION_REASON_MAX_LENGTH, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "kind"],
+                condition=Q(removed_at__isnull=True),
+                name="fair_play_mark_one_standing",
+            ),
+            models.CheckConstraint(condition=~Q(reason=""), name="fair_play_mark_reason_required"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} marked for {self.kind}"
+
+
+class ModAction(models.Model):
+    """The modlog: one row per moderator action (who, whom, when, why), and the
+    playbans the site gives by itself (no moderator).
+
+    Append-only: the admin grants no change or delete (there are no such permissions),
+    and the database refuses both (a trigger of migration 0004, on PostgreSQL and
+    SQLite). Every foreign key protects its row for the same reason.
+    """
+
+    class Action(models.TextChoices):
+        ABORT = "abort", "Abort a game"
+        ADJUDICATE = "adjudicate", "Adjudicate a game"
+        BAN = "ban", "Ban"
+        UNBAN = "unban", "Unban"
+        MUTE = "mute", "Mute"
+        UNMUTE = "unmute", "Unmute"
+        PLAYBAN = "playban", "Playban (automatic)"
+        LIFT_PLAYBAN = "lift_playban", "Lift a playban"
+        HIDE_CHAT = "hide_chat", "Hide a chat line"
+        MARK = "mark", "Fair-play mark"
+        UNMARK = "unmark", "Remove a fair-play mark"
+        REVERT = "revert", "Revert rated results"
+        RESOLVE_REPORT = "resolve_report", "Resolve a report"
+        DISMISS_REPORT = "dismiss_report", "Dismiss a report"
+        LOOK_HIDDEN = "look_hidden", "Look at hidden cards"
+
+    # None: the site itself (an automatic playban).
+    moderator = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="mod_actions_taken",
+    )
+    action = models.CharField(max_length=16, choices=Action.choices)
+    target = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="mod_actions_received",
+    )
+    game = models.ForeignKey(
+        "games.Game", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    report = models.ForeignKey(
+        Report, on_delete=models.PROTECT, null=True, blank=True, related_name="mod_actions"
+    )
+    reason = models.TextField(max_length=MODERATION_REASON_MAX_LENGTH)
+    details = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        # Only "view": no permission to add, change or delete a row exists to be granted.
+        default_permissions = ("view",)
+        # The moderators' powers (accounts.moderation.roles gives them to the group).
+        permissions = [
+            ("ban_account", "Can ban and unban accounts"),
+            ("mute_account", "Can mute and unmute accounts in chat"),
+            ("lift_playban", "Can lift a playban"),
+            ("mark_account", "Can mark accounts for fair play and revert their results"),
+            ("resolve_report", "Can resolve and dismiss reports"),
+        ]
+        indexes = [
+            models.Index(fields=["target", "-created_at"], name="mod_action_target_created"),
+            models.Index(fields=["moderator", "-created_at"], name="mod_action_moderator_created"),
+            models.Index(fields=["-created_at"], name="mod_action_created"),
+        ]
+        constraints = [
+            models.CheckConstraint(condition=~Q(reason=""), name="mod_action_reason_required"),
+        ]
+
+    def __str__(self) -> str:
+        who = self.moderator or "the site"
+        return f"{who}: {self.get_action_display()} ({self.created_at:%Y-%m-%d %H:%M})"

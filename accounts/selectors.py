@@ -17,7 +17,11 @@ def token_list(*, user: User) -> QuerySet[ApiToken]:
 
 
 def public_user(*, username: str) -> User | None:
-    """An active user by username (any case), with the profile; None if there is none."""
+    """An active user by username (any case), with the profile; None if there is none.
+
+    PostgreSQL runs ``username__iexact`` as ``UPPER(username::text) = UPPER(%s)``: the
+    index ``auth_user_username_upper`` (``games`` migration 0009) is on that very
+    expression, so the lookup is one index probe, not a scan of every user."""
     return (
         User.objects.select_related("profile")
         .filter(username__iexact=username, is_active=True)

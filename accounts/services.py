@@ -15,7 +15,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from accounts.models import ApiToken, Profile
+from accounts.models import DELETED_USERNAME_PREFIX, ApiToken, Profile
 
 
 class AccountError(Exception):
@@ -50,13 +50,19 @@ class AccountHasGames(AccountError):
 
 @transaction.atomic
 def user_signup(*, username: str, password: str, email: str = "", display_name: str = "") -> User:
-    """Create a person's account and profile. The password must already be validated."""
-    if User.objects.filter(username__iexact=username).exists():
+    """Create a person's account and profile. The password must already be validated.
+
+    The email address waits for its verification (``Profile.pending_email``): the
+    caller sends the link (accounts.emails)."""
+    if username.lower().startswith(DELETED_USERNAME_PREFIX) or (
+        User.objects.filter(username__iexact=username).exists()
+    ):
         raise UsernameTaken(f"The username {username!r} is taken.")
-    user = User.objects.create_user(username=username, email=email, password=password)
+    user = User.objects.create_user(username=username, password=password)
     profile = user.profile
     profile.display_name = display_name or username
-    profile.save(update_fields=["display_name"])
+    profile.pending_email = User.objects.normalize_email(email)
+    profile.save(update_fields=["display_name", "pending_email"])
     return user
 
 

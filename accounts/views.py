@@ -8,6 +8,7 @@ from datetime import timedelta
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -15,9 +16,13 @@ from django.views.decorators.http import require_POST
 
 from accounts import selectors, services
 from accounts.authentication import request_user
+from accounts.emails import send_verification_email
 from accounts.forms import ProfileForm, SignupForm, TokenCreateForm
+from accounts.rating_chart import CHART_FIELDS, CHART_GAMES, Chart, rating_chart
 from games import ratings, stats
+from games.chips import selectors as chips
 from games.engine import PRESETS
+from games.live import presence
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -33,6 +38,15 @@ def signup(request: HttpRequest) -> HttpResponse:
         )
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome, {user.profile.display_name}!")
+        if user.profile.pending_email:
+            if send_verification_email(request=request, user=user):
+                messages.info(
+                    request,
+                    f"We sent a link to {user.profile.pending_email}: open it to confirm "
+                    "your address. Until then we send nothing else to it.",
+                )
+            else:
+                messages.error(request, "The confirmation email could not be sent: see Settings.")
         next_url = request.GET.get("next", "")
         if url_has_allowed_host_and_scheme(next_url, {request.get_host()}):
             return redirect(next_url)
@@ -56,9 +70,17 @@ def _profile_page(
         "new_token": new_token,
         "ratings": ratings.ratings_of(user),
         "rating_changes": ratings.rating_history(user, limit=10),
+        "rating_chart": _rating_chart(user),
         "stats": stats.player_stats(user),
+        "chips": chips.chips_of(user=user),
+        "chip_ledger": [chips.ledger_entry(row) for row in chips.ledger_of(user=user)[:10]],
     }
     return render(request, "accounts/profile.html", context, status=status)
+
+
+def _rating_chart(user: User) -> Chart | None:
+    changes = ratings.rating_history(user, limit=CHART_GAMES).only(*CHART_FIELDS)
+    return rating_chart(changes)
 
 
 def player(request: HttpRequest, username: str) -> HttpResponse:
@@ -70,8 +92,11 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         "person": person,
         "ratings": ratings.ratings_of(person),
         "rating_changes": ratings.rating_history(person, limit=10),
+        "rating_chart": _rating_chart(person),
         "stats": stats.player_stats(person),
         "recent_games": stats.recent_games(person),
+        "online": presence.shown_online([person])[person.pk],
+        "chips": chips.balance_of(user=person),
     }
     return render(request, "accounts/player.html", context)
 

@@ -11,9 +11,11 @@ from rest_framework import serializers
 
 from accounts.models import ApiToken
 from games.engine import PRESETS
-from games.ratings import LEADERBOARD_SIZE, rating_change_entry, rating_history, ratings_of
+from games.live.presence import shown_online
+from games.ratings import rating_change_entry, rating_history, ratings_of
 from games.stats import player_stats, recent_games
 from remi_site import strict_fields as strict
+from remi_site.pagination import page_serializer
 
 User = get_user_model()
 USERNAME_MAX_LENGTH = 150  # django.contrib.auth's User.username
@@ -90,7 +92,12 @@ class ProfileFieldsSerializer(serializers.Serializer[Any]):
 
 class MeSerializer(ProfileFieldsSerializer):
     id = serializers.IntegerField()
-    email = EmailOrEmptyField(help_text="Empty when the account has none.")
+    email = EmailOrEmptyField(help_text="Your verified address; empty when the account has none.")
+    pending_email = EmailOrEmptyField(
+        source="profile.pending_email",
+        help_text="An address waiting for its verification link (`POST /me/email` sends it "
+        "again); empty when none waits.",
+    )
     ratings = serializers.SerializerMethodField()
 
     @extend_schema_field(RatingSerializer(many=True))
@@ -102,6 +109,12 @@ class MeSerializer(ProfileFieldsSerializer):
 class PublicUserSerializer(ProfileFieldsSerializer):
     ratings = serializers.SerializerMethodField()
     recent_rating_changes = serializers.SerializerMethodField()
+    online = serializers.SerializerMethodField()
+
+    @extend_schema_field(serializers.BooleanField(allow_null=True))
+    def get_online(self, user: Any) -> bool | None:
+        """Connected now; null when the player does not show it (or it is not known)."""
+        return shown_online([user])[user.pk]
 
     @extend_schema_field(RatingSerializer(many=True))
     def get_ratings(self, user: Any) -> list[dict[str, Any]]:
@@ -167,11 +180,13 @@ class LeaderboardEntrySerializer(serializers.Serializer[Any]):
     games = serializers.IntegerField()
 
 
-class LeaderboardSerializer(serializers.Serializer[Any]):
-    rules = serializers.CharField(help_text=RULES_HELP)
-    players = LeaderboardEntrySerializer(
+LeaderboardSerializer = page_serializer(
+    "LeaderboardSerializer",
+    LeaderboardEntrySerializer(
         many=True, help_text="Established (not provisional) ratings, best first."
-    )
+    ),
+    rules=serializers.CharField(help_text=RULES_HELP),
+)
 
 
 class TokenSerializer(serializers.ModelSerializer[ApiToken]):
@@ -259,9 +274,6 @@ class ProfileUpdateSerializer(serializers.Serializer[Any]):
 
 class LeaderboardFilterSerializer(serializers.Serializer[Any]):
     rules = serializers.ChoiceField(choices=list(PRESETS), help_text="The rule family.")
-    limit = serializers.IntegerField(
-        min_value=1, max_value=LEADERBOARD_SIZE, required=False, default=LEADERBOARD_SIZE
-    )
 
 
 class TokenCreateSerializer(serializers.Serializer[Any]):

@@ -31,9 +31,26 @@ from accounts.api.serializers import (
     TokenSerializer,
 )
 from accounts.authentication import request_user
+from accounts.bot_sessions import BOT_SIGN_IN_CODE, BOT_SIGN_IN_MESSAGE, is_bot_account
+from accounts.emails import send_verification_email
 from accounts.lockout import LOCKED_OUT_CODE, LOCKED_OUT_MESSAGE, retry_after_seconds
+from accounts.models import ApiToken
 from games import ratings
 from remi_site.api_errors import ApiError, error_responses
+from remi_site.pagination import (
+    CURSOR_PARAMETERS,
+    LIST_ERRORS,
+    CursorPagination,
+    SequencePagination,
+    page_serializer,
+)
+
+TokenPageSerializer = page_serializer("TokenPageSerializer", TokenSerializer(many=True))
+
+
+class TokenPagination(CursorPagination):
+    ordering = ("-created", "-id")
+
 
 SESSION_BACKEND = "django.contrib.auth.backends.ModelBackend"
 
@@ -58,7 +75,8 @@ class SignupView(APIView):
         tags=["auth"],
         summary="Create an account",
         description="Creates the account and signs the caller in (session cookie). "
-        "To use the API with a token, then call `POST /auth/login` with `token_name`.",
+        "To use the API with a token, then call `POST /auth/login` with `token_name`. "
+        "An `email` waits as `pending_email` until the link sent to it is opened.",
         request=SignupSerializer,
         responses={201: MeSerializer, **error_responses(400, 429)},
     )
@@ -70,6 +88,7 @@ class SignupView(APIView):
         except services.UsernameTaken as exc:
             raise ApiError(exc.code, exc.message) from exc
         login(request._request, user, backend=SESSION_BACKEND)
+        send_verification_email(request=request, user=user)
         return Response(MeSerializer(user).data, status=status.HTTP_201_CREATED)
 
 
@@ -92,6 +111,10 @@ class LoginView(APIView):
                 error_responses(400)[400].response,
                 description="Invalid input, or `invalid_credentials`.",
             ),
+            403: OpenApiResponse(
+                error_responses(403)[403].response,
+                description="`bot_account`: a bot account signs in with its API tokens only.",
+            ),
             429: OpenApiResponse(
                 error_responses(429)[429].response,
                 description="`throttled`, or `locked_out` after repeated failures.",
@@ -108,6 +131,8 @@ class LoginView(APIView):
             password=data.validated_data["password"],
         )
         if user is None:
+            if is_bot_account(data.validated_data["username"]):
+                raise ApiError(BOT_SIGN_IN_CODE, BOT_SIGN_IN_MESSAGE, status=403)
             if getattr(http_request, "axes_locked_out", False):
                 seconds = retry_after_seconds()
                 raise ApiError(
@@ -188,10 +213,15 @@ class MeBotView(APIView):
         "(`is_bot` true, `bot_level` null), shown as a bot at every table. It plays through "
         "this API with its tokens, like a person and under the same deadlines; the server "
         "never moves for it. Only an account that has never played a game may be "
-        "upgraded. There is no way back.",
+        "upgraded. There is no way back. A bot account never signs in with its password "
+        "(no web session): make the upgrade with an API token, and keep that token.",
         request=None,
         responses={
             200: MeSerializer,
+            403: OpenApiResponse(
+                error_responses(403)[403].response,
+                description="`token_required`: asked by a web session, not with an API token.",
+            ),
             409: OpenApiResponse(
                 error_responses(409)[409].response,
                 description="`already_bot`, or `account_has_games` (the account has played).",
@@ -201,6 +231,14 @@ class MeBotView(APIView):
     )
     def post(self, request: Request) -> Response:
         user = request_user(request)
+        if not isinstance(request.auth, ApiToken):
+            # The bot could never sign in again with this session's password.
+            raise ApiError(
+                "token_required",
+                "Upgrade with an API token (Authorization: Bearer <token>): a bot account "
+                "has no web session, only its tokens.",
+                status=403,
+            )
         try:
             user.profile = services.account_upgrade_to_bot(user=user)
         except (services.AlreadyBot, services.AccountHasGames) as exc:
@@ -231,16 +269,24 @@ class LeaderboardView(APIView):
         operation_id="leaderboard",
         tags=["account"],
         summary="The best players of a rule family",
-        description="Established ratings only (provisional ones are left out), best first.",
-        parameters=[LeaderboardFilterSerializer],
-        responses={200: LeaderboardSerializer, **error_responses(400, 429)},
+        description=f"Established ratings only (provisional ones are left out), best first: "
+        f"the top {ratings.LEADERBOARD_SIZE}, in pages.",
+        parameters=[LeaderboardFilterSerializer, *CURSOR_PARAMETERS],
+        responses={
+            200: LeaderboardSerializer,
+            400: OpenApiResponse(
+                error_responses(400)[400].response,
+                description=f"`invalid` (`rules`, with `details.fields`), {LIST_ERRORS}",
+            ),
+            **error_responses(429),
+        },
     )
     def get(self, request: Request) -> Response:
         query = LeaderboardFilterSerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         rules = query.validated_data["rules"]
-        players = ratings.leaderboard(rules=rules, limit=query.validated_data["limit"])
-        return Response({"rules": rules, "players": players})
+        players = ratings.leaderboard(rules=rules)
+        return SequencePagination().page_of_sequence(request, players, rules=rules)
 
 
 class TokenListView(APIView):
@@ -250,11 +296,18 @@ class TokenListView(APIView):
         summary="Your API tokens",
         description="Working tokens, newest first. The tokens themselves are never shown "
         "again after creation.",
-        responses={200: TokenSerializer(many=True), **error_responses(401)},
+        parameters=CURSOR_PARAMETERS,
+        responses={
+            200: TokenPageSerializer,
+            400: OpenApiResponse(error_responses(400)[400].response, description=LIST_ERRORS),
+            **error_responses(401),
+        },
     )
     def get(self, request: Request) -> Response:
         tokens = selectors.token_list(user=request_user(request))
-        return Response(TokenSerializer(tokens, many=True).data)
+        return TokenPagination().paginated(
+            tokens, request, lambda token: TokenSerializer(token).data
+        )
 
     @extend_schema(
         operation_id="tokens_create",

@@ -32,7 +32,7 @@ def test_created_token_is_shown_once_and_works(auth_client):
     assert body["last_used"] is None
     assert body["token"].startswith("remi_")
     assert bearer(body["token"]).get(ME).json()["username"] == "ana"
-    listed = auth_client.get(TOKENS).json()
+    listed = auth_client.get(TOKENS).json()["results"]
     assert all("token" not in item for item in listed)
     assert body["token"] not in str(listed)
 
@@ -49,7 +49,7 @@ def test_token_is_stored_hashed(auth_client):
 def test_list_shows_name_created_last_used_and_expiry(auth_client):
     auth_client.post(TOKENS, {"name": "short", "expires_in_days": 7}, format="json")
 
-    tokens = auth_client.get(TOKENS).json()
+    tokens = auth_client.get(TOKENS).json()["results"]
 
     assert [t["name"] for t in tokens] == ["short", "test"]  # newest first
     short = tokens[0]
@@ -103,7 +103,7 @@ def test_someone_elses_token_cannot_be_revoked(auth_client, user_factory, token_
 def test_someone_elses_tokens_are_not_listed(auth_client, user_factory, token_factory):
     token_factory(user_factory(), name="theirs")
 
-    assert [t["name"] for t in auth_client.get(TOKENS).json()] == ["test"]
+    assert [t["name"] for t in auth_client.get(TOKENS).json()["results"]] == ["test"]
 
 
 def test_expired_token_is_refused(user, token_factory):
@@ -115,7 +115,7 @@ def test_expired_token_is_refused(user, token_factory):
 def test_expired_tokens_are_not_listed(auth_client, user, token_factory):
     token_factory(user, name="old", expires_in=timedelta(seconds=-1))
 
-    assert [t["name"] for t in auth_client.get(TOKENS).json()] == ["test"]
+    assert [t["name"] for t in auth_client.get(TOKENS).json()["results"]] == ["test"]
 
 
 def test_other_authorization_schemes_are_not_tokens(user, token_factory):

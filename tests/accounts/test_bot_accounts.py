@@ -45,8 +45,11 @@ def game_with_bot(host, bot, *, preset="polish51", rated=False):
     game_id = created.json()["id"]
     joined = bot.post(f"/api/v1/games/{game_id}/join", {}, format="json")
     assert joined.status_code == 200, joined.json()
-    assert host.post(f"/api/v1/games/{game_id}/start").status_code == 200
-    return Table(game_id, [host, bot], None)
+    started = host.post(f"/api/v1/games/{game_id}/start")
+    assert started.status_code == 200
+    # Remik 51 seats the table by drawn cards: the clients go in seat order.
+    clients = [host, bot] if started.json()["you"] == 0 else [bot, host]
+    return Table(game_id, clients, None)
 
 
 # ------------------------------------------------------------------ the upgrade
@@ -102,25 +105,30 @@ def test_the_upgrade_needs_a_signed_in_account(api_client, db):
 
 
 def test_an_external_bot_plays_through_the_api_and_the_server_never_moves_it(
-    client_for, user_factory, bot_client, no_bot_task, deals_seeded
+    client_for, user_factory, bot_client, no_bot_task, deals_seeded, settings
 ):
+    settings.REMI_BOTS_RATED_VS_HUMANS = True  # a rated game against a person
     host = client_for(user_factory())
     table = game_with_bot(host, bot_client, rated=True)
     game = table.game
-    bot_seat = 1
+    bot_seat = table.clients.index(bot_client)
+    host_seat = 1 - bot_seat
 
-    seats = table.view(0)["seats"]
+    seats = table.view(host_seat)["seats"]
     assert seats[bot_seat]["user"] == {
         "username": "robo",
         "display_name": "robo",
         "is_bot": True,
         "bot_level": None,
+        "title": "BOT",
     }
     assert not is_builtin_bot(bot_client.user)
     # Whoever is to move, the bot task does nothing for the external bot's turn.
-    if current_engine_deal(game).to_move != bot_seat:
+    for _ in range(10):  # the person's turn, to its end
         deal = current_engine_deal(game)
-        assert table.act(0, greedy_action(deal), game.ply).status_code == 200
+        if deal.to_move == bot_seat:
+            break
+        assert table.act(host_seat, greedy_action(deal), game.ply).status_code == 200
         game.refresh_from_db()
     assert current_engine_deal(game).to_move == bot_seat
     assert bot_turns.bot_play(game_pk=game.pk, ply=game.ply) == 0
@@ -153,7 +161,7 @@ def test_deadlines_apply_to_an_external_bot(client_for, user_factory, bot_client
 
 
 def test_an_external_bot_cannot_be_seated_as_a_built_in_bot(auth_client, bot_client):
-    listed = auth_client.get("/api/v1/bots").json()
+    listed = auth_client.get("/api/v1/bots").json()["results"]
     response = auth_client.post(
         "/api/v1/games", {"preset": "serbian", "players": 2, "bots": ["robo"]}, format="json"
     )

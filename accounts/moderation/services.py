@@ -1,0 +1,302 @@
+"""What players and moderators do: report an account; ban, mute, mark and lift; close
+a report. Each moderator action writes its modlog row in its own transaction
+(``modlog_record``), with the moderator's mandatory reason.
+
+A moderator acts neither on their own account nor, unless a superuser, on a staff
+account. What a ban does to the player's games (forfeits) and open websockets is
+``games.play.moderation.ban_enforce``, which the interfaces call after ``ban_create``.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import REPORT_TEXT_MAX_LENGTH, FairPlayMark, ModAction, Report, Sanction
+from accounts.moderation.errors import Conflict, InvalidRequest, NotAllowed
+from accounts.moderation.modlog import modlog_record, reason_clean
+from accounts.moderation.selectors import in_force, report_open_exists
+from games.models import ChatMessage, Game, Seat
+
+
+def target_check(*, moderator: User, user: User) -> None:
+    """Refuse a moderator's action on their own account, or on staff unless a superuser."""
+    if moderator.pk == user.pk:
+        raise NotAllowed("a moderator does not act on their own account", code="own_account")
+    if (user.is_staff or user.is_superuser) and not moderator.is_superuser:
+        raise NotAllowed("only a superuser may act on a staff account", code="staff_account")
+
+
+# ------------------------------------------------------------------ reports
+
+
+def report_create(
+    *,
+    reporter: User,
+    reported: User,
+    reason: str,
+    text: str = "",
+    game: Game | None = None,
+    chat_message: ChatMessage | None = None,
+) -> Report:
+    """A player reports an account: from a line of chat (its author), from a game (a
+    player of it) or from the profile (neither). The interface has checked that the
+    reporter may see the game; the same report while it is open is refused."""
+    if reporter.pk == reported.pk:
+        raise InvalidRequest("you cannot report yourself", code="report_self")
+    if reason not in Report.Reason.values:
+        raise InvalidRequest(
+            f"reason is one of {', '.join(Report.Reason.values)}", code="report_reason"
+        )
+    text = (text or "").strip()
+    if len(text) > REPORT_TEXT_MAX_LENGTH:
+        raise InvalidRequest(
+            f"a report's text is at most {REPORT_TEXT_MAX_LENGTH} characters",
+            code="report_too_long",
+        )
+    if chat_message is not None:
+        if chat_message.user_id != reported.pk:
+            raise InvalidRequest("that line was written by someone else", code="report_author")
+        if game is not None and game.pk != chat_message.game_id:
+            raise InvalidRequest("that line is from another game", code="report_game")
+        game = chat_message.game
+    elif game is not None and not Seat.objects.filter(game=game, user=reported).exists():
+        raise InvalidRequest(f"{reported} does not play in that game", code="report_not_seated")
+    with transaction.atomic():
+        if report_open_exists(
+            reporter=reporter, reported=reported, game=game, chat_message=chat_message
+        ):
+            raise Conflict(
+                "you have reported this already; a moderator will look at it",
+                code="already_reported",
+            )
+        return Report.objects.create(
+            reporter=reporter,
+            reported=reported,
+            reason=reason,
+            text=text,
+            game=game,
+            chat_message=chat_message,
+        )
+
+
+@transaction.atomic
+def report_close(*, report: Report, moderator: User, outcome: str, reason: str) -> Report:
+    """Close an open report: ``resolved`` (action was taken) or ``dismissed``."""
+    if outcome not in (Report.Status.RESOLVED, Report.Status.DISMISSED):
+        raise InvalidRequest("a report is resolved or dismissed", code="report_outcome")
+    reason = reason_clean(reason)
+    locked = Report.objects.select_for_update().get(pk=report.pk)
+    if locked.status != Report.Status.OPEN:
+        raise Conflict(f"report #{locked.pk} is {locked.status} already", code="report_closed")
+    locked.status = outcome
+    locked.resolved_at = timezone.now()
+    locked.resolved_by = moderator
+    locked.resolution = reason
+    locked.save(update_fields=["status", "resolved_at", "resolved_by", "resolution"])
+    action = (
+        ModAction.Action.RESOLVE_REPORT
+        if outcome == Report.Status.RESOLVED
+        else ModAction.Action.DISMISS_REPORT
+    )
+    modlog_record(
+        moderator=moderator,
+        action=action,
+        reason=reason,
+        target=locked.reported,
+        game=locked.game,
+        report=locked,
+    )
+    return locked
+
+
+# ------------------------------------------------------------------ bans, mutes, playbans
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.isoformat()
+
+
+def _sanction_create(
+    *,
+    user: User,
+    moderator: User,
+    kind: str,
+    action: str,
+    reason: str,
+    ends_at: datetime | None,
+    report: Report | None,
+) -> Sanction:
+    """A new sanction of ``kind`` in force from now; it replaces the one in force (a
+    shorter ban made longer, a permanent one made temporary)."""
+    target_check(moderator=moderator, user=user)
+    reason = reason_clean(reason)
+    now = timezone.now()
+    if ends_at is not None and ends_at <= now:
+        raise InvalidRequest("a sanction ends in the future", code="ends_in_the_past")
+    _lift_in_force(user=user, kind=kind, by=moderator, reason="replaced by a newer one", now=now)
+    sanction = Sanction.objects.create(
+        user=user, kind=kind, reason=reason, created_by=moderator, created_at=now, ends_at=ends_at
+    )
+    modlog_record(
+        moderator=moderator,
+        action=action,
+        reason=reason,
+        target=user,
+        report=report,
+        details={"sanction": sanction.pk, "until": _iso(ends_at)},
+    )
+    return sanction
+
+
+def _lift_in_force(*, user: User, kind: str, by: User, reason: str, now: datetime) -> int:
+    return (
+        Sanction.objects.filter(user=user, kind=kind)
+        .filter(in_force(now))
+        .update(lifted_at=now, lifted_by=by, lift_reason=reason)
+    )
+
+
+def _sanction_lift(*, user: User, moderator: User, kind: str, action: str, reason: str) -> int:
+    target_check(moderator=moderator, user=user)
+    reason = reason_clean(reason)
+    lifted = _lift_in_force(user=user, kind=kind, by=moderator, reason=reason, now=timezone.now())
+    if not lifted:
+        raise Conflict(f"{user} has no {kind} in force", code=f"no_{kind}")
+    modlog_record(moderator=moderator, action=action, reason=reason, target=user)
+    return lifted
+
+
+@transaction.atomic
+def ban_create(
+    *,
+    user: User,
+    moderator: User,
+    reason: str,
+    ends_at: datetime | None = None,
+    report: Report | None = None,
+) -> Sanction:
+    """Ban ``user`` until ``ends_at`` (None: for good). From the commit on, their
+    sessions, API tokens and websocket handshakes are refused (the checks read the ban
+    in force); the caller then ends their play (``games.play.moderation.ban_enforce``)."""
+    return _sanction_create(
+        user=user,
+        moderator=moderator,
+        kind=Sanction.Kind.BAN,
+        action=ModAction.Action.BAN,
+        reason=reason,
+        ends_at=ends_at,
+        report=report,
+    )
+
+
+@transaction.atomic
+def ban_lift(*, user: User, moderator: User, reason: str) -> int:
+    """Unban: the account's sessions (after a new login) and tokens work again."""
+    return _sanction_lift(
+        user=user,
+        moderator=moderator,
+        kind=Sanction.Kind.BAN,
+        action=ModAction.Action.UNBAN,
+        reason=reason,
+    )
+
+
+@transaction.atomic
+def mute_create(
+    *, user: User, moderator: User, reason: str, ends_at: datetime, report: Report | None = None
+) -> Sanction:
+    """Mute ``user`` in every table chat until ``ends_at`` (over the API and the
+    websocket alike: ``games.play.chat`` refuses their lines)."""
+    if ends_at is None:
+        raise InvalidRequest("a mute has an end", code="ends_at_required")
+    return _sanction_create(
+        user=user,
+        moderator=moderator,
+        kind=Sanction.Kind.MUTE,
+        action=ModAction.Action.MUTE,
+        reason=reason,
+        ends_at=ends_at,
+        report=report,
+    )
+
+
+@transaction.atomic
+def mute_lift(*, user: User, moderator: User, reason: str) -> int:
+    return _sanction_lift(
+        user=user,
+        moderator=moderator,
+        kind=Sanction.Kind.MUTE,
+        action=ModAction.Action.UNMUTE,
+        reason=reason,
+    )
+
+
+@transaction.atomic
+def playban_lift(*, user: User, moderator: User, reason: str) -> int:
+    """Lift a playban early (the abandonments stay on the record)."""
+    return _sanction_lift(
+        user=user,
+        moderator=moderator,
+        kind=Sanction.Kind.PLAYBAN,
+        action=ModAction.Action.LIFT_PLAYBAN,
+        reason=reason,
+    )
+
+
+# ------------------------------------------------------------------ fair-play marks
+
+
+@transaction.atomic
+def mark_create(
+    *, user: User, moderator: User, kind: str, reason: str, report: Report | None = None
+) -> FairPlayMark:
+    """Mark ``user`` as cheating or boosting: the account leaves the leaderboards while
+    the mark stands. Taking back its rated results is a separate action
+    (``games.play.moderation.results_revert``)."""
+    target_check(moderator=moderator, user=user)
+    if kind not in FairPlayMark.Kind.values:
+        raise InvalidRequest(
+            f"a mark is one of {', '.join(FairPlayMark.Kind.values)}", code="mark_kind"
+        )
+    reason = reason_clean(reason)
+    if FairPlayMark.objects.filter(user=user, kind=kind, removed_at__isnull=True).exists():
+        raise Conflict(f"{user} is marked for {kind} already", code="already_marked")
+    mark = FairPlayMark.objects.create(user=user, kind=kind, reason=reason, created_by=moderator)
+    modlog_record(
+        moderator=moderator,
+        action=ModAction.Action.MARK,
+        reason=reason,
+        target=user,
+        report=report,
+        details={"kind": kind},
+    )
+    return mark
+
+
+@transaction.atomic
+def mark_remove(*, user: User, moderator: User, kind: str, reason: str) -> FairPlayMark:
+    target_check(moderator=moderator, user=user)
+    reason = reason_clean(reason)
+    mark = (
+        FairPlayMark.objects.select_for_update()
+        .filter(user=user, kind=kind, removed_at__isnull=True)
+        .first()
+    )
+    if mark is None:
+        raise Conflict(f"{user} is not marked for {kind}", code="not_marked")
+    mark.removed_at = timezone.now()
+    mark.removed_by = moderator
+    mark.remove_reason = reason
+    mark.save(update_fields=["removed_at", "removed_by", "remove_reason"])
+    modlog_record(
+        moderator=moderator,
+        action=ModAction.Action.UNMARK,
+        reason=reason,
+        target=user,
+        details={"kind": kind},
+    )
+    return mark

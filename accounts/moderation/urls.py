@@ -1,0 +1,9 @@
+from django.urls import path
+
+from accounts.moderation import views
+
+app_name = "moderation"
+
+urlpatterns = [
+    path("report/", views.report, name="report"),
+]

@@ -1,0 +1,79 @@
+"""The report page: a signed-in player reports an account, from its profile, a game
+(``?user=<username>&game=<id>``) or a line of chat (``?message=<id>``). Rate-limited
+with the API's reports together (``THROTTLE_REPORT``)."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from accounts.moderation import services
+from accounts.moderation.errors import ModerationError
+from accounts.moderation.forms import ReportForm
+from accounts.moderation.targets import ReportTarget, report_target
+from remi_site.throttling import ScopedRateThrottle
+
+
+class _ReportScope:
+    throttle_scope = "report"
+
+
+def report_wait(request: HttpRequest) -> float | None:
+    """None if the user may send one more report now (and it is counted), else the
+    seconds to wait: the API's throttle, so that both count against one rate."""
+    throttle = ScopedRateThrottle()
+    if throttle.allow_request(cast(Any, request), cast(Any, _ReportScope())):
+        return None
+    return float(throttle.wait() or 60.0)
+
+
+def _message_id(request: HttpRequest) -> int | None:
+    text = request.GET.get("message", "")
+    return int(text) if text.isdigit() else None
+
+
+@login_required
+def report(request: HttpRequest) -> HttpResponse:
+    reporter = request.user
+    assert isinstance(reporter, User)  # login_required
+    try:
+        target = report_target(
+            reporter=reporter,
+            username=request.GET.get("user") or None,
+            game_id=request.GET.get("game") or None,
+            message_id=_message_id(request),
+        )
+    except ModerationError as error:
+        context = {"error": error}
+        return render(request, "moderation/report_refused.html", context, status=error.status)
+    form = ReportForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        wait = report_wait(request)
+        if wait is not None:
+            form.add_error(None, f"You have sent many reports: wait {round(wait)} s.")
+            return _page(request, target, form, status=429)
+        try:
+            services.report_create(
+                reporter=reporter,
+                reported=target.reported,
+                reason=form.cleaned_data["reason"],
+                text=form.cleaned_data["text"],
+                game=target.game,
+                chat_message=target.chat_message,
+            )
+        except ModerationError as error:
+            form.add_error(None, error.message)
+            return _page(request, target, form, status=error.status)
+        return render(request, "moderation/report_sent.html", {"target": target})
+    return _page(request, target, form)
+
+
+def _page(
+    request: HttpRequest, target: ReportTarget, form: ReportForm, *, status: int = 200
+) -> HttpResponse:
+    context = {"target": target, "form": form}
+    return render(request, "moderation/report.html", context, status=status)
