@@ -19,6 +19,8 @@ What it does, all on 127.0.0.1:
 5. prints accepted moves per second, move latency p50/p99, state GET p50/p99, the CPU
    time per request of the web workers, PostgreSQL (the bench database's backends and
    the server's background processes), Redis and the load generator itself, the
+   server's CPU per move next to its CPU per baseline GET (a ratio that the machine's
+   other load changes little, unlike the rates of a latency-bound load), the
    throughput those CPU costs allow on an otherwise idle machine (the machine may be
    shared: compare the load average), and the settings used;
 6. profiles one move in-process with pyinstrument and prints where the time goes.
@@ -48,7 +50,7 @@ import uvloop
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from bench.stack import PG_ADMIN_URL, Stack, private_redis  # noqa: E402
+from bench.stack import PG_ADMIN_URL, Stack, add_redis_options, private_redis  # noqa: E402
 
 # ------------------------------------------------------------------ setup
 
@@ -323,10 +325,19 @@ async def load(
     return stats
 
 
-async def cheapest_get_rate(url: str, tokens: list[str], seconds: float, warmup: float) -> float:
+@dataclass
+class Baseline:
+    rate: float  # requests/s
+    server_ms: float  # CPU of the web workers, PostgreSQL and Redis per request
+
+
+async def cheapest_get_rate(
+    url: str, tokens: list[str], seconds: float, warmup: float, server_pid: int, db_name: str
+) -> Baseline:
     """Requests/s of the cheapest authenticated GET (``/api/v1/me/vacation``) with the
-    same clients and tokens as the moves, one request at a time per token: the baseline
-    that the move rate is quoted against (a ratio holds on a shared, noisy machine)."""
+    same clients and tokens as the moves, one request at a time per token, and the
+    server's CPU per request: the baseline that the move rate is quoted against (a
+    ratio holds on a shared, noisy machine)."""
     connector = aiohttp.TCPConnector(limit=len(tokens))
     timeout = aiohttp.ClientTimeout(total=30)
     done = 0
@@ -345,12 +356,19 @@ async def cheapest_get_rate(url: str, tokens: list[str], seconds: float, warmup:
         client = Client(session)
         tasks = [asyncio.create_task(reader(token)) for token in tokens]
         await asyncio.sleep(warmup)
+        cpu_before = cpu_seconds(server_pid, db_name)
         measuring, began = True, time.perf_counter()
         await asyncio.sleep(seconds)
         measuring, elapsed = False, time.perf_counter() - began
+        cpu = cpu_used(cpu_before, cpu_seconds(server_pid, db_name))
         stop.set()
         await asyncio.gather(*tasks, return_exceptions=True)
-    return done / elapsed
+    server = sum(cpu[name] for name in SERVER_PROCESSES)
+    return Baseline(done / elapsed, server / max(done, 1) * 1000)
+
+
+# The processes whose CPU is the server's cost of a request.
+SERVER_PROCESSES = ("uvicorn", "postgres", "redis")
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -456,6 +474,7 @@ def main() -> None:
         action="store_true",
         help="diagnostics: switch off the live-play after-commit work to measure its cost",
     )
+    add_redis_options(parser)
     args = parser.parse_args()
     seconds = min(args.seconds, 120.0)
 
@@ -464,7 +483,10 @@ def main() -> None:
         app = "bench.asgi_without_live_hook:application"
     if args.profile_server:
         app = "bench.asgi_profiled:application"
-    with private_redis() as redis_url, Stack(args.workers, app, redis_url=redis_url) as stack:
+    with (
+        private_redis(args.redis_port, args.redis_db) as redis_url,
+        Stack(args.workers, app, redis_url=redis_url) as stack,
+    ):
         if args.profile_server:
             stack.env["REMI_PROFILE_OUT"] = str(Path(args.profile_server).resolve())
         django_setup(stack.env)
@@ -474,7 +496,14 @@ def main() -> None:
         load_before = os.getloadavg()
         with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
             baseline = runner.run(
-                cheapest_get_rate(stack.url, tokens, min(seconds, 20.0), args.warmup)
+                cheapest_get_rate(
+                    stack.url,
+                    tokens,
+                    min(seconds, 20.0),
+                    args.warmup,
+                    stack.server.pid,
+                    stack.db_name,
+                )
             )
             stats = runner.run(
                 load(
@@ -495,8 +524,8 @@ def main() -> None:
         move_rate = stats.accepted / measured
         print(f"  accepted moves      {stats.accepted} ({move_rate:.0f} moves/s)")
         print(
-            f"  baseline            {baseline:.0f} requests/s of GET /api/v1/me/vacation "
-            f"(same clients and tokens): moves are {move_rate / baseline:.2f}x the "
+            f"  baseline            {baseline.rate:.0f} requests/s of GET /api/v1/me/vacation "
+            f"(same clients and tokens): moves are {move_rate / baseline.rate:.2f}x the "
             "cheapest authenticated GET"
         )
         print(
@@ -520,8 +549,9 @@ def main() -> None:
                 for name, used in stats.cpu.items()
             )
         )
-        server_ms = sum(stats.cpu[name] for name in ("uvicorn", "postgres", "redis"))
-        server_ms = server_ms / max(requests, 1) * 1000
+        server_s = sum(stats.cpu[name] for name in SERVER_PROCESSES)
+        server_ms = server_s / max(requests, 1) * 1000
+        per_move = server_s / max(stats.accepted, 1) * 1000
         total_ms = server_ms + stats.cpu["load generator"] / max(requests, 1) * 1000
         share = stats.accepted / max(requests, 1)
         cores = os.cpu_count() or 1
@@ -529,6 +559,12 @@ def main() -> None:
             f"  server CPU          {server_ms:.2f} ms/request (web + PostgreSQL + Redis), "
             f"{total_ms:.2f} with the load generator; web workers "
             + " / ".join(f"{used / measured * 100:.0f}%" for used in stats.workers)
+        )
+        print(
+            f"  CPU per move        {per_move:.2f} ms of server CPU per accepted move (the "
+            f"state reads of the phase included) vs {baseline.server_ms:.2f} ms per baseline "
+            f"GET: a move costs {per_move / baseline.server_ms:.2f}x the GET's CPU "
+            f"(CPU bound: moves at most {baseline.server_ms / per_move:.2f}x its rate)"
         )
         print(
             f"  idle-machine bound  {cores} cores / {total_ms:.2f} ms = "

@@ -37,7 +37,13 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from bench.stack import free_port, private_redis, production_env, scratch_database  # noqa: E402
+from bench.stack import (  # noqa: E402
+    add_redis_options,
+    free_port,
+    private_redis,
+    production_env,
+    scratch_database,
+)
 
 # ------------------------------------------------------------------ the clients (own process)
 
@@ -99,10 +105,11 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=600)
     parser.add_argument("--rate", type=float, default=50.0)
     parser.add_argument("--client-procs", type=int, default=2)
+    add_redis_options(parser)
     args = parser.parse_args()
 
     db_name = f"remi_bench_notify_{secrets.token_hex(3)}"
-    with private_redis() as redis_url, scratch_database(db_name):
+    with private_redis(args.redis_port, args.redis_db) as redis_url, scratch_database(db_name):
         run(args, db_name, redis_url)
 
 

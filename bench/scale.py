@@ -65,6 +65,7 @@ sys.path.insert(0, str(ROOT))
 from bench import scale_seed as seed  # noqa: E402
 from bench.stack import (  # noqa: E402
     PG_ADMIN_URL,
+    add_redis_options,
     private_redis,
     production_env,
     scratch_database,
@@ -1017,6 +1018,7 @@ def arguments() -> argparse.Namespace:
     )
     parser.add_argument("--json", metavar="FILE", help="write the figures to FILE")
     parser.add_argument("--compare", metavar="FILE", help="print p99 ratios to a --json FILE")
+    add_redis_options(parser)
     args = parser.parse_args()
     if args.active < args.overdue + args.stalled + BUSY_GAMES + 100:
         parser.error("--active is too small for the overdue, stalled and busy games")
@@ -1028,7 +1030,7 @@ def main() -> None:
     # A terminated run still drops its database and stops its Redis (the finally blocks).
     signal.signal(signal.SIGTERM, lambda _signum, _frame: sys.exit(143))
     loads = {"at start": load_average()}
-    with private_redis() as redis_url, database(args) as db_name:
+    with private_redis(args.redis_port, args.redis_db) as redis_url, database(args) as db_name:
         env = bench_env(db_name, redis_url)
         try:
             if not args.reuse_db:

@@ -72,7 +72,7 @@ import uvloop
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from bench.api import choose, django_setup, make_players, percentile  # noqa: E402
-from bench.stack import Stack, free_port  # noqa: E402
+from bench.stack import REDIS_DB, Stack, add_redis_options, free_port  # noqa: E402
 
 PROGRESS_EVERY_S = 30.0
 # The pace lets players catch up at most this much of a stall at once, so that the
@@ -153,8 +153,8 @@ class Service:
 
 
 class RedisServer(Service):
-    def __init__(self, folder: Path) -> None:
-        self.port = free_port()
+    def __init__(self, folder: Path, port: int = 0, db: int = REDIS_DB) -> None:
+        self.port = port or free_port()
         super().__init__(
             "redis",
             [
@@ -173,7 +173,7 @@ class RedisServer(Service):
             dict(os.environ),
             folder / "redis.log",
         )
-        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.url = f"redis://127.0.0.1:{self.port}/{db}"
 
     def start(self) -> None:
         super().start()
@@ -1246,6 +1246,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     add("--late-after", type=positive(float, 600), default=15.0, help="seconds: a missed one")
     add("--bot-stall", type=positive(float, 600), default=10.0, help="BOT_STALL_S, seconds")
     add("--keep-db", action="store_true", help="keep the scratch database (debugging)")
+    add_redis_options(parser)
     args = parser.parse_args(argv)
     soak_s = args.minutes * 60
     if args.redis_restart_at is None:
@@ -1265,7 +1266,7 @@ def main() -> None:
     print(f"logs in {logs}", flush=True)
     # A plain kill (SIGTERM) stops everything as Ctrl-C does.
     signal.signal(signal.SIGTERM, signal.default_int_handler)
-    redis_server = RedisServer(logs)
+    redis_server = RedisServer(logs, args.redis_port, args.redis_db)
     status = 1
     try:
         redis_server.start()

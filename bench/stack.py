@@ -4,13 +4,16 @@ README's process model starts it (``python -m remi_site.serve``), configured by 
 environment as in production (``SECRET_KEY``, ``DATABASE_URL``, ``REDIS_URL``,
 ``DEBUG=0``; HTTP, since there is no TLS proxy in front: ``SECURE_SSL_REDIRECT=0``).
 
-Redis is a server of the benchmark's own on a free port (``private_redis``), never a
-database number of the shared one: the tests use those. Used by every benchmark that
-needs PostgreSQL or Redis.
+Redis is a server of the benchmark's own (``private_redis``), never a database number
+of a shared one: the tests use those (1 to 15 of theirs). Every benchmark that starts
+one takes its port and database number from ``--redis-port`` and ``--redis-db``
+(``add_redis_options``), by default a free port the system picks and database 0.
+Used by every benchmark that needs PostgreSQL or Redis.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import secrets
 import signal
@@ -38,11 +41,39 @@ def free_port() -> int:
         return port
 
 
+# The database number of the benchmark's Redis server by default: the tests use 1 to
+# 15 (``remi_site.settings_test``), a server of their own or not.
+REDIS_DB = 0
+
+
+def add_redis_options(parser: argparse.ArgumentParser) -> None:
+    """``--redis-port`` and ``--redis-db`` of the benchmark's own Redis server."""
+    parser.add_argument(
+        "--redis-port",
+        type=int,
+        default=0,
+        help="port of the benchmark's own Redis server (default 0: a free one)",
+    )
+    parser.add_argument(
+        "--redis-db",
+        type=int,
+        default=REDIS_DB,
+        help=f"database number on it (default {REDIS_DB}; the tests use 1 to 15)",
+    )
+
+
 @contextmanager
-def private_redis() -> Iterator[str]:
-    """A Redis server of this benchmark only, on a free port, keeping nothing on disk;
-    yields its URL and stops it at the end."""
-    port = free_port()
+def private_redis(port: int = 0, db: int = REDIS_DB) -> Iterator[str]:
+    """A Redis server of this benchmark only, on ``port`` (0: a free one), keeping
+    nothing on disk; yields the URL of its database ``db`` and stops it at the end."""
+    if port:
+        # A server already on that port (a test's) would answer the readiness check below.
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                raise RuntimeError(f"port {port} is taken: choose another --redis-port") from None
+    port = port or free_port()
     server = subprocess.Popen(
         ["redis-server", "--bind", "127.0.0.1", "--port", str(port)]
         + ["--save", "", "--appendonly", "no", "--loglevel", "warning"],
@@ -58,7 +89,7 @@ def private_redis() -> Iterator[str]:
                 if time.monotonic() > deadline or server.poll() is not None:
                     raise RuntimeError(f"redis-server did not start on port {port}") from None
                 time.sleep(0.05)
-        yield f"redis://127.0.0.1:{port}/0"
+        yield f"redis://127.0.0.1:{port}/{db}"
     finally:
         server.terminate()
         server.wait(10)

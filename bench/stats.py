@@ -43,7 +43,7 @@ from unittest import mock
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from bench.stack import private_redis, scratch_database  # noqa: E402
+from bench.stack import add_redis_options, private_redis, scratch_database  # noqa: E402
 
 OPPONENTS = 3
 UNDER_WAY = 5
@@ -290,11 +290,12 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=8, help="deals per game")
     parser.add_argument("--requests", type=int, default=200, help="timed calls of each new read")
     parser.add_argument("--old-requests", type=int, default=50, help="timed calls of each old one")
+    add_redis_options(parser)
     args = parser.parse_args()
 
     with (
         scratch_database(f"remi_bench_stats_{os.getpid()}") as db_name,
-        private_redis() as redis_url,
+        private_redis(args.redis_port, args.redis_db) as redis_url,
         tempfile.TemporaryDirectory() as var_dir,
     ):
         django_setup(db_name, redis_url, var_dir)

@@ -27,7 +27,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from bench.stack import private_redis, production_env, scratch_database  # noqa: E402
+from bench.stack import (  # noqa: E402
+    add_redis_options,
+    private_redis,
+    production_env,
+    scratch_database,
+)
 
 
 def main() -> None:
@@ -35,10 +40,11 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seconds-per-turn", type=int, default=10)
     parser.add_argument("--spread", type=float, default=10.0)
+    add_redis_options(parser)
     args = parser.parse_args()
 
     db_name = f"remi_bench_timeouts_{secrets.token_hex(3)}"
-    with private_redis() as redis_url, scratch_database(db_name):
+    with private_redis(args.redis_port, args.redis_db) as redis_url, scratch_database(db_name):
         run(args, db_name, redis_url)
 
 

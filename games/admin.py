@@ -2,13 +2,15 @@
 
 Everything here is read-only: games, seats, deals and moves are written by
 ``games.play.services`` alone (the move log is append-only: no add, change or
-delete). What changes a game goes through a service: the "abort" action calls
-``services.game_abort``.
+delete). What changes a game goes through a moderator command of
+``games.play.moderation``, with the moderator's reason, which writes the modlog:
+abort a game, adjudicate one (a game's page), hide chat lines.
 
 Hidden information (every hand, the stock, a player's private draws) is shown
 only to staff with the ``games.view_hidden_cards`` permission, on the page of a
 deal or a move, and every such look is recorded (``games.read.moderation``: a
-``ModerationAccess`` row and a log line). Lists and other pages never show it.
+``ModerationAccess`` row and a log line; and a modlog row, whose reason is the
+page's ``?reason=`` when a link gave one). Lists and other pages never show it.
 """
 
 from __future__ import annotations
@@ -16,15 +18,26 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
+from django.contrib.auth.models import User
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.html import format_html
 
+from accounts.models import ModAction
+from accounts.moderation import roles
+from accounts.moderation.admin_actions import (
+    ObjectAction,
+    ObjectActionsMixin,
+    Refused,
+    reasoned_action,
+)
+from accounts.moderation.forms import ReasonForm
+from accounts.moderation.modlog import modlog_record
 from games.engine import Deal as EngineDeal
-from games.errors import GameError
 from games.models import (
     AbsentWait,
     ChatMessage,
@@ -35,7 +48,7 @@ from games.models import (
     PlayerSettings,
     Seat,
 )
-from games.play import chat, services
+from games.play import moderation as game_moderation
 from games.read import moderation
 
 
@@ -98,8 +111,46 @@ class AbsentWaitInline(ReadOnlyInline):
     show_change_link = False
 
 
+def _moderator(request: HttpRequest) -> User:
+    user = request.user
+    assert isinstance(user, User)
+    return user
+
+
+class AdjudicateForm(ReasonForm):
+    loser = forms.TypedChoiceField(coerce=int, label="The player who loses")
+
+    def __init__(self, game: Game, data: Any = None) -> None:
+        super().__init__(data)
+        seats = game.seats.select_related("user").exclude(status=Seat.Status.OUT)
+        self.fields["loser"].choices = [  # type: ignore[attr-defined]
+            (seat.position, f"seat {seat.position}: {seat.user.get_username()}") for seat in seats
+        ]
+        self.fields["loser"].help_text = (
+            "Their seat is out and the match ends: the lowest total among the others wins "
+            "(a rated game is rated)."
+        )
+
+
+def _abort(request: HttpRequest, game: Game, form: forms.Form) -> str:
+    game_moderation.game_abort_moderated(
+        game=game, moderator=_moderator(request), reason=form.cleaned_data["reason"]
+    )
+    return f"Game {game.public_id} aborted."
+
+
+def _adjudicate(request: HttpRequest, game: Game, form: forms.Form) -> str:
+    ended = game_moderation.game_adjudicate(
+        game=game,
+        position=form.cleaned_data["loser"],
+        moderator=_moderator(request),
+        reason=form.cleaned_data["reason"],
+    )
+    return f"Game {ended.public_id} adjudicated: seat(s) {ended.winners} won."
+
+
 @admin.register(Game)
-class GameAdmin(ReadOnlyAdmin):
+class GameAdmin(ObjectActionsMixin, ReadOnlyAdmin):
     list_display = (
         "public_id",
         "preset",
@@ -118,6 +169,24 @@ class GameAdmin(ReadOnlyAdmin):
     date_hierarchy = "created_at"
     inlines = [SeatInline, DealInline, AbsentWaitInline]
     actions = ["abort_games"]
+    object_actions = (
+        ObjectAction(
+            "abort",
+            "Abort",
+            roles.ABORT_OR_ADJUDICATE,
+            lambda game, data: ReasonForm(data),
+            _abort,
+            lambda game: not game.is_over,
+        ),
+        ObjectAction(
+            "adjudicate",
+            "Adjudicate",
+            roles.ABORT_OR_ADJUDICATE,
+            AdjudicateForm,
+            _adjudicate,
+            lambda game: game.status == Game.Status.ACTIVE,
+        ),
+    )
     fields = (
         "public_id",
         "preset",
@@ -151,22 +220,34 @@ class GameAdmin(ReadOnlyAdmin):
         return format_html('<a href="{}">{} moves</a>', url, game.ply)
 
     def has_abort_permission(self, request: HttpRequest) -> bool:
-        return bool(request.user.has_perm("games.change_game"))
+        return bool(request.user.has_perm(roles.ABORT_OR_ADJUDICATE))
 
     @admin.action(description="Abort the selected games (no result)", permissions=["abort"])
-    def abort_games(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
-        aborted = 0
-        for game in queryset:
-            try:
-                services.game_abort(game=game, user=None)
-            except GameError as error:
-                self.message_user(
-                    request, f"{game.public_id}: {error.message}", level=messages.WARNING
-                )
-            else:
-                aborted += 1
-        if aborted:
-            self.message_user(request, f"{aborted} game(s) aborted.", level=messages.SUCCESS)
+    def abort_games(self, request: HttpRequest, queryset: QuerySet[Game]) -> HttpResponse | None:
+        def perform(games: QuerySet[Game], form: forms.Form) -> None:
+            aborted = 0
+            for game in games:
+                try:
+                    game_moderation.game_abort_moderated(
+                        game=game, moderator=_moderator(request), reason=form.cleaned_data["reason"]
+                    )
+                except Refused as error:
+                    self.message_user(
+                        request, f"{game.public_id}: {error.message}", level=messages.WARNING
+                    )
+                else:
+                    aborted += 1
+            if aborted:
+                self.message_user(request, f"{aborted} game(s) aborted.", level=messages.SUCCESS)
+
+        return reasoned_action(
+            self,
+            request,
+            queryset,
+            title="Abort the selected games",
+            form_class=ReasonForm,
+            perform=perform,
+        )
 
 
 # ------------------------------------------------------------------ deals and moves
@@ -196,7 +277,22 @@ class HiddenInformationAdmin(ReadOnlyAdmin):
             obj = self.get_object(request, unquote(object_id))
             if obj is not None and self.has_view_permission(request, obj):
                 extra_context["hidden"] = self.hidden_lines(request, obj)
+                if extra_context["hidden"]:
+                    self._look_logged(request, obj)
         return super().change_view(request, object_id, form_url, extra_context)
+
+    def _look_logged(self, request: HttpRequest, obj: Any) -> None:
+        """The look in the modlog too: its reason is the one the link to the page gave
+        (a report's links say which report), or what was looked at."""
+        what = f"the hidden cards of {obj}"
+        reason = request.GET.get("reason", "").strip()[:200] or f"looked at {what}"
+        modlog_record(
+            moderator=_moderator(request),
+            action=ModAction.Action.LOOK_HIDDEN,
+            reason=reason,
+            game=obj.game,
+            details={"what": what, "path": request.path[:255]},
+        )
 
 
 @admin.register(Deal)
@@ -273,15 +369,29 @@ class ChatMessageAdmin(ReadOnlyAdmin):
     actions = ["hide_messages"]
 
     def has_hide_permission(self, request: HttpRequest) -> bool:
-        return bool(request.user.has_perm("games.change_chatmessage"))
+        return bool(request.user.has_perm(roles.HIDE_CHAT))
 
     @admin.action(description="Hide the selected lines from everyone", permissions=["hide"])
-    def hide_messages(self, request: HttpRequest, queryset: QuerySet[ChatMessage]) -> None:
-        hidden = sum(
-            chat.hide_message(message=message, moderator=request.user)  # type: ignore[arg-type]
-            for message in queryset
+    def hide_messages(
+        self, request: HttpRequest, queryset: QuerySet[ChatMessage]
+    ) -> HttpResponse | None:
+        def perform(lines: QuerySet[ChatMessage], form: forms.Form) -> None:
+            hidden = sum(
+                game_moderation.chat_hide(
+                    message=line, moderator=_moderator(request), reason=form.cleaned_data["reason"]
+                )
+                for line in lines.select_related("user", "game")
+            )
+            self.message_user(request, f"{hidden} line(s) hidden.", level=messages.SUCCESS)
+
+        return reasoned_action(
+            self,
+            request,
+            queryset,
+            title="Hide the selected lines",
+            form_class=ReasonForm,
+            perform=perform,
         )
-        self.message_user(request, f"{hidden} line(s) hidden.", level=messages.SUCCESS)
 
 
 # ------------------------------------------------------------------ players and audit

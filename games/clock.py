@@ -38,7 +38,7 @@ def strike_limit(game: Game) -> int:
 
 
 def absent_wait(game: Game) -> timedelta:
-    """How long a live table waits for a disconnected player to move (RULES.md §10): the
+    """How long a live table waits for a disconnected player to move (docs/rules.md §10): the
     game's own wait, else ``LIVE_ABSENT_WAIT_S`` (2 minutes)."""
     if game.absent_wait_s:
         return timedelta(seconds=game.absent_wait_s)

@@ -9,6 +9,7 @@ engine's per-seat view, never from the raw columns below (``Deal.deck`` and
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -74,6 +75,12 @@ class Game(models.Model):
     # Live games: each seat's time bank for the whole game, in seconds (0: none). A
     # turn may run past ``seconds_per_turn`` into the mover's bank (games.clock).
     time_bank_s = models.PositiveIntegerField(default=0)
+    # Play chips (games.chips): what each player puts into the pot when the game starts
+    # (0: none). The pot is in the chip ledger: the game's stakes, payouts and refunds.
+    stake = models.PositiveIntegerField(default=0)
+    # The cards drawn for the seats before the first deal, where the ruleset seats by
+    # drawn cards (``games.engine.seating.SeatingDraw.to_dict``; null: no draw).
+    seating_draw = models.JSONField(null=True, blank=True)
 
     # The number of moves logged so far: a client's expected ply, the version of the state.
     ply = models.PositiveIntegerField(default=0)
@@ -119,6 +126,15 @@ class Game(models.Model):
                 fields=["updated_at"],
                 name="game_bot_to_move",
                 condition=Q(status="active", bot_to_move=True),
+            ),
+            # A player's recent games: whether and when each of their games finished,
+            # one index-only probe per seat. (The condition is one a query states
+            # without a parameter, so that a prepared statement's plan may use it.)
+            models.Index(
+                fields=["id"],
+                include=["status", "finished_at"],
+                name="game_finished",
+                condition=Q(finished_at__isnull=False),
             ),
         ]
 
@@ -238,8 +254,17 @@ class Move(models.Model):
 
 
 # ---------------------------------------------------------------- live play
-# A player's correspondence settings: "your turn" email preference and the vacation
-# allowance. Written only by games.clock (vacation) and the settings API.
+# A player's correspondence settings: the vacation allowance, written by
+# games.play.vacation, and what the player is told and how (emails, reminders, Web
+# Push, time zone, calendar feed), written by games.notify.
+
+
+# Hours before a correspondence deadline that a player is reminded, unless they chose.
+DEFAULT_REMINDER_HOURS = (24, 2)
+
+
+def default_reminder_hours() -> list[int]:
+    return list(DEFAULT_REMINDER_HOURS)
 
 
 class PlayerSettings(models.Model):
@@ -261,16 +286,87 @@ class PlayerSettings(models.Model):
     vacation_started_at = models.DateTimeField(null=True, blank=True)
     vacation_until = models.DateTimeField(null=True, blank=True)
     last_digest_at = models.DateTimeField(null=True, blank=True)
-    # Reminders when most of a move's time is gone (an event, and an email unless
-    # ``email_turns`` is off).
+    # Reminders before a correspondence deadline (an event, and an email), this many
+    # hours before it (``reminder_hours``: a list, several allowed).
     reminders = models.BooleanField(default=True)
+    reminder_hours = models.JSONField(default=default_reminder_hours)
+    # The other emails, each of which its own unsubscribe link turns off.
+    email_strikes = models.BooleanField(default=True)
+    email_game_over = models.BooleanField(default=True)
+    # Web Push, opt-in per kind (the browsers are ``PushSubscription`` rows).
+    push_turns = models.BooleanField(default=False)
+    push_challenges = models.BooleanField(default=False)
+    push_game_over = models.BooleanField(default=False)
+    # The IANA zone the messages show times in ("": not chosen yet, UTC).
+    time_zone = models.CharField(max_length=64, blank=True, default="")
+    # The secret of the private calendar feed's URL, made on first use (NULL: none yet;
+    # the unique index skips NULLs).
+    calendar_secret = models.CharField(  # noqa: DJ001
+        max_length=64, null=True, blank=True, unique=True
+    )
 
     def __str__(self) -> str:
         return f"play settings of {self.user_id}"
 
 
+class GameMute(models.Model):
+    """A player asked for no more messages about one game (games.notify)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="mutes")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "game"], name="game_mute_unique_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} muted {self.game_id}"
+
+
+class PushSubscription(models.Model):
+    """A browser's Web Push subscription (its push service's endpoint and the keys that
+    encrypt what is sent to it). An endpoint belongs to one browser profile: whoever
+    subscribes it last owns it."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
+    )
+    endpoint = models.URLField(max_length=1024, unique=True)
+    p256dh = models.CharField(max_length=128)  # the browser's P-256 public key (base64url)
+    auth = models.CharField(max_length=64)  # its authentication secret (base64url)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"push subscription {self.pk} of {self.user_id}"
+
+
+class SentReminder(models.Model):
+    """A reminder sent: keyed by (seat, deadline, lead time), so that a deadline that
+    moves (a vacation, extra time) gets its reminders again, and a reminder is never
+    sent twice for one deadline (the unique constraint is the claim). Old rows are
+    deleted by the reminder sweep."""
+
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="+")
+    deadline_at = models.DateTimeField()
+    lead_hours = models.PositiveSmallIntegerField()
+    sent_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["seat", "deadline_at", "lead_hours"], name="sent_reminder_unique_key"
+            ),
+        ]
+        indexes = [models.Index(fields=["deadline_at"], name="sent_reminder_deadline")]
+
+    def __str__(self) -> str:
+        return f"reminder {self.lead_hours} h before {self.deadline_at} to seat {self.seat_id}"
+
+
 class AbsentWait(models.Model):
-    """RULES.md §10 in a live game: the table waiting for the disconnected player to
+    """docs/rules.md §10 in a live game: the table waiting for the disconnected player to
     move at ``ply``. One row per game and ply (the unique constraint is the claim: a
     lost cache or a second worker can never grant a second wait); written only by
     ``games.play.timeouts`` under the game's row lock.
@@ -405,3 +501,278 @@ class PlayerStats(models.Model):
 
     def __str__(self) -> str:
         return f"statistics of {self.user_id} in {self.rules}"
+
+
+# ---------------------------------------------------------------- play chips
+
+
+class ChipAccount(models.Model):
+    """A person's play chips. The balance is the sum of the account's ledger rows, kept
+    here so that it is read without adding them up: ``games.chips`` writes the row and
+    the balance in one transaction, with the account row locked."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="chip_account"
+    )
+    balance = models.BigIntegerField(default=0)
+    # The last day (UTC) the daily top-up was paid: the account's claim on the day.
+    topped_up_on = models.DateField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(balance__gte=0), name="chip_account_balance_not_negative"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"chips of {self.user_id}: {self.balance}"
+
+
+class ChipLedger(models.Model):
+    """One movement of chips into or out of an account. Append-only: rows are only ever
+    inserted (on PostgreSQL a trigger refuses UPDATE and DELETE). The unique
+    constraints make each movement happen once: one starting grant, one top-up a day,
+    one stake, payout and refund per game."""
+
+    class Kind(models.TextChoices):
+        GRANT = "grant"  # the starting grant, when the account opens
+        TOP_UP = "top_up"  # the daily top-up
+        STAKE = "stake"  # into a game's pot when it starts (negative)
+        PAYOUT = "payout"  # a share of the pot when the game ends
+        REFUND = "refund"  # the stake back when a started game is aborted
+
+    # The (account, -id) index below serves the reads by account.
+    account = models.ForeignKey(
+        ChipAccount, on_delete=models.PROTECT, related_name="ledger", db_index=False
+    )
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    amount = models.BigIntegerField()  # signed: what the movement added to the balance
+    balance_after = models.BigIntegerField()
+    game = models.ForeignKey(
+        Game, on_delete=models.PROTECT, null=True, blank=True, related_name="chip_movements"
+    )
+    day = models.DateField(null=True, blank=True)  # the top-up's day
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["account"], condition=Q(kind="grant"), name="chip_ledger_one_grant"
+            ),
+            models.UniqueConstraint(
+                fields=["account", "day"],
+                condition=Q(kind="top_up"),
+                name="chip_ledger_one_top_up_a_day",
+            ),
+            models.UniqueConstraint(
+                fields=["account", "game", "kind"],
+                condition=Q(game__isnull=False),
+                name="chip_ledger_once_per_game",
+            ),
+            models.CheckConstraint(condition=~Q(amount=0), name="chip_ledger_amount_not_zero"),
+        ]
+        indexes = [
+            # An account's ledger, newest first (the paginated API).
+            models.Index(fields=["account", "-id"], name="chip_ledger_account"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.amount:+} to {self.account_id}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise ValueError("the chip ledger is append-only: a row is never changed")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> Any:
+        raise ValueError("the chip ledger is append-only: a row is never deleted")
+
+
+# ---------------------------------------------------------------- challenges
+
+
+class Challenge(models.Model):
+    """An invitation to a game on stated terms, to a named account (a person, a bot
+    account or a built-in bot) or open to anyone. Written only by
+    ``games.challenges.services``; accepting it creates and starts the game through
+    ``games.play.services`` (``game``), with the challenger as host in seat 0."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        ACCEPTED = "accepted"
+        DECLINED = "declined"
+        CANCELLED = "cancelled"
+
+    class DeclineReason(models.TextChoices):
+        GENERIC = "generic", "I am not accepting challenges at the moment."
+        LATER = "later", "This is not the right time for me, please ask again later."
+        TOO_FAST = "too_fast", "This time control is too fast for me."
+        TOO_SLOW = "too_slow", "This time control is too slow for me."
+        TIME_CONTROL = "time_control", "I am not accepting challenges with this time control."
+        RATED = "rated", "Please send me a rated challenge instead."
+        CASUAL = "casual", "Please send me a casual challenge instead."
+        RULES = "rules", "I am not accepting challenges with these rules."
+        NO_BOT = "no_bot", "I am not accepting challenges from bots."
+        ONLY_BOT = "only_bot", "I am only accepting challenges from bots."
+
+    public_id = models.CharField(max_length=16, unique=True, default=new_public_id, editable=False)
+    challenger = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenges_sent"
+    )
+    # Null: an open challenge, which anyone but the challenger may accept.
+    destination = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="challenges_received",
+    )
+    # The terms: what ``games.play.services.game_create`` is called with on acceptance.
+    preset = models.CharField(max_length=32)
+    overrides = models.JSONField(default=dict, blank=True)
+    bots = models.JSONField(default=list, blank=True)  # usernames of extra built-in bots
+    players = models.PositiveSmallIntegerField()
+    visibility = models.CharField(
+        max_length=10, choices=Game.Visibility.choices, default=Game.Visibility.PUBLIC
+    )
+    time_control = models.CharField(
+        max_length=16, choices=Game.TimeControl.choices, default=Game.TimeControl.CORRESPONDENCE
+    )
+    seconds_per_turn = models.PositiveIntegerField(null=True, blank=True)
+    days_per_move = models.PositiveSmallIntegerField(null=True, blank=True)
+    time_bank_s = models.PositiveIntegerField(null=True, blank=True)
+    rated = models.BooleanField(default=False)
+
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    decline_reason = models.CharField(
+        max_length=16, choices=DeclineReason.choices, blank=True, default=""
+    )
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    game = models.OneToOneField(
+        Game, on_delete=models.SET_NULL, null=True, blank=True, related_name="challenge"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        indexes = [
+            # A user's pending challenges, both ways, newest first (lists, the stream).
+            models.Index(
+                fields=["destination", "-created_at"],
+                name="challenge_pending_to",
+                condition=Q(status="pending"),
+            ),
+            models.Index(
+                fields=["challenger", "-created_at"],
+                name="challenge_pending_from",
+                condition=Q(status="pending"),
+            ),
+            # The open challenges of the lobby.
+            models.Index(
+                fields=["-created_at"],
+                name="challenge_open",
+                condition=Q(status="pending", destination__isnull=True),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        to = self.destination_id or "anyone"
+        return f"challenge {self.public_id} from {self.challenger_id} to {to} ({self.status})"
+
+    @property
+    def is_open(self) -> bool:
+        return self.destination_id is None
+
+
+# ---------------------------------------------------------------- the correspondence day
+# A player's private aids at one table: a note, a queued draw, a request for more time.
+# Written by games.play.notes, games.play.premoves and games.play.extra_time.
+
+NOTE_MAX_LENGTH = 2000
+
+
+class Note(models.Model):
+    """A player's private note on one game: shown to its author only, never in any
+    answer or event of the game itself (only ``/games/{id}/note`` reads it)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    text = models.TextField(max_length=NOTE_MAX_LENGTH)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="note_unique_user"),
+        ]
+
+    def __str__(self) -> str:
+        return f"note of {self.user_id} on {self.game_id}"
+
+
+class PreMove(models.Model):
+    """A correspondence player's queued draw from the stock at their next turn, unless
+    the top of the discard pile is one of ``unless`` (card texts: then the turn waits
+    for them). Private to the player; applied (or dropped) by ``games.play.premoves``
+    when the turn arrives, one turn only."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    seat = models.OneToOneField(Seat, on_delete=models.CASCADE, related_name="premove")
+    unless = models.JSONField(default=list, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"queued draw of seat {self.seat_id} in {self.game_id}"
+
+
+EXTRA_TIME_MAX_DAYS = 7
+
+
+class ExtraTimeRequest(models.Model):
+    """A player asks the others at a correspondence table for more days on their turn;
+    any other player still in the game grants or declines it. Granting moves the
+    current deadline while it is still the asker's turn. One request waits at a time."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        GRANTED = "granted"
+        DECLINED = "declined"
+        EXPIRED = "expired"  # the turn passed before an answer
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="extra_time_requests")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="+")
+    days = models.PositiveSmallIntegerField()
+    ply = models.PositiveIntegerField()  # the game's ply when asked: the turn it is for
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    answered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game"],
+                condition=Q(status="pending"),
+                name="extra_time_one_pending",
+            ),
+            models.CheckConstraint(
+                condition=Q(days__gte=1, days__lte=EXTRA_TIME_MAX_DAYS),
+                name="extra_time_days_range",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.days} more day(s) for seat {self.seat_id} in {self.game_id} ({self.status})"

@@ -37,13 +37,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
+from itertools import groupby
+from operator import attrgetter
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db.models import QuerySet
+from django.db.models import Count, OuterRef, QuerySet, Subquery
 from openskill.models import PlackettLuce
 
 from accounts.models import Rating, RatingChange, is_builtin_bot
+from accounts.moderation.selectors import marked_user_ids
 from games.engine import PRESETS
 from games.models import Game, Move, Seat
 
@@ -172,6 +176,108 @@ def everyone_played(game: Game, seats: Sequence[Seat]) -> bool:
     return all(seat.user_id in movers for seat in seats)
 
 
+# ------------------------------------------------------------------ taking results back
+
+
+def results_revert(*, user: User) -> dict[str, int]:
+    """Take back the rated results of every game ``user`` played, for all its players:
+    their rating changes are marked reverted (kept, with no effect) and each rule
+    family's ratings are recomputed from the first such game on. Returns the games
+    taken back per family (none: nothing to take back). Expects a transaction."""
+    mine = RatingChange.objects.filter(user=user, reverted=False)
+    first: dict[str, datetime] = {}
+    counts: dict[str, int] = {}
+    for rules, finished in mine.values_list("rules", "game__finished_at"):
+        counts[rules] = counts.get(rules, 0) + 1
+        if finished is not None and (rules not in first or finished < first[rules]):
+            first[rules] = finished
+    RatingChange.objects.filter(
+        game_id__in=list(mine.values_list("game_id", flat=True)), reverted=False
+    ).update(reverted=True)
+    for rules, since in first.items():
+        ratings_recompute(rules=rules, since=since)
+    return counts
+
+
+def ratings_recompute(*, rules: str, since: datetime) -> int:
+    """Replay the rated games of family ``rules`` finished at or after ``since``, in the
+    order they finished, from the ratings their players had before: rewrite those
+    games' rating changes (a reverted game leaves its players' ratings as they were)
+    and the players' ratings. Returns the games replayed. Locks the players' rating
+    rows in user order, as ``game_rate`` does: a game finishing meanwhile waits."""
+    later = RatingChange.objects.filter(rules=rules, game__finished_at__gte=since)
+    users = sorted(set(later.values_list("user_id", flat=True)))
+    list(
+        Rating.objects.select_for_update()
+        .filter(rules=rules, user_id__in=users)
+        .order_by("user_id")
+    )
+    rows = list(later.order_by("game__finished_at", "game_id", "position"))
+    state = _estimates_before(rules, users, since)
+    replayed = 0
+    for _game, changes in groupby(rows, key=attrgetter("game_id")):
+        group = list(changes)
+        before = [state[change.user_id] for change in group]
+        after = before
+        if not group[0].reverted:
+            teams = [[_MODEL.create_rating([mu, sigma])] for mu, sigma in before]
+            rated = _MODEL.rate(teams, ranks=[float(change.rank) for change in group])
+            after = [(new.mu, new.sigma) for (new,) in rated]
+        for change, (mu, sigma), (new_mu, new_sigma) in zip(group, before, after, strict=True):
+            change.mu_before, change.sigma_before = mu, sigma
+            change.mu_after, change.sigma_after = new_mu, new_sigma
+            change.rating_before, change.rating_after = displayed(mu), displayed(new_mu)
+            state[change.user_id] = (new_mu, new_sigma)
+        replayed += 1
+    RatingChange.objects.bulk_update(rows, _ESTIMATE_FIELDS, batch_size=500)
+    played = dict(
+        RatingChange.objects.filter(rules=rules, user_id__in=users, reverted=False)
+        .values("user_id")
+        .annotate(count=Count("id"))
+        .values_list("user_id", "count")
+    )
+    ratings = list(Rating.objects.filter(rules=rules, user_id__in=users))
+    for rating in ratings:
+        rating.mu, rating.sigma = state[rating.user_id]
+        rating.rating = displayed(rating.mu)
+        rating.games = played.get(rating.user_id, 0)
+    Rating.objects.bulk_update(ratings, ["mu", "sigma", "rating", "games"], batch_size=500)
+    return replayed
+
+
+_ESTIMATE_FIELDS = [
+    "mu_before",
+    "sigma_before",
+    "rating_before",
+    "mu_after",
+    "sigma_after",
+    "rating_after",
+]
+
+
+def _estimates_before(
+    rules: str, users: list[int], since: datetime
+) -> dict[int, tuple[float, float]]:
+    """Each user's (mu, sigma) in ``rules`` just before ``since``: after their last
+    rated game before it, or a newcomer's."""
+    prior = RatingChange.objects.filter(
+        rules=rules, user_id=OuterRef("user_id"), reverted=False, game__finished_at__lt=since
+    ).order_by("-game__finished_at", "-game_id")
+    found = (
+        Rating.objects.filter(rules=rules, user_id__in=users)
+        .annotate(
+            prior_mu=Subquery(prior.values("mu_after")[:1]),
+            prior_sigma=Subquery(prior.values("sigma_after")[:1]),
+        )
+        .values_list("user_id", "prior_mu", "prior_sigma")
+    )
+    state = {user_id: (MU, SIGMA) for user_id in users}
+    for user_id, mu, sigma in found:
+        if mu is not None:
+            state[user_id] = (mu, sigma)
+    return state
+
+
 # ------------------------------------------------------------------ reads
 
 
@@ -214,8 +320,21 @@ def ratings_of(user: User) -> list[dict[str, Any]]:
 
 
 def rating_history(user: User, *, limit: int = 20) -> QuerySet[RatingChange]:
-    """The user's latest rating changes, newest first, with their games."""
-    return RatingChange.objects.filter(user=user).select_related("game")[:limit]
+    """The user's latest rating changes, newest first, with their games.
+
+    The latest ``limit`` are found in the index ``rating_change_user_latest`` alone
+    (user, newest first, ties by id: an index-only scan that stops at ``limit``),
+    then only those rows are read. A prepared statement's generic plan, which knows
+    no user, otherwise sorted all of a veteran's thousands of changes. (The games'
+    rulesets are left in the database: nothing shown of a change needs them.)"""
+    order = ("-created_at", "-id")
+    latest = RatingChange.objects.filter(user=user).order_by(*order).values("pk")[:limit]
+    return (
+        RatingChange.objects.filter(pk__in=latest)
+        .select_related("game")
+        .defer("game__ruleset")
+        .order_by(*order)
+    )
 
 
 def rating_change_entry(change: RatingChange) -> dict[str, Any]:
@@ -258,6 +377,7 @@ def leaderboard(*, rules: str, limit: int = LEADERBOARD_SIZE) -> list[dict[str, 
     """The best established (not provisional) ratings of a rule family, best first."""
     ratings = (
         Rating.objects.filter(rules=rules, sigma__lte=PROVISIONAL_SIGMA, user__is_active=True)
+        .exclude(user_id__in=marked_user_ids())  # fair-play marks leave the leaderboards
         .select_related("user__profile")
         .order_by("-rating", "-games", "user__username")[:limit]
     )

@@ -1,4 +1,4 @@
-"""Background work of the games: deadlines, bot moves, reminders and emails.
+"""Background work of the games: deadlines, bot moves, and the messages to players.
 
 Every task is idempotent and guarded by the game's ply: a task that runs twice,
 late, or after a restart changes nothing once the game has moved on. Deadlines
@@ -13,23 +13,17 @@ from __future__ import annotations
 import logging
 import threading
 from datetime import datetime, timedelta
-from typing import Any
 
 from celery import shared_task
 from django.conf import settings
 from django.core.cache import cache
-from django.core.mail import send_mail
 from django.utils import timezone
 
-from games import clock
-from games.live import presence, publisher
-from games.models import Game, PlayerSettings, Seat
-from games.play import bot_turns, timeouts
+from games.chips import services as chips
+from games.notify import digests, notices, reminders
+from games.play import bot_turns, premoves, timeouts
 
 logger = logging.getLogger(__name__)
-
-
-# ------------------------------------------------------------------ after a commit
 
 
 # ------------------------------------------------------------------ bots
@@ -84,6 +78,13 @@ def _claim(key: str, *, timeout: float) -> bool:
         return True
 
 
+@shared_task(name="games.tasks.premove_apply", ignore_result=True)
+def premove_apply(game_pk: int, ply: int) -> bool:
+    """The turn came at ``ply`` to a player who queued a draw: apply it (guarded by
+    the ply; nothing if the game has moved on)."""
+    return premoves.premove_apply(game_pk=game_pk, ply=ply)
+
+
 # ------------------------------------------------------------------ deadlines
 
 
@@ -101,148 +102,71 @@ def sweep_deadlines() -> int:
     return done
 
 
-# ------------------------------------------------------------------ emails
-
-
-def _site_url() -> str:
-    return str(settings.SITE_URL).rstrip("/")
-
-
-def _waiting_for(game: Game, user_id: int) -> bool:
-    """Whether it is ``user_id``'s turn in the active ``game``."""
-    return (
-        game.to_move is not None
-        and Seat.objects.filter(game=game, user_id=user_id, position=game.to_move).exists()
-    )
+# ------------------------------------------------------------------ messages
+# Queued by name by the publisher after a commit (games.live.publisher); the work is
+# in games.notify.
 
 
 @shared_task(name="games.tasks.your_turn_email", ignore_result=True)
 def your_turn_email(game_pk: int, ply: int, user_id: int) -> bool:
-    """Email "your turn" if the user wants one per move, is not connected, and the
-    game still waits for them at ``ply``."""
-    game = Game.objects.filter(pk=game_pk, ply=ply, status=Game.Status.ACTIVE).first()
-    if game is None or not _waiting_for(game, user_id):
-        return False
-    prefs = PlayerSettings.objects.filter(user_id=user_id).select_related("user").first()
-    user: Any = prefs.user if prefs else Seat.objects.get(game=game, user_id=user_id).user
-    wants = prefs.email_turns if prefs else PlayerSettings.EmailTurns.EACH_MOVE
-    if wants != PlayerSettings.EmailTurns.EACH_MOVE or not user.email:
-        return False
-    if presence.is_connected(user_id):
-        return False
-    if not cache.add(f"remi:turn-mail:{game.public_id}:{ply}", 1, timeout=7 * 86400):
-        return False  # already sent for this turn
-    deadline = game.deadline_at.strftime("%Y-%m-%d %H:%M UTC") if game.deadline_at else "none"
-    send_mail(
-        f"Your turn in Remi game {game.public_id}",
-        f"It is your turn.\n\n{_site_url()}/games/{game.public_id}\n\nDeadline: {deadline}\n",
-        None,
-        [user.email],
+    """Tell the player it is their turn at ``ply`` (an email, a push), if the game
+    still waits for them and they want to hear of it."""
+    return notices.turn_notice(game_pk=game_pk, ply=ply, user_id=user_id)
+
+
+@shared_task(name="games.tasks.strike_notice", ignore_result=True)
+def strike_notice(game_id: str, ply: int, position: int, strikes: int, out: bool) -> bool:
+    """Tell a player their time ran out and the server played their turn."""
+    return notices.strike_notice(
+        game_id=game_id, ply=ply, position=position, strikes=strikes, out=out
     )
-    return True
+
+
+@shared_task(name="games.tasks.game_over_notice", ignore_result=True)
+def game_over_notice(game_id: str) -> int:
+    """Tell the players of a finished game its result."""
+    return notices.game_over_notice(game_id=game_id)
+
+
+@shared_task(name="games.tasks.challenge_notice", ignore_result=True)
+def challenge_notice(user_id: int, challenger: str, url: str, preset: str = "") -> int:
+    """Push "you are challenged" to a player who opted in (queue it after the
+    challenge commits)."""
+    return notices.challenge_notice(user_id=user_id, challenger=challenger, url=url, preset=preset)
 
 
 @shared_task(name="games.tasks.send_reminders", ignore_result=True)
-def send_reminders() -> int:
-    """Remind correspondence players when most of their move's time is gone
-    (``REMINDER_FRACTION``, 80% by default), once per turn, unless they turned
-    reminders off."""
-    now = timezone.now()
-    fraction = float(settings.REMINDER_FRACTION)
-    sent = 0
-    for game in Game.objects.filter(
-        status=Game.Status.ACTIVE,
-        time_control=Game.TimeControl.CORRESPONDENCE,
-        deadline_at__gt=now,
-        deadline_at__lte=now + timedelta(days=14),
-    ):
-        period = clock.move_period(game)
-        assert game.deadline_at is not None
-        if period is None or game.deadline_at - now > period * (1 - fraction):
-            continue
-        seat = _seat_to_move(game)
-        if seat is None or seat.user.profile.is_bot:
-            continue
-        prefs = PlayerSettings.objects.filter(user=seat.user).first()
-        if prefs is not None and not prefs.reminders:
-            continue  # turned off by the player
-        if not cache.add(f"remi:reminder:{game.public_id}:{game.ply}", 1, timeout=15 * 86400):
-            continue
-        publisher.publish_user_event(
-            seat.user_id,
-            game.public_id,
-            game.ply,
-            {"type": "reminder", "deadline_at": game.deadline_at.isoformat()},
-        )
-        if seat.user.email and (
-            prefs is None or prefs.email_turns != PlayerSettings.EmailTurns.OFF
-        ):
-            send_mail(
-                f"Remi game {game.public_id}: your move is due soon",
-                f"Your move is due by {game.deadline_at:%Y-%m-%d %H:%M} UTC.\n\n"
-                f"{_site_url()}/games/{game.public_id}\n",
-                None,
-                [seat.user.email],
-            )
-        sent += 1
-    return sent
-
-
-def _seat_to_move(game: Game) -> Seat | None:
-    if game.to_move is None:
-        return None
-    return (
-        Seat.objects.select_related("user__profile")
-        .filter(game=game, position=game.to_move)
-        .first()
-    )
+def send_reminders(now: datetime | None = None) -> int:
+    """Remind correspondence players before their deadlines, at the lead times each
+    chose; returns how many were reminded."""
+    return reminders.reminders_send(now or timezone.now())
 
 
 @shared_task(name="games.tasks.send_daily_digests", ignore_result=True)
 def send_daily_digests(now: datetime | None = None) -> int:
     """One email a day to players who chose the digest: the games waiting for them."""
-    now = now or timezone.now()
-    since = now - timedelta(hours=23)
-    sent = 0
-    for prefs in PlayerSettings.objects.filter(
-        email_turns=PlayerSettings.EmailTurns.DAILY
-    ).select_related("user"):
-        if prefs.last_digest_at is not None and prefs.last_digest_at > since:
-            continue
-        user = prefs.user
-        waiting = [
-            game
-            for game in Game.objects.filter(
-                status=Game.Status.ACTIVE,
-                time_control=Game.TimeControl.CORRESPONDENCE,
-                seats__user=user,
-            )
-            if _waiting_for(game, user.pk)
-        ]
-        if not waiting or not user.email or presence.is_connected(user.pk):
-            continue
-        # Claim the digest (a conditional update): two workers never both send it.
-        claimed = PlayerSettings.objects.filter(
-            pk=prefs.pk, last_digest_at=prefs.last_digest_at
-        ).update(last_digest_at=now)
-        if not claimed:
-            continue
-        lines = [f"- {_site_url()}/games/{game.public_id}" for game in waiting]
-        send_mail(
-            f"Remi: {len(waiting)} game(s) waiting for your move",
-            "It is your turn in:\n" + "\n".join(lines) + "\n",
-            None,
-            [user.email],
-        )
-        sent += 1
-    return sent
+    return digests.digests_send(now or timezone.now())
+
+
+# ------------------------------------------------------------------ play chips
+
+
+@shared_task(name="games.tasks.chips_top_up", ignore_result=True)
+def chips_top_up() -> int:
+    """Today's (UTC) top-up of every account: beat runs it hourly, it pays once a day."""
+    return chips.top_up_daily(day=timezone.now().date())
 
 
 __all__ = [
     "bot_move",
-    "sweep_stalled_bot_turns",
+    "chips_top_up",
+    "challenge_notice",
+    "game_over_notice",
+    "premove_apply",
     "send_daily_digests",
     "send_reminders",
+    "strike_notice",
     "sweep_deadlines",
+    "sweep_stalled_bot_turns",
     "your_turn_email",
 ]

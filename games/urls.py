@@ -12,5 +12,14 @@ app_name = "games"
 urlpatterns: list[URLPattern | URLResolver] = [
     path("play/", views.play, name="play"),
     path("games/", views.game_list, name="list"),
+    path("games/next/", views.next_game, name="next"),
     path("games/<str:game_id>/", views.detail, name="detail"),
+    # Notifications: the settings page, the links emails carry, the calendar feed.
+    path(
+        "settings/notifications/",
+        views.notification_settings,
+        name="notification-settings",
+    ),
+    path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
+    path("calendar/<str:secret>.ics", views.calendar_feed, name="calendar"),
 ]

@@ -10,20 +10,34 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_http_methods, require_safe
 
 from accounts.authentication import request_user
 from accounts.models import BUILTIN_BOTS
-from games.errors import GameNotFound
-from games.read import selectors
+from games.errors import GameNotFound, InvalidRequest
+from games.notify import calendar, links, preferences, push, tokens, wording
+from games.notify.forms import NotificationSettingsForm
+from games.read import queue, selectors
 
 # The tabs of "my games": API status filter -> label.
-LIST_TABS = {"active": "Playing", "lobby": "Waiting to start", "finished": "Finished"}
+LIST_TABS = {
+    "my_turn": "Your turn",
+    "active": "Playing",
+    "lobby": "Waiting to start",
+    "finished": "Finished",
+}
+# The time controls "my games" may be narrowed to: filter value -> label.
+LIST_TIME_CONTROLS = {"live": "Live", "correspondence": "Correspondence"}
 LIST_LIMIT = 50
-PRESET_LABELS = {"macedonian": "Macedonian", "serbian": "Serbian", "polish51": "Polish Remik 51"}
 
 
 def _bots() -> list[dict[str, Any]]:
@@ -53,30 +67,136 @@ def game_list(request: HttpRequest) -> HttpResponse:
     tab = request.GET.get("status", "active")
     if tab not in LIST_TABS:
         tab = "active"
-    games = selectors.game_list(user=user, filters={"mine": True, "status": tab})
+    time_control = request.GET.get("time_control", "")
+    if time_control not in LIST_TIME_CONTROLS:
+        time_control = ""
+    filters = {"mine": True, "status": tab, "time_control": time_control}
+    games = selectors.game_list(user=user, filters=filters)
+    if tab == "active":
+        games = queue.by_urgency(games, user)
     summaries = [selectors.game_summary(game, user) for game in games[:LIST_LIMIT]]
     for summary in summaries:
         you = summary["you"]
         summary["others"] = [seat for seat in summary["seats"] if seat["position"] != you]
         summary["mine"] = next((s for s in summary["seats"] if s["position"] == you), None)
         summary["won"] = summary["winners"] is not None and you in summary["winners"]
-        summary["preset_label"] = PRESET_LABELS.get(summary["preset"], summary["preset"])
-    context = {"tabs": LIST_TABS, "tab": tab, "games": summaries, "limit": LIST_LIMIT}
+        others = summary["others"]
+        summary["against_bots"] = bool(others) and all(s["user"]["is_bot"] for s in others)
+        summary["preset_label"] = selectors.preset_name(summary["preset"])
+    context = {
+        "tabs": LIST_TABS,
+        "tab": tab,
+        "time_controls": LIST_TIME_CONTROLS,
+        "time_control": time_control,
+        "games": summaries,
+        "limit": LIST_LIMIT,
+    }
     return render(request, "games/list.html", context)
 
 
 @login_required
+@require_safe
+def next_game(request: HttpRequest) -> HttpResponse:
+    """The next game where it is the viewer's turn (the most urgent deadline first), or
+    "my games" when none waits."""
+    found = queue.next_game_id(request_user(request))
+    if found is None:
+        messages.info(request, _("No game is waiting for your move."))
+        return redirect("games:list")
+    return redirect("games:detail", game_id=found)
+
+
 def detail(request: HttpRequest, game_id: str) -> HttpResponse:
     """The table. A private game is found by its players, or by anyone holding its
-    invite link (``?invite=<code>``; the join call checks the code)."""
-    user = request_user(request)
+    invite link (``?invite=<code>``; the join call checks the code). A public game is
+    watched without an account too."""
+    user = request.user
     invite = request.GET.get("invite", "").strip()[:32]
+    if invite and not user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
     try:
         if invite:
             game = selectors.game_get_for_join(public_id=game_id, user=user, invite_code=invite)
         else:
             game = selectors.game_get(public_id=game_id, user=user)
     except GameNotFound:
+        if not user.is_authenticated:
+            # Perhaps a private game of theirs: logging in may show it.
+            return redirect_to_login(request.get_full_path())
         raise Http404("no such game") from None
     context = {"game_id": game.public_id, "invite": invite, "preset": game.preset}
     return render(request, "games/table.html", context)
+
+
+# ------------------------------------------------------------------ notifications
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def notification_settings(request: HttpRequest) -> HttpResponse:
+    """Which emails, when reminders come, the time zone, Web Push in this browser, the
+    calendar feed, the muted games. Three forms post here (``action``): the choices,
+    a new calendar URL, unmuting a game."""
+    user = request_user(request)
+    prefs = preferences.preferences_for(user)
+    form = NotificationSettingsForm(prefs=prefs)
+    if request.method == "POST":
+        action = request.POST.get("action", "save")
+        if action == "calendar_reset":
+            preferences.calendar_reset(user=user)
+            messages.success(request, _("Your calendar feed has a new address."))
+            return redirect("games:notification-settings")
+        if action == "unmute":
+            preferences.game_unmute(user=user, game_id=request.POST.get("game", "")[:16])
+            messages.success(request, _("You will hear about that game again."))
+            return redirect("games:notification-settings")
+        form = NotificationSettingsForm(request.POST, prefs=prefs)
+        if form.is_valid():
+            try:
+                preferences.preferences_update(user=user, changes=form.cleaned_data)
+            except InvalidRequest as error:
+                form.add_error(None, error.message)
+            else:
+                messages.success(request, _("Your notification settings are saved."))
+                return redirect("games:notification-settings")
+    muted = [
+        {"id": game.public_id, "preset": wording.preset_label(game.preset)}
+        for game in preferences.muted_games(user)
+    ]
+    context = {
+        "form": form,
+        "time_zone": prefs.time_zone,
+        "calendar_url": links.calendar_url(preferences.calendar_secret_for(user)),
+        "push_public_key": push.public_key(),
+        "muted": muted,
+    }
+    return render(request, "games/notification_settings.html", context)
+
+
+@csrf_exempt  # mail clients post here (RFC 8058); the signed token is the authority
+@require_http_methods(["GET", "POST"])
+def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
+    """A signed unsubscribe link, without logging in: GET asks to confirm (a link
+    checker following it changes nothing), POST turns the messages off (the
+    confirmation, or a mail client's one-click ``List-Unsubscribe-Post``)."""
+    wish = tokens.unsubscribe_read(token)
+    if wish is None:
+        raise Http404("no such link")
+    context = {"what": wording.unsubscribe_label(wish.kind), "game_id": wish.game_id}
+    if request.method == "POST":
+        if not preferences.unsubscribe_apply(wish):
+            raise Http404("no such link")
+        return render(request, "games/unsubscribe.html", {**context, "done": True})
+    return render(request, "games/unsubscribe.html", {**context, "done": False})
+
+
+@require_safe
+def calendar_feed(request: HttpRequest, secret: str) -> HttpResponse:
+    """A player's deadlines as an ICS feed, for calendar apps (the URL is the secret)."""
+    body = calendar.calendar_feed(secret=secret, now=timezone.now())
+    if body is None:
+        raise Http404("no such calendar")
+    response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = 'inline; filename="remi-deadlines.ics"'
+    response["Cache-Control"] = "private, max-age=300"
+    return response

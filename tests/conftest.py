@@ -39,6 +39,15 @@ def fresh_channel_layer() -> Iterator[None]:
     channel_layers.backends.clear()
 
 
+@pytest.fixture(autouse=True)
+def websocket_frames_follow_the_contract(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every frame a test receives from /ws/v1/, and every one it sends with
+    ``send_json_to``, is checked against docs/asyncapi.yaml (tests/asyncapi_contract.py)."""
+    from tests.asyncapi_contract import watch_communicators
+
+    watch_communicators(monkeypatch)
+
+
 @pytest.fixture
 def password() -> str:
     return PASSWORD

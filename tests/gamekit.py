@@ -22,6 +22,7 @@ from games.engine import (
     card_penalty,
 )
 from games.engine import Deal as EngineDeal
+from games.engine.seating import SeatingDraw, draw_cards
 from games.models import Deal, Game, Move
 from games.play import services
 from games.read.replay import deal_as_dealt, game_replay
@@ -41,6 +42,16 @@ def seeded_deal_source(seed: int) -> DealSource:
         if dealer is None:
             return Match.new(ruleset, players, rng=rng).deal
         return EngineDeal.new(ruleset, players, dealer=dealer, rng=rng)
+
+    return source
+
+
+def seeded_seating_source(seed: int) -> Callable[[int], SeatingDraw]:
+    """A ``services.seating_source`` that draws with ``random.Random`` seeded from ``seed``."""
+    seeds = random.Random(seed)
+
+    def source(players: int) -> SeatingDraw:
+        return SeatingDraw.from_draws(draw_cards(players, random.Random(seeds.getrandbits(64))))
 
     return source
 
@@ -195,7 +206,7 @@ def assert_log_hides_secrets(log: dict[str, Any], viewer: int | None, game: Game
     game.refresh_from_db()
     if not log["complete"]:
         assert not SERVER_ONLY_KEYS & keys_in(log)
-    for entry in log["moves"]:
+    for entry in log["results"]:
         move = moves[entry["ply"]]
         private = move.private if move.private is not None else move.public
         if log["complete"] or entry["seat"] == viewer:
@@ -282,9 +293,8 @@ class Table:
             view = client.get(self.url())
             assert view.status_code == 200
             assert_view_hides_secrets(view.json(), seat, game, self.shown)
-            log = client.get(self.url(f"/moves?after={after}&limit=1000"))
-            assert log.status_code == 200
-            assert_log_hides_secrets(log.json(), seat, game)
+            log = read_all(client, self.url(f"/moves?after={after}&page_size=100"))
+            assert_log_hides_secrets(log, seat, game)
 
 
 def table_create(
@@ -308,7 +318,10 @@ def table_create(
         assert joined.status_code == 200, joined.json()
     started = clients[0].post(f"/api/v1/games/{game_id}/start")
     assert started.status_code == 200, started.json()
-    return Table(game_id, clients, spectator)
+    # Rules that seat the players by drawn cards may have moved them: clients by seat.
+    seated = {seat["user"]["username"]: seat["position"] for seat in started.json()["seats"]}
+    by_seat = sorted(clients, key=lambda client: seated[client.user.username])
+    return Table(game_id, by_seat, spectator)
 
 
 __all__ = [
@@ -349,6 +362,22 @@ def deck_with_starter_hand(
     deck = [next(mine) if seat == starter else next(others) for seat in order]
     deck.extend(others)
     return deck
+
+
+def read_all(client: APIClient, path: str) -> dict[str, Any]:
+    """A whole paginated list: the first page's own fields and the ``results`` of every
+    page, following ``next`` to the end."""
+    response = client.get(path)
+    assert response.status_code == 200, response.json()
+    first = response.json()
+    results = list(first["results"])
+    page = first
+    while page["next"] is not None:
+        following = client.get(page["next"])
+        assert following.status_code == 200, following.json()
+        page = following.json()
+        results.extend(page["results"])
+    return {**first, "next": None, "results": results}
 
 
 def error_of(response: Any) -> dict[str, Any]:

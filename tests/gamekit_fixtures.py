@@ -11,15 +11,17 @@ import pytest
 from rest_framework.test import APIClient
 
 from games.play import services
-from tests.gamekit import assert_every_game_replays, seeded_deal_source
+from tests.gamekit import assert_every_game_replays, seeded_deal_source, seeded_seating_source
 
 
 @pytest.fixture
 def deals_seeded(monkeypatch: pytest.MonkeyPatch) -> Callable[[int], None]:
-    """``deals_seeded(seed)``: from now on every deal is shuffled from ``seed``."""
+    """``deals_seeded(seed)``: from now on every deal is shuffled, and every seating
+    draw (Remik 51) drawn, from ``seed``."""
 
     def seed(value: int) -> None:
         monkeypatch.setattr(services, "deal_source", seeded_deal_source(value))
+        monkeypatch.setattr(services, "seating_source", seeded_seating_source(value))
 
     seed(0)
     return seed
@@ -94,7 +96,9 @@ def started(
     def make(players: int = 2, preset: str = "serbian", **create: Any) -> tuple[Any, list[Any]]:
         game, users = lobby(players, preset, **create)
         game = services.game_start(game=game, user=users[0])
-        return game, users
+        # Rules that seat the players by drawn cards may have moved them.
+        by_id = {user.pk: user for user in users}
+        return game, [by_id[seat.user_id] for seat in game.seats.order_by("position")]
 
     return make
 

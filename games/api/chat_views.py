@@ -6,7 +6,9 @@ Live clients get new lines as ``chat`` events on the websocket (docs/websocket.m
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema
+from typing import Any
+
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -22,6 +24,7 @@ from games.read import selectors
 from games.read.chat import CHAT_PAGE, message_entry, messages_for
 from remi_site import strict_fields as strict
 from remi_site.api_errors import error_responses
+from remi_site.pagination import LIST_ERRORS, LogPagination, cursor_parameters, page_serializer
 
 
 class ChatMessageSerializer(Serializer):
@@ -32,8 +35,7 @@ class ChatMessageSerializer(Serializer):
     sent_at = serializers.DateTimeField()
 
 
-class ChatLogSerializer(Serializer):
-    messages = ChatMessageSerializer(many=True)
+ChatLogSerializer = page_serializer("ChatLogSerializer", ChatMessageSerializer(many=True))
 
 
 class ChatFilterSerializer(Serializer):
@@ -66,16 +68,33 @@ class GameChatView(GameAPIView):
         operation_id="games_chat_list",
         tags=["games"],
         summary="The table chat",
-        description=f"The visible lines, oldest first, at most {CHAT_PAGE} after `after`. "
-        "Anyone who may see the game may read its chat.",
-        parameters=[GAME_ID, ChatFilterSerializer],
-        responses={200: ChatLogSerializer, **error_responses(400, 401, 404, 429)},
+        description=f"The visible lines after `after`, oldest first, {CHAT_PAGE} a page "
+        "unless `page_size` says less: follow `next`. Anyone who may see the game may read "
+        "its chat.",
+        parameters=[GAME_ID, ChatFilterSerializer, *cursor_parameters(CHAT_PAGE)],
+        responses={
+            200: ChatLogSerializer,
+            400: OpenApiResponse(
+                error_responses(400)[400].response,
+                description=f"`invalid` (`after`, with `details.fields`), {LIST_ERRORS}",
+            ),
+            **error_responses(401, 404, 429),
+        },
     )
     def get(self, request: Request, game_id: str) -> Response:
         params = ChatFilterSerializer(data=request.query_params)
         params.is_valid(raise_exception=True)
         game = selectors.game_get(public_id=game_id, user=request_user(request))
-        return Response({"messages": messages_for(game=game, after=params.validated_data["after"])})
+
+        def read(after: int, limit: int) -> tuple[list[Any], int | None]:
+            lines = messages_for(game=game, after=after, limit=limit + 1)
+            more = len(lines) > limit
+            lines = lines[:limit]
+            return lines, lines[-1]["id"] if more else None
+
+        pages = LogPagination()
+        pages.page_size = CHAT_PAGE
+        return pages.page_of_log(request, after=params.validated_data["after"], read=read)
 
     @extend_schema(
         operation_id="games_chat_post",

@@ -1,5 +1,5 @@
-"""Serializers of the live-play endpoints: vacation, notification preferences and the
-absent-player choice of a live table (RULES.md §10).
+"""Serializers of the live-play endpoints: vacation and the absent-player choice of a
+live table (docs/rules.md §10).
 
 Outputs are plain dicts built by the views from ``games.clock`` and
 ``games.play.timeouts``; these classes describe them for the OpenAPI schema (the tests
@@ -12,7 +12,6 @@ from typing import Any
 
 from rest_framework import serializers
 
-from games.models import PlayerSettings
 from remi_site import strict_fields as strict
 
 Serializer = serializers.Serializer[Any]
@@ -45,26 +44,6 @@ class VacationStartSerializer(Serializer):
         "move by as much; a turn that comes to you meanwhile starts its clock when the "
         "vacation ends.",
     )
-
-
-# ------------------------------------------------------------------ notifications
-
-
-class NotificationSettingsSerializer(Serializer):
-    email_turns = serializers.ChoiceField(
-        choices=PlayerSettings.EmailTurns.choices,
-        help_text="'Your turn' emails in correspondence games: `each` move, a `daily` "
-        "digest, or `off`. Never sent while you are connected.",
-    )
-    reminders = serializers.BooleanField(
-        help_text="A reminder (websocket event `reminder`, and an email unless `email_turns` "
-        "is `off`) when most of a move's time is gone."
-    )
-
-
-class NotificationSettingsUpdateSerializer(Serializer):
-    email_turns = serializers.ChoiceField(choices=PlayerSettings.EmailTurns.choices, required=False)
-    reminders = strict.BooleanField(required=False)
 
 
 # ------------------------------------------------------------------ absent players

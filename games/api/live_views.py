@@ -1,5 +1,5 @@
-"""Live-play endpoints: your vacation, your notification preferences, and the host's
-choice when a live table has waited for an absent player (RULES.md §10).
+"""Live-play endpoints: your vacation, and the host's choice when a live table has
+waited for an absent player (docs/rules.md §10).
 
 Thin like the other views: parse with an input serializer, call the service
 (``games.clock``, ``games.play.timeouts``), answer with a plain dict that the
@@ -18,7 +18,7 @@ from accounts.authentication import request_user
 from games.api import live_serializers as ls
 from games.api import serializers as s
 from games.api.views import GAME_ID, GameAPIView
-from games.models import Game, PlayerSettings
+from games.models import Game
 from games.play import timeouts, vacation
 from games.read import selectors
 from remi_site.api_errors import error_responses
@@ -38,10 +38,6 @@ def _vacation_body(state: vacation.VacationState) -> dict[str, Any]:
         "started_at": state.started_at if state.until is not None else None,
         "until": state.until,
     }
-
-
-def _notifications(row: PlayerSettings) -> dict[str, Any]:
-    return {"email_turns": row.email_turns, "reminders": row.reminders}
 
 
 # ------------------------------------------------------------------ vacation
@@ -113,41 +109,6 @@ class VacationEndView(GameAPIView):
         return Response(_vacation_body(state))
 
 
-# ------------------------------------------------------------------ notifications
-
-
-class NotificationSettingsView(GameAPIView):
-    @extend_schema(
-        operation_id="notification_settings_retrieve",
-        tags=["account"],
-        summary="Your email and reminder preferences",
-        responses={200: ls.NotificationSettingsSerializer, **error_responses(401, 429)},
-    )
-    def get(self, request: Request) -> Response:
-        return Response(_notifications(vacation.settings_for(request_user(request))))
-
-    @extend_schema(
-        operation_id="notification_settings_update",
-        tags=["account"],
-        summary="Change your email and reminder preferences",
-        description="Send only what changes.",
-        request=ls.NotificationSettingsUpdateSerializer,
-        responses={
-            200: ls.NotificationSettingsSerializer,
-            **error_responses(400, 401, 429),
-        },
-    )
-    def patch(self, request: Request) -> Response:
-        data = ls.NotificationSettingsUpdateSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        row = vacation.play_settings_update(
-            user=request_user(request),
-            email_turns=data.validated_data.get("email_turns"),
-            reminders=data.validated_data.get("reminders"),
-        )
-        return Response(_notifications(row))
-
-
 # ------------------------------------------------------------------ absent players
 
 
@@ -156,7 +117,7 @@ class GameAbsentView(GameAPIView):
         operation_id="games_absent_retrieve",
         tags=["games"],
         summary="Whether a live table is waiting for an absent player",
-        description="RULES.md §10: when the player to move in a live game is disconnected "
+        description="docs/rules.md §10: when the player to move in a live game is disconnected "
         "at their deadline, the table waits for them (2 minutes by default; websocket event "
         "`waiting_for_player`). If they are still away then, the host may choose (event "
         "`absent_choice`) until `deadline_at`, after which the default applies.",

@@ -13,10 +13,12 @@ from typing import Any
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
+from games.chips.services import MAX_STAKE
 from games.engine import PRESETS, DiscardTake, SetJokerSwap, StarterChoice
 from games.engine.scoring import FINISHES
-from games.models import Game, Seat
+from games.models import ChipLedger, Game, Seat
 from remi_site import strict_fields as strict
+from remi_site.pagination import page_serializer
 
 Serializer = serializers.Serializer[Any]
 
@@ -51,9 +53,11 @@ class FinishScoringSerializer(Serializer):
 
 
 class RulesetSerializer(Serializer):
-    """Every switch of a ruleset (RULES.md); house rules override any but ``name``."""
+    """Every switch of a ruleset (docs/rules.md); house rules override any but ``name``."""
 
     name = serializers.CharField()
+    display_name = serializers.CharField(help_text="The variant's name for players.")
+    description = serializers.CharField(help_text="One paragraph describing the variant.")
     jokers = serializers.IntegerField(help_text="Jokers in the pack (two decks plus these).")
     hand_size = serializers.IntegerField(help_text="Cards dealt to each player.")
     starter_extra_card = serializers.BooleanField(
@@ -61,6 +65,10 @@ class RulesetSerializer(Serializer):
     )
     upcard = serializers.BooleanField(help_text="The stock's top card starts the discard pile.")
     starter = serializers.ChoiceField(choices=[c.value for c in StarterChoice])
+    seating_by_card_draw = serializers.BooleanField(
+        help_text="Before the first deal each player draws a card: the highest starts and "
+        "the others follow clockwise by their cards (ties draw again)."
+    )
     max_reshuffles = serializers.IntegerField(
         help_text="Stock refills from the discard pile before a deal is void."
     )
@@ -83,24 +91,115 @@ class RulesetSerializer(Serializer):
     penalty_joker = serializers.IntegerField()
     normal_close = FinishScoringSerializer()
     joker_close = FinishScoringSerializer(allow_null=True)
+    joker_close_doubles = serializers.BooleanField(
+        help_text="Going out with a joker doubles the normal close (when joker_close is null)."
+    )
     mixed_hand_close = FinishScoringSerializer(allow_null=True)
     dry_hand_close = FinishScoringSerializer()
     match_deals = serializers.ListField(
         child=serializers.IntegerField(),
         min_length=3,
-        max_length=3,
-        help_text="Deals in a match with 2, 3 and 4 players.",
+        max_length=5,
+        help_text="Deals in a match with 2, 3, 4 (5, 6) players, up to max_players.",
     )
     match_end_score = serializers.IntegerField(
         allow_null=True, help_text="A total that ends the match early (null: none)."
     )
     min_players = serializers.IntegerField()
     max_players = serializers.IntegerField()
+    seat_limit = serializers.IntegerField(help_text="The most max_players may be raised to.")
 
 
 class PresetSerializer(Serializer):
     name = serializers.CharField()
     ruleset = RulesetSerializer()
+
+
+# ------------------------------------------------------------------ actions
+
+
+def _kind(kind: str) -> serializers.ChoiceField:
+    """An action body's ``type``: its kind, which tells the members of ``Action`` apart."""
+    return serializers.ChoiceField(choices=[kind])
+
+
+class DrawStockActionSerializer(Serializer):
+    """Draw the top card of the stock."""
+
+    type = _kind("draw")
+
+
+class TakeDiscardActionSerializer(Serializer):
+    """Take the top card of the discard pile instead of drawing."""
+
+    type = _kind("take")
+
+
+class UndoTakeActionSerializer(Serializer):
+    """Put the discard just taken back and draw from the stock instead (serbian)."""
+
+    type = _kind("undo")
+
+
+class LayDownActionSerializer(Serializer):
+    """Lay one or more new melds (before opening: the opening, worth the minimum)."""
+
+    type = _kind("lay")
+    melds = serializers.ListField(
+        child=serializers.ListField(child=_card()),
+        help_text="One or more melds, each in laid-out order (runs low to high).",
+    )
+
+
+class LayOffActionSerializer(Serializer):
+    """Add one card from your hand to a table meld."""
+
+    type = _kind("off")
+    card = _card()
+    meld = serializers.IntegerField(min_value=0, help_text="The table meld's `index`.")
+    end = serializers.ChoiceField(
+        choices=["low", "high"],
+        required=False,
+        allow_null=True,
+        help_text="Where a card that fits either end of a run goes (default high); "
+        "ignored for a set.",
+    )
+
+
+class SwapJokerActionSerializer(Serializer):
+    """Give the real card(s) a table joker stands for and take the joker."""
+
+    type = _kind("swap")
+    cards = serializers.ListField(child=_card(), help_text="The real card(s) given for the joker.")
+    meld = serializers.IntegerField(min_value=0, help_text="The table meld's `index`.")
+
+
+class DiscardActionSerializer(Serializer):
+    """Discard a card: ends the turn (and the deal, if it was your last card)."""
+
+    type = _kind("discard")
+    card = _card()
+
+
+# One member per kind of action, told apart by ``type`` (the engine's ``Action.kind``).
+ACTION_SCHEMA = PolymorphicProxySerializer(
+    component_name="Action",
+    serializers={
+        "draw": DrawStockActionSerializer,
+        "take": TakeDiscardActionSerializer,
+        "undo": UndoTakeActionSerializer,
+        "lay": LayDownActionSerializer,
+        "off": LayOffActionSerializer,
+        "swap": SwapJokerActionSerializer,
+        "discard": DiscardActionSerializer,
+    },
+    resource_type_field_name="type",
+)
+
+
+@extend_schema_field(ACTION_SCHEMA)
+class ActionField(serializers.JSONField):
+    """An action object; the engine validates it (a bad one is 400 ``bad_action``)."""
 
 
 # ------------------------------------------------------------------ the engine's view
@@ -159,6 +258,65 @@ class MoveEventSerializer(Serializer):
     result = DealResultSerializer(required=False, help_text="The move ended the deal.")
 
 
+class TakeOptionSerializer(Serializer):
+    card = _card(help_text="The top card of the discard pile.")
+    obligation = serializers.ChoiceField(
+        choices=["open_or_return"],
+        allow_null=True,
+        help_text="`open_or_return` (serbian, before opening): take it, then open in this "
+        "turn or discard that same card back; null: taking binds you to nothing.",
+    )
+    undo = serializers.BooleanField(
+        help_text="Once taken, you may put it back and draw from the stock instead (`undo`), "
+        "as long as you have done nothing else."
+    )
+
+
+class OpeningNeedSerializer(Serializer):
+    minimum = serializers.IntegerField(
+        help_text="The value your new melds of one turn must reach together to open."
+    )
+    all_but_one_exempt = serializers.BooleanField(
+        help_text="Laying down every card but one at once needs no minimum (`hand_needs_51` off)."
+    )
+    this_turn = serializers.BooleanField(
+        help_text="You may open in this turn (false in a first round where the ruleset bans "
+        "opening in it)."
+    )
+
+
+class LegalMovesSerializer(Serializer):
+    """What the player to move may do now, move by move, as the engine decides it. Every
+    entry of `lay_offs` and `swaps` is an action body to send as is; lay-downs are the
+    one kind not listed one by one (`lay`, `opening`; `POST …/melds/check` and
+    `POST …/hint` help choose them)."""
+
+    draw = serializers.BooleanField(help_text="You may draw from the stock (`draw`).")
+    take = TakeOptionSerializer(
+        allow_null=True, help_text="You may take the top discard (`take`), and what it obliges."
+    )
+    undo = serializers.BooleanField(help_text="You may put the card you took back (`undo`).")
+    lay = serializers.BooleanField(
+        help_text="Your hand holds melds the engine would let you lay down now (`lay`): "
+        "your opening, until you have opened."
+    )
+    opening = OpeningNeedSerializer(
+        allow_null=True, help_text="What your opening needs; null once you have opened."
+    )
+    lay_offs = LayOffActionSerializer(
+        many=True,
+        help_text="Every lay-off: a card of yours onto a table meld, with the end of a run it "
+        "goes to (null for a set). A card that fits both ends of a run is listed twice.",
+    )
+    swaps = SwapJokerActionSerializer(
+        many=True, help_text="Every joker swap: the card(s) you give and the meld."
+    )
+    discards = serializers.ListField(
+        child=_card(),
+        help_text="The cards you may discard (one entry per value: twins are interchangeable).",
+    )
+
+
 class SeatViewSerializer(Serializer):
     """The engine's view of the current deal for the viewer's seat (or a spectator)."""
 
@@ -194,6 +352,53 @@ class SeatViewSerializer(Serializer):
     )
     result = DealResultSerializer(allow_null=True)
     last_event = MoveEventSerializer(allow_null=True)
+    legal = LegalMovesSerializer(
+        allow_null=True, help_text="Your moves now, one by one; null unless it is your turn."
+    )
+
+
+class FinishedDealSerializer(Serializer):
+    """A finished deal's result: the same object in the game (`deals`), the move log and
+    the websocket's `deal_over` event. Every hand is shown once the deal is over."""
+
+    number = serializers.IntegerField(help_text="The deal's number in the match, from 1.")
+    dealer = serializers.IntegerField()
+    winner = serializers.IntegerField(
+        allow_null=True, help_text="The seat that went out (closed the deal); null when void."
+    )
+    finish = serializers.ChoiceField(
+        choices=list(FINISHES),
+        help_text="How the deal closed: the scoring row applied (`void`: the stock ran out).",
+    )
+    closing_card = CardPairSerializer(
+        allow_null=True, help_text="The card the winner went out with; null when void."
+    )
+    scores = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Each seat's score for the deal."
+    )
+    penalties = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="The penalty of the cards each seat was left holding (0 for the winner).",
+    )
+    opened = serializers.ListField(
+        child=serializers.BooleanField(), help_text="Each seat had opened in the deal."
+    )
+    hands_left = serializers.ListField(
+        child=CardPairSerializer(many=True),
+        help_text="The cards each seat was left holding, shown to everyone once the deal is "
+        "over (the winner's: none).",
+    )
+    totals = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Each seat's running total after the deal."
+    )
+    ranks = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="The standing after the deal: each seat's place by total, lowest first "
+        "(equal totals share a place).",
+    )
+    match_over = serializers.BooleanField(
+        help_text="The deal ended the match (its last deal, or a total reached the end score)."
+    )
 
 
 # ------------------------------------------------------------------ games
@@ -204,6 +409,11 @@ class UserCardSerializer(Serializer):
     display_name = serializers.CharField()
     is_bot = serializers.BooleanField()
     bot_level = serializers.IntegerField(allow_null=True)
+    title = serializers.ChoiceField(
+        choices=["BOT"],
+        allow_null=True,
+        help_text="`BOT` for every bot (built in or a bot account): show it by the name.",
+    )
 
 
 class SeatSerializer(Serializer):
@@ -221,6 +431,11 @@ class SeatSerializer(Serializer):
         "start of the current turn (the player to move uses theirs from `turn_ends_at` to "
         "`deadline_at`); null for correspondence games.",
     )
+    away_until = serializers.DateTimeField(
+        allow_null=True,
+        help_text="The player is on vacation until then (their correspondence clocks wait); "
+        "null when they are not.",
+    )
 
 
 class TimeControlSerializer(Serializer):
@@ -234,7 +449,7 @@ class TimeControlSerializer(Serializer):
     absent_wait_s = serializers.IntegerField(
         allow_null=True,
         help_text="Live games: how long the table waits for a disconnected player to move "
-        "before the host may choose (RULES.md §10); null for correspondence.",
+        "before the host may choose (docs/rules.md §10); null for correspondence.",
     )
     time_bank_s = serializers.IntegerField(
         allow_null=True,
@@ -251,6 +466,38 @@ class CanSerializer(Serializer):
     resign = serializers.BooleanField()
     act = serializers.ListField(
         child=serializers.CharField(), help_text="Action kinds you may send now."
+    )
+
+
+class GameChipsSerializer(Serializer):
+    stake = serializers.IntegerField(
+        help_text="Chips each player puts into the pot when the game starts (0: none)."
+    )
+    pot = serializers.IntegerField(help_text="Chips staked into the pot (0 before the start).")
+    payouts = serializers.ListField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        help_text="Per seat, what the pot paid when the game ended (the winner at least 75 %, "
+        "the others below 50 penalty points 25 % by how far below); null until then.",
+    )
+    refunded = serializers.BooleanField(help_text="The game was aborted: the stakes went back.")
+    balances = serializers.ListField(
+        child=serializers.IntegerField(allow_null=True),
+        allow_null=True,
+        help_text="Per seat, the player's chip balance (a game with a stake); else null.",
+    )
+
+
+class SeatingSerializer(Serializer):
+    """The cards drawn for the seats before the first deal (rules that seat by cards)."""
+
+    cards = serializers.ListField(
+        child=serializers.ListField(child=_card()),
+        help_text="Per seat: the card drawn, then any drawn again to break a tie.",
+    )
+    starter = serializers.IntegerField(help_text="The seat of the highest card: it starts.")
+    lobby_seats = serializers.ListField(
+        child=serializers.IntegerField(), help_text="Per seat: the seat its player had before."
     )
 
 
@@ -272,6 +519,8 @@ class GameSummarySerializer(Serializer):
     deadline_at = serializers.DateTimeField(allow_null=True)
     winners = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
     created_at = serializers.DateTimeField()
+    stake = serializers.IntegerField(help_text="Chips each player puts into the pot (0: none).")
+    my_turn = serializers.BooleanField(help_text="The game is running and waits for your move.")
 
 
 class SeatRatingChangeSerializer(Serializer):
@@ -323,7 +572,14 @@ class GameViewSerializer(Serializer):
         "game was left during its first deal before every player had made a move, too "
         "short to rate); else null.",
     )
+    chips = GameChipsSerializer(help_text="The stake and the pot.")
+    seating = SeatingSerializer(
+        allow_null=True, help_text="The cards drawn for the seats (null: no draw)."
+    )
     deal = SeatViewSerializer(allow_null=True, help_text="Null before the game starts.")
+    deals = FinishedDealSerializer(
+        many=True, help_text="The results of the finished deals, in order."
+    )
     can = CanSerializer(help_text="What you may do now.")
 
 
@@ -344,12 +600,25 @@ class MoveEntrySerializer(Serializer):
 
 
 class DealtSerializer(Serializer):
+    """A deal of the log. While the game runs: each finished deal and its result. Once
+    it is over: every deal, with the hands as dealt (its replay)."""
+
     number = serializers.IntegerField()
     dealer = serializers.IntegerField()
-    hands = serializers.ListField(child=CardPairSerializer(many=True))
-    discard = CardPairSerializer(many=True)
-    to_move = serializers.IntegerField()
-    result = DealResultSerializer(allow_null=True)
+    hands = serializers.ListField(
+        child=CardPairSerializer(many=True),
+        required=False,
+        help_text="Each seat's hand as dealt (complete logs only).",
+    )
+    discard = CardPairSerializer(
+        many=True, required=False, help_text="The discard pile as dealt (complete logs only)."
+    )
+    to_move = serializers.IntegerField(
+        required=False, help_text="The seat that started the deal (complete logs only)."
+    )
+    result = FinishedDealSerializer(
+        allow_null=True, help_text="Null for a deal the game ended before it was over."
+    )
 
 
 class MoveLogSerializer(Serializer):
@@ -357,11 +626,16 @@ class MoveLogSerializer(Serializer):
         help_text="True once the game is over: every move in full, and the hands dealt."
     )
     ply = serializers.IntegerField()
-    moves = MoveEntrySerializer(many=True)
-    next_after = serializers.IntegerField(
-        allow_null=True, help_text="More moves follow: ask again with `after` set to this."
+    deals = DealtSerializer(many=True)
+    seating = SeatingSerializer(
+        allow_null=True,
+        help_text="The cards drawn for the seats before the first move (null: no draw).",
     )
-    deals = DealtSerializer(many=True, allow_null=True)
+    next = serializers.URLField(allow_null=True, help_text="More moves follow: read this next.")
+    previous = serializers.URLField(
+        allow_null=True, help_text="Always null: the log is read forward from `after`."
+    )
+    results = MoveEntrySerializer(many=True, help_text="The moves of this page, by ply.")
 
 
 class ActResultSerializer(Serializer):
@@ -382,7 +656,9 @@ class GameCreateSerializer(Serializer):
         default=dict,
         help_text='House rules: ruleset fields to change, e.g. `{"hand_needs_51": false}`.',
     )
-    players = strict.IntegerField(min_value=2, max_value=4)
+    players = strict.IntegerField(
+        min_value=2, max_value=6, help_text="2 to the ruleset's `max_players`."
+    )
     visibility = serializers.ChoiceField(
         choices=Game.Visibility.choices, default=Game.Visibility.PUBLIC
     )
@@ -422,8 +698,16 @@ class GameCreateSerializer(Serializer):
         child=strict.CharField(),
         required=False,
         default=list,
-        max_length=3,
+        max_length=5,
         help_text="Usernames of bot accounts to seat at once.",
+    )
+    stake = strict.IntegerField(
+        required=False,
+        default=0,
+        min_value=0,
+        max_value=MAX_STAKE,
+        help_text="Chips each player puts into the pot when the game starts (0: none). Everyone "
+        "seated must hold that many (`insufficient_chips`).",
     )
 
 
@@ -454,74 +738,12 @@ class JoinSerializer(Serializer):
     )
 
 
-class _DrawAction(Serializer):
-    type = serializers.ChoiceField(choices=["draw"])
-
-
-class _TakeAction(Serializer):
-    type = serializers.ChoiceField(choices=["take"])
-
-
-class _UndoAction(Serializer):
-    type = serializers.ChoiceField(choices=["undo"])
-
-
-class _LayAction(Serializer):
-    type = serializers.ChoiceField(choices=["lay"])
-    melds = serializers.ListField(
-        child=serializers.ListField(child=_card()),
-        help_text="One or more melds, each in laid-out order (runs low to high).",
-    )
-
-
-class _OffAction(Serializer):
-    type = serializers.ChoiceField(choices=["off"])
-    card = _card()
-    meld = serializers.IntegerField(min_value=0)
-    end = serializers.ChoiceField(
-        choices=["low", "high"],
-        required=False,
-        allow_null=True,
-        help_text="Where a card that fits either end of a run goes (default high).",
-    )
-
-
-class _SwapAction(Serializer):
-    type = serializers.ChoiceField(choices=["swap"])
-    cards = serializers.ListField(child=_card(), help_text="The real card(s) given for the joker.")
-    meld = serializers.IntegerField(min_value=0)
-
-
-class _DiscardAction(Serializer):
-    type = serializers.ChoiceField(choices=["discard"])
-    card = _card()
-
-
-ACTION_SCHEMA = PolymorphicProxySerializer(
-    component_name="Action",
-    serializers={
-        "draw": _DrawAction,
-        "take": _TakeAction,
-        "undo": _UndoAction,
-        "lay": _LayAction,
-        "off": _OffAction,
-        "swap": _SwapAction,
-        "discard": _DiscardAction,
-    },
-    resource_type_field_name="type",
-)
-
-
-@extend_schema_field(ACTION_SCHEMA)
-class ActionField(serializers.JSONField):
-    """An action object; the engine validates it (a bad one is 400 ``bad_action``)."""
-
-
 class ActSerializer(Serializer):
-    action = ActionField(
-        help_text='The action, e.g. `{"type": "discard", "card": "7H"}`. The text form '
-        '(`"discard 7H"`, `"lay 7H 8H 9H | QS QD QC"`) is accepted too.'
-    )
+    """A move: the action, e.g. `{"type": "discard", "card": "7H"}` (one member of
+    `Action` per kind, told apart by `type`; the text form, `"discard 7H"` or
+    `"lay 7H 8H 9H | QS QD QC"`, is accepted too), and the `ply` it was made on."""
+
+    action = ActionField()
     ply = strict.IntegerField(
         min_value=0, help_text="The game's `ply` you acted on; a stale one is refused (409)."
     )
@@ -532,12 +754,50 @@ class GameListFilterSerializer(Serializer):
         choices=LIST_STATUS_CHOICES,
         required=False,
         help_text="`open`: public games in the lobby with a free seat that you are not in; "
-        "`my_turn`: running games waiting for your move.",
+        "`my_turn`: running games waiting for your move, most urgent deadline first.",
     )
     mine = serializers.BooleanField(required=False, default=False, help_text="Only your games.")
     variant = serializers.ChoiceField(choices=list(PRESETS), required=False)
+    time_control = serializers.ChoiceField(choices=Game.TimeControl.choices, required=False)
 
 
 class MoveLogFilterSerializer(Serializer):
-    after = serializers.IntegerField(min_value=0, required=False, default=0)
-    limit = serializers.IntegerField(min_value=1, max_value=1000, required=False, default=500)
+    after = serializers.IntegerField(
+        min_value=0, required=False, default=0, help_text="Only the moves after this ply."
+    )
+
+
+# ------------------------------------------------------------------ pages of the catalogues
+
+PresetPageSerializer = page_serializer("PresetPageSerializer", PresetSerializer(many=True))
+BotPageSerializer = page_serializer("BotPageSerializer", BotSerializer(many=True))
+
+
+# ------------------------------------------------------------------ play chips
+
+
+class ChipLedgerEntrySerializer(Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.ChoiceField(
+        choices=ChipLedger.Kind.choices,
+        help_text="`grant` (a new account), `top_up` (daily), `stake` (into a game's pot), "
+        "`payout` (a share of a pot), `refund` (an aborted game's stake back).",
+    )
+    amount = serializers.IntegerField(help_text="Signed: what it added to the balance.")
+    balance_after = serializers.IntegerField()
+    game = serializers.CharField(allow_null=True, help_text="The game's public id, if any.")
+    day = serializers.DateField(allow_null=True, help_text="A top-up's day (UTC).")
+    created_at = serializers.DateTimeField()
+
+
+class ChipsPageSerializer(Serializer):
+    balance = serializers.IntegerField(
+        allow_null=True, help_text="Your chips (null until your account opens)."
+    )
+    topped_up_on = serializers.DateField(allow_null=True, help_text="The last daily top-up.")
+    starting_grant = serializers.IntegerField(help_text="A new account's chips.")
+    daily_top_up = serializers.IntegerField(help_text="Chips every account gets once a day.")
+    max_stake = serializers.IntegerField(help_text="The largest stake a game may ask.")
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = ChipLedgerEntrySerializer(many=True, help_text="Your ledger, newest first.")

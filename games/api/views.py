@@ -16,13 +16,21 @@ from rest_framework.views import APIView
 from accounts.authentication import request_user
 from games.api import serializers as s
 from games.api.errors import api_error
+from games.challenges import pairing
 from games.engine import IllegalAction, parse_action
 from games.errors import GameError, IllegalMove
 from games.play import services
 from games.play.bot_turns import game_play_now
 from games.read import selectors
 from remi_site.api_errors import ApiError, error_responses
-from remi_site.pagination import CURSOR_PARAMETERS, INVALID_CURSOR, CursorPagination
+from remi_site.pagination import (
+    CURSOR_PARAMETERS,
+    LIST_ERRORS,
+    CursorPagination,
+    LogPagination,
+    SequencePagination,
+    cursor_parameters,
+)
 
 GAME_ID = OpenApiParameter(
     "game_id", OpenApiTypes.STR, OpenApiParameter.PATH, description="The game's public id."
@@ -37,6 +45,7 @@ IDEMPOTENCY_KEY = OpenApiParameter(
     "another action is refused with 422 `idempotency_key_reused`.",
 )
 MAX_IDEMPOTENCY_KEY = 128
+MOVE_PAGE = 100  # moves a page of the log by default: a whole deal or two
 
 
 class GameAPIView(APIView):
@@ -56,6 +65,12 @@ class GamePagination(CursorPagination):
     ordering = ("-created_at", "-id")
 
 
+class QueuePagination(CursorPagination):
+    """``status=my_turn``: the most urgent deadline first."""
+
+    ordering = ("deadline_at", "id")
+
+
 # ------------------------------------------------------------------ rulesets
 
 
@@ -67,11 +82,16 @@ class RulesetListView(GameAPIView):
         tags=["games"],
         summary="The rule presets, with every field",
         description="A game is created from a preset plus house-rule overrides of any field "
-        "but `name`. RULES.md explains each switch.",
-        responses={200: s.PresetSerializer(many=True), **error_responses(429)},
+        "but `name`. docs/rules.md explains each switch.",
+        parameters=CURSOR_PARAMETERS,
+        responses={
+            200: s.PresetPageSerializer,
+            400: OpenApiResponse(error_responses(400)[400].response, description=LIST_ERRORS),
+            **error_responses(429),
+        },
     )
     def get(self, request: Request) -> Response:
-        return Response(selectors.ruleset_presets())
+        return SequencePagination().page_of_sequence(request, selectors.ruleset_presets())
 
 
 class BotListView(GameAPIView):
@@ -82,10 +102,15 @@ class BotListView(GameAPIView):
         tags=["games"],
         summary="The built-in bots",
         description="Bot accounts to name in `bots` when creating a game, weakest first.",
-        responses={200: s.BotSerializer(many=True), **error_responses(429)},
+        parameters=CURSOR_PARAMETERS,
+        responses={
+            200: s.BotPageSerializer,
+            400: OpenApiResponse(error_responses(400)[400].response, description=LIST_ERRORS),
+            **error_responses(429),
+        },
     )
     def get(self, request: Request) -> Response:
-        return Response(selectors.bot_list())
+        return SequencePagination().page_of_sequence(request, selectors.bot_list())
 
 
 # ------------------------------------------------------------------ games
@@ -97,13 +122,13 @@ class GameListView(GameAPIView):
         tags=["games"],
         summary="Games you may see",
         description="Public games and the private games you sit in, newest first, with "
-        "cursor pagination (`next`/`previous` links; `page_size` up to 100).",
+        "cursor pagination (`next`/`previous` links; `page_size` 1 to 100).",
         parameters=[s.GameListFilterSerializer, *CURSOR_PARAMETERS],
         responses={
             200: s.GamePageSerializer,
             400: OpenApiResponse(
                 error_responses(400)[400].response,
-                description=f"`invalid` (the filters, with `details.fields`), {INVALID_CURSOR}",
+                description=f"`invalid` (the filters, with `details.fields`), {LIST_ERRORS}",
             ),
             **error_responses(401, 429),
         },
@@ -113,7 +138,8 @@ class GameListView(GameAPIView):
         filters.is_valid(raise_exception=True)
         user = request_user(request)
         games = selectors.game_list(user=user, filters=filters.validated_data)
-        paginator = GamePagination()
+        my_turn = filters.validated_data.get("status") == "my_turn"
+        paginator = QueuePagination() if my_turn else GamePagination()
         page = paginator.paginate_queryset(games, request, view=self) or []
         return paginator.get_paginated_response(
             [selectors.game_summary(game, user) for game in page]
@@ -133,7 +159,11 @@ class GameListView(GameAPIView):
                 error_responses(400)[400].response,
                 description="`invalid` (fields), `unknown_preset`, `invalid_ruleset`, "
                 "`invalid_players`, `invalid_time_control`, `unknown_bot`, `too_many_bots`, "
-                "`rated_with_bots` (a rated game seats no built-in bots).",
+                "`rated_with_bots` (a rated game seats no built-in bots), `invalid_stake`.",
+            ),
+            409: OpenApiResponse(
+                error_responses(409)[409].response,
+                description="`insufficient_chips`: you or a bot cannot cover the stake.",
             ),
             **error_responses(401, 429),
         },
@@ -190,6 +220,11 @@ class InviteJoinView(GameAPIView):
         request=None,
         responses={
             200: s.GameViewSerializer,
+            403: OpenApiResponse(
+                error_responses(403)[403].response,
+                description="`bots_rated_vs_humans`: a rated game would seat a bot account "
+                "with people, which this site does not allow.",
+            ),
             409: OpenApiResponse(error_responses(409)[409].response, description="`game_full`."),
             **error_responses(401, 404, 429),
         },
@@ -197,11 +232,15 @@ class InviteJoinView(GameAPIView):
     def post(self, request: Request, invite_code: str) -> Response:
         user = request_user(request)
         game = selectors.game_for_invite(invite_code=invite_code)
+        pairing.join_check(game=game, user=user)
         services.game_join(game=game, user=user, invite_code=invite_code)
         return Response(self.view_of(request, game.public_id))
 
 
 class GameDetailView(GameAPIView):
+    # A public game is watched without an account (the anonymous throttle applies).
+    permission_classes = [permissions.AllowAny]
+
     @extend_schema(
         operation_id="games_retrieve",
         tags=["games"],
@@ -209,7 +248,7 @@ class GameDetailView(GameAPIView):
         description="Your hand (with card ids), the table, the discard pile, the other hands' "
         "and the stock's sizes, the scores, whose turn it is and its deadline, the `ply` to "
         "send with your next action, and what you may do now (`can`). Spectators of public "
-        "games see everything but the hands.",
+        "games, signed in or not, see everything but the hands.",
         parameters=[GAME_ID],
         responses={200: s.GameViewSerializer, **error_responses(401, 404, 429)},
     )
@@ -229,11 +268,14 @@ class GameJoinView(GameAPIView):
         responses={
             200: s.GameViewSerializer,
             403: OpenApiResponse(
-                error_responses(403)[403].response, description="`seat_out`: you resigned."
+                error_responses(403)[403].response,
+                description="`seat_out`: you resigned; `bots_rated_vs_humans`: a rated game "
+                "would seat a bot account with people, which this site does not allow.",
             ),
             409: OpenApiResponse(
                 error_responses(409)[409].response,
-                description="`game_not_in_lobby`, `game_full`.",
+                description="`game_not_in_lobby`, `game_full`, `insufficient_chips` (you "
+                "cannot cover the game's stake).",
             ),
             **error_responses(400, 401, 404, 429),
         },
@@ -244,6 +286,7 @@ class GameJoinView(GameAPIView):
         user = request_user(request)
         code = data.validated_data["invite_code"] or None
         game = selectors.game_get_for_join(public_id=game_id, user=user, invite_code=code)
+        pairing.join_check(game=game, user=user)
         services.game_join(game=game, user=user, invite_code=code)
         return Response(self.view_of(request, game_id))
 
@@ -277,7 +320,9 @@ class GameStartView(GameAPIView):
         operation_id="games_start",
         tags=["games"],
         summary="Start the game (host)",
-        description="Once every seat is taken: the first deal is shuffled and dealt.",
+        description="Once every seat is taken: every player puts the stake (if any) into the "
+        "pot, the seats are drawn for where the rules say so (`seating` in the answer: the "
+        "highest card starts), and the first deal is shuffled and dealt.",
         parameters=[GAME_ID],
         request=None,
         responses={
@@ -285,7 +330,8 @@ class GameStartView(GameAPIView):
             403: OpenApiResponse(error_responses(403)[403].response, description="`not_host`."),
             409: OpenApiResponse(
                 error_responses(409)[409].response,
-                description="`game_not_in_lobby`, `not_enough_players`.",
+                description="`game_not_in_lobby`, `not_enough_players`, `insufficient_chips` "
+                "(a player's balance no longer covers the stake).",
             ),
             **error_responses(401, 404, 429),
         },
@@ -427,19 +473,45 @@ class GameActionView(GameAPIView):
 
 
 class GameMoveListView(GameAPIView):
+    permission_classes = [permissions.AllowAny]  # as the game: public games for anyone
+
     @extend_schema(
         operation_id="games_moves",
         tags=["games"],
         summary="The move log",
         description="While the game runs: every move in its public form (another player's "
         "draw from the stock shows no card), your own moves in full. Once the game is over: "
-        "every move in full and the hands dealt in each deal: the replay.",
-        parameters=[GAME_ID, s.MoveLogFilterSerializer],
-        responses={200: s.MoveLogSerializer, **error_responses(400, 401, 404, 429)},
+        "every move in full and the hands dealt in each deal: the replay. Oldest first from "
+        "`after` (a ply), 100 moves a page unless `page_size` says less: follow `next`.",
+        parameters=[GAME_ID, s.MoveLogFilterSerializer, *cursor_parameters(MOVE_PAGE)],
+        responses={
+            200: s.MoveLogSerializer,
+            400: OpenApiResponse(
+                error_responses(400)[400].response,
+                description=f"`invalid` (`after`, with `details.fields`), {LIST_ERRORS}",
+            ),
+            **error_responses(401, 404, 429),
+        },
     )
     def get(self, request: Request, game_id: str) -> Response:
         params = s.MoveLogFilterSerializer(data=request.query_params)
         params.is_valid(raise_exception=True)
-        user = request_user(request)
+        user = request.user
         game = selectors.game_get(public_id=game_id, user=user)
-        return Response(selectors.move_log_for(game=game, user=user, **params.validated_data))
+        log: dict[str, Any] = {}
+
+        def read(after: int, limit: int) -> tuple[list[Any], int | None]:
+            log.update(selectors.move_log_for(game=game, user=user, after=after, limit=limit))
+            return log["moves"], log["next_after"]
+
+        pages = LogPagination()
+        pages.page_size = MOVE_PAGE
+        response = pages.page_of_log(request, after=params.validated_data["after"], read=read)
+        response.data = {
+            "complete": log["complete"],
+            "ply": log["ply"],
+            "deals": log["deals"],
+            "seating": log["seating"],
+            **response.data,
+        }
+        return response

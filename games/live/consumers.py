@@ -1,12 +1,15 @@
-"""The websocket endpoint ``/ws/v1/``: live game events (protocol: docs/websocket.md).
+"""The websocket endpoint ``/ws/v1/``: live game events and each user's event stream
+(protocol: docs/websocket.md; every frame: docs/asyncapi.yaml).
 
 Thin: authenticate (session cookie or ``Authorization: Bearer`` token, set by the
 ASGI stack; Origin checked there too), authorise a subscription with the same
 rule as the REST API (public games, or private ones the user sits in), join the
 Channels groups, forward events. Each connection is in its user's group
 (private updates: their own hand) and in the group of each game it subscribed to
-(public events). State is never built here: events are built after commit by
-``games.live.publisher`` and ``games.live.outbox``.
+(public events). A connection subscribed to the event stream passes on its user's
+stream frames (challenges, games starting and ending, their turn), after sending the
+stream's state (``games.read.streams``). State is never built here: events are built
+after commit by ``games.live.publisher`` and ``games.live.outbox``.
 
 Hostile clients: a frame that is not a JSON object of a known type gets an error
 frame and the connection stays open; frames beyond the connection's rate
@@ -23,23 +26,32 @@ import json
 import logging
 import re
 import time
-from typing import Any, NoReturn
+from types import SimpleNamespace
+from typing import Any, NoReturn, cast
 
 from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.contrib.auth import SESSION_KEY
 from redis.exceptions import RedisError
 
-from games.errors import GameNotFound
+from accounts.models import Profile
+from games.errors import GameError, GameNotFound
 from games.live import limits, presence, publisher
 from games.live.publisher import game_group
+from games.play import chat
 from games.read import selectors
+from games.read.streams import stream_state
+from games.stream_events import STREAM
 from remi_site.client_ip import client_ip_from_scope
+from remi_site.throttling import ScopedRateThrottle
 
 logger = logging.getLogger(__name__)
 
 # Close codes (docs/websocket.md).
 CLOSE_UNAUTHENTICATED = 4401
+CLOSE_FORBIDDEN = 4403  # authenticated, but not allowed to connect this way
+CLOSE_BANNED = 4410  # the account was banned while connected
 CLOSE_TOO_MANY_CONNECTIONS = 4429
 CLOSE_FLOODING = 1008  # RFC 6455: policy violation
 CLOSE_SERVICE_RESTART = 1012  # RFC 6455: the channel layer (Redis) was lost: reconnect
@@ -53,6 +65,24 @@ PRESENCE_REFRESH_S = presence.PRESENCE_TTL_S / 3
 PING_TOUCH_MIN_INTERVAL_S = 5.0
 
 
+class _ChatScope:
+    # The chat's rate (THROTTLE_CHAT) counts a user's lines over the API and here together.
+    throttle_scope = "chat"
+
+
+@database_sync_to_async
+def _chat_post(user: Any, game_id: str, text: str) -> int | float:
+    """Post a line as ``user`` (``games.play.chat``: seated, not muted); the line's id,
+    or the seconds to wait (a float) when the user's chat rate is spent."""
+    throttle = ScopedRateThrottle()
+    # The throttle reads only the request's user (it counts per user) and the scope.
+    request: Any = SimpleNamespace(user=user)
+    if not throttle.allow_request(request, cast(Any, _ChatScope())):
+        return float(throttle.wait() or 1.0)
+    game = selectors.game_get(public_id=game_id, user=user)
+    return chat.post_message(game=game, user=user, text=text).pk
+
+
 @database_sync_to_async
 def _subscription(user: Any, game_id: str) -> dict[str, Any]:
     game = selectors.game_get(public_id=game_id, user=user)
@@ -64,9 +94,35 @@ def _subscription(user: Any, game_id: str) -> dict[str, Any]:
     }
 
 
+@database_sync_to_async
+def _bot_on_a_session(scope: Any, user: Any) -> bool:
+    """A bot account signed in by a session cookie (one from before it became a bot):
+    a bot connects with its API token, never as a browser."""
+    session = scope.get("session")
+    if session is None or str(session.get(SESSION_KEY, "")) != str(user.pk):
+        return False  # authenticated by its token
+    return Profile.objects.filter(user_id=user.pk, is_bot=True).exists()
+
+
+@database_sync_to_async
+def _stream_state(user: Any) -> list[dict[str, Any]]:
+    return stream_state(user=user)
+
+
+def _watching(scope: Any) -> bool:
+    """A visitor asks to watch without an account (``/ws/v1/?watch=1``, no credentials
+    sent): credentials that failed are still refused with 4401."""
+    headers = dict(scope.get("headers") or [])
+    return b"watch=1" in (scope.get("query_string") or b"").split(b"&") and (
+        b"authorization" not in headers
+    )
+
+
 class GameEventsConsumer(AsyncJsonWebsocketConsumer):
     user: Any = None
+    watcher = False  # a visitor without an account: public game events only
     games: set[str]
+    streaming = False  # subscribed to the user's event stream
     _refresher: asyncio.Task[None] | None = None
     _slot = False  # holds one of the user's connection slots: a live connection
     _closing = False  # closed for flooding: the client's last frames are ignored
@@ -78,7 +134,17 @@ class GameEventsConsumer(AsyncJsonWebsocketConsumer):
         self._dropped = 0  # frames dropped in a row for the rate
         self._touched_at = 0.0
         if self.user is None or not self.user.is_authenticated:
-            await self._refuse(CLOSE_UNAUTHENTICATED)
+            if not _watching(self.scope):
+                await self._refuse(CLOSE_UNAUTHENTICATED)
+            # A visitor without an account watches public games: game events only.
+            self.watcher = True
+            await self.accept()
+            await self.send_json(
+                {"type": "hello", "protocol": publisher.PROTOCOL_VERSION, "user": ""}
+            )
+            return
+        if await _bot_on_a_session(self.scope, self.user):
+            await self._refuse(CLOSE_FORBIDDEN)
         if not await limits.connection_slot_take(self.user.pk, self.channel_name):
             logger.warning(
                 "websocket refused: user %s has %s connections open (from %s)",
@@ -130,6 +196,11 @@ class GameEventsConsumer(AsyncJsonWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if self._refresher is not None:
             self._refresher.cancel()
+        if self.watcher:
+            for game_id in list(self.games):
+                with contextlib.suppress(RedisError, OSError):
+                    await self.channel_layer.group_discard(game_group(game_id), self.channel_name)
+            return
         if not self._slot:
             return
         try:
@@ -202,12 +273,18 @@ class GameEventsConsumer(AsyncJsonWebsocketConsumer):
             await self._error("bad_message", "send a JSON object")
             return
         kind = content.get("type")
-        if kind == "subscribe":
+        if self.watcher and (kind == "chat" or "stream" in content):
+            await self._error("not_authenticated", "sign in to chat or to follow your events")
+        elif kind in ("subscribe", "unsubscribe") and "stream" in content:
+            await self._stream(content, on=kind == "subscribe")
+        elif kind == "subscribe":
             await self._subscribe(content)
         elif kind == "unsubscribe":
             await self._unsubscribe(content)
         elif kind == "ping":
             await self._ping()
+        elif kind == "chat":
+            await self._chat(content)
         elif isinstance(kind, str):
             await self._error("unknown_type", f"unknown message type {kind[:40]!r}")
         else:
@@ -255,10 +332,44 @@ class GameEventsConsumer(AsyncJsonWebsocketConsumer):
         if game_id in self.games:
             self.games.discard(game_id)
             await self.channel_layer.group_discard(game_group(game_id), self.channel_name)
-            await database_sync_to_async(presence.presence_drop)(
-                user_id=self.user.pk, channel=self.channel_name, games=[game_id]
-            )
+            if not self.watcher:
+                await database_sync_to_async(presence.presence_drop)(
+                    user_id=self.user.pk, channel=self.channel_name, games=[game_id]
+                )
         await self.send_json({"type": "unsubscribed", "game": game_id[:40]})
+
+    async def _stream(self, content: dict[str, Any], *, on: bool) -> None:
+        """The user's event stream (challenges, games starting and ending, their turn).
+        On subscribing, its state first: the stream is on before the state is read, so
+        nothing is missed (an event may come twice: clients treat them as idempotent)."""
+        if content.get("stream") != STREAM:
+            await self._error("bad_message", f'the only stream is "{STREAM}"')
+            return
+        self.streaming = on
+        await self.send_json({"type": "subscribed" if on else "unsubscribed", "stream": STREAM})
+        if on:
+            for frame in await _stream_state(self.user):
+                await self.send_json(frame)
+
+    async def _chat(self, content: dict[str, Any]) -> None:
+        game_id, text = content.get("game"), content.get("text")
+        if not isinstance(game_id, str) or not isinstance(text, str):
+            await self._error("bad_message", "chat needs game (string), text (string)")
+            return
+        if not GAME_ID.fullmatch(game_id):
+            await self._error("not_found", "no such game", game=game_id[:40])
+            return
+        try:
+            sent = await _chat_post(self.user, game_id, text)
+        except GameError as error:
+            await self._error(error.code, error.message, game=game_id, details=error.details)
+            return
+        if isinstance(sent, float):
+            await self._error(
+                "throttled", "too many chat lines", game=game_id, retry_after=round(sent, 3)
+            )
+            return
+        await self.send_json({"type": "chat_sent", "game": game_id, "id": sent})
 
     async def _error(self, code: str, message: str, **extra: Any) -> None:
         await self.send_json({"type": "error", "code": code, "message": message, **extra})
@@ -267,6 +378,8 @@ class GameEventsConsumer(AsyncJsonWebsocketConsumer):
 
     async def _touch(self) -> None:
         self._touched_at = time.monotonic()
+        if self.watcher:
+            return  # a visitor is nobody's presence
         await database_sync_to_async(presence.presence_touch)(
             user_id=self.user.pk, channel=self.channel_name, games=sorted(self.games)
         )
@@ -290,3 +403,14 @@ class GameEventsConsumer(AsyncJsonWebsocketConsumer):
     async def user_event(self, message: dict[str, Any]) -> None:
         """A private event for this user (their own hand): only their connections get it."""
         await self.send_json({**message["event"], "game": message["game"], "ply": message["ply"]})
+
+    async def stream_event(self, message: dict[str, Any]) -> None:
+        """A frame of this user's event stream, for the connections subscribed to it."""
+        if self.streaming:
+            await self.send_json(message["event"])
+
+    async def account_closed(self, message: dict[str, Any]) -> None:
+        """The account was banned (``games.play.moderation.ban_enforce``): every one of
+        its connections closes at once."""
+        self._closing = True
+        await self.close(code=CLOSE_BANNED)

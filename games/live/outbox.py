@@ -14,7 +14,7 @@ of it, once per commit, with one trip to the channel layer.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -56,6 +56,26 @@ def game_events_on_commit(game_id: str, batch: list[tuple[int, Mapping[str, Any]
     """Publish the events of ``batch`` (read at commit time) once the current
     transaction commits, then run the after-commit work of the game once."""
     outbox_on_commit(Outbox(game_id, batch))
+
+
+StreamEvents = Callable[[], Sequence[tuple[int, Mapping[str, Any]]]]
+
+
+def stream_events_on_commit(build: StreamEvents) -> None:
+    """Send the ``(user id, event)`` pairs that ``build`` makes, each to that user's event
+    stream, once the current transaction commits (at once outside one): the challenge
+    events, which belong to no game. Built at the commit, they show what committed;
+    registered first, they go before the events of what the rest of the transaction
+    does (a challenge accepted, then its game starting). A game's own stream events
+    are sent with its commit by ``publisher.game_committed``."""
+    transaction.on_commit(lambda: _streams_committed(build))
+
+
+def _streams_committed(build: StreamEvents) -> None:
+    try:
+        publisher.publish_stream_events(build())
+    except Exception:
+        logger.exception("could not publish the stream events of a commit")
 
 
 def _game_committed(

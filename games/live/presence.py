@@ -1,12 +1,15 @@
 """Who is connected, to which games: Redis sorted sets scored by expiry time, so the
 connections of an ASGI process that crashed simply expire. Refreshed by each websocket
-connection; read by the absent-player rule and before a "your turn" email.
+connection; read by the absent-player rule and before a "your turn" email, and (as
+each person lets others see it) on the pages that show who is online.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from functools import cache
+from typing import Any
 
 import redis
 from django.conf import settings
@@ -62,3 +65,27 @@ def connected_users(game_id: str) -> set[int]:
 def is_connected(user_id: int) -> bool:
     """Whether the user has any live websocket connection."""
     return bool(_redis().zcount(_user_key(user_id), time.time(), "+inf"))
+
+
+def shown_online(users: Iterable[Any]) -> dict[int, bool | None]:
+    """Whether each user is online, as other people may be told: None for a user who
+    keeps it to themselves (their profile's ``show_online`` off), and for everyone
+    when Redis cannot say. The server's own decisions (the absent-player rule, the
+    emails) read ``connected_users`` and ``is_connected``, which the setting leaves be.
+    """
+    users = list(users)
+    shown = [user for user in users if getattr(user.profile, "show_online", True)]
+    answer: dict[int, bool | None] = {user.pk: None for user in users}
+    if not shown:
+        return answer
+    now = time.time()
+    pipe = _redis().pipeline()
+    for user in shown:
+        pipe.zcount(_user_key(user.pk), now, "+inf")
+    try:
+        counts = pipe.execute()
+    except redis.RedisError:
+        return answer
+    for user, count in zip(shown, counts, strict=True):
+        answer[user.pk] = bool(count)
+    return answer

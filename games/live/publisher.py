@@ -40,7 +40,8 @@ from django.conf import settings
 from accounts.models import is_builtin_bot
 from games import clock
 from games.engine import Deal as EngineDeal
-from games.models import Deal, Game, PlayerSettings, Seat
+from games.models import Deal, Game, PlayerSettings, PreMove, Seat
+from games.stream_events import game_finish_event, game_start_event, your_turn_event
 
 logger = logging.getLogger(__name__)
 
@@ -137,6 +138,17 @@ def publish_user_event(user_id: int, game_id: str, ply: int, event: Mapping[str,
     )
 
 
+def publish_stream_events(events: Sequence[tuple[int, Mapping[str, Any]]]) -> None:
+    """Frames of users' event streams, ``(user id, frame)``, to those users' connections
+    (only those subscribed to the stream pass them on): one trip for all of them."""
+    messages = [(user_group(user_id), _stream_message(event)) for user_id, event in events]
+    _publish(messages, [], None)
+
+
+def _stream_message(event: Mapping[str, Any]) -> dict[str, Any]:
+    return {"type": "stream.event", "event": dict(event)}
+
+
 def publish_public_event(game_id: str, ply: int, event: Mapping[str, Any]) -> None:
     _send(
         game_group(game_id),
@@ -189,6 +201,7 @@ def game_committed(
         live = state if state is not None else _read_state(game_id)
     except Exception:
         logger.exception("could not read game %s after its commit", game_id)
+    committed = live  # its seats, for the event streams, whatever the game's status
     if live is not None and live.game.status != Game.Status.ACTIVE:
         live = None  # over (or not started): its public events say everything
     private: list[Seat] = []
@@ -213,11 +226,86 @@ def game_committed(
             if not is_builtin_bot(seat.user)
             and (live.hands is None or seat.position in live.hands or seat.position == deal.to_move)
         ]
+    messages.extend(_stream_messages(game_id, events, committed, live))
     _publish(messages, private, live)
+    _schedule_notices(game_id, events)
     if live is None or game is None or deal is None or deal.is_over:
         return
     seat = live.seats[deal.to_move]
-    _schedule_work(game, seat, is_bot=is_builtin_bot(seat.user), new_turn=live.new_turn)
+    _schedule_work(
+        game,
+        seat,
+        is_bot=is_builtin_bot(seat.user),
+        new_turn=live.new_turn,
+        bots_only=_others_are_bots(live.seats, seat),
+    )
+
+
+# ------------------------------------------------------------------ event streams
+
+_STARTS_OR_ENDS = frozenset({"game_started", "game_over", "game_aborted"})
+
+
+def _stream_messages(
+    game_id: str,
+    events: Sequence[tuple[int, Mapping[str, Any]]],
+    committed: CommittedState | None,
+    live: CommittedState | None,
+) -> list[tuple[str, dict[str, Any]]]:
+    """The commit's frames for the players' event streams: the game started or ended
+    (to everyone seated but the built-in bots) and a new turn (to its mover, a person or
+    a bot account still in the game)."""
+    out: list[tuple[str, dict[str, Any]]] = []
+    started = False
+    if any(event.get("type") in _STARTS_OR_ENDS for _ply, event in events):
+        seats = committed.seats if committed is not None else _seats_of(game_id)
+        players = [seat for seat in seats if not is_builtin_bot(seat.user)]
+        for ply, event in events:
+            kind = event.get("type")
+            if kind not in _STARTS_OR_ENDS:
+                continue
+            started = started or kind == "game_started"
+            for seat in players:
+                if kind == "game_started":
+                    frame = game_start_event(game_id, ply, seat.position)
+                else:
+                    status = "finished" if kind == "game_over" else "aborted"
+                    winners = event.get("winners") if kind == "game_over" else None
+                    frame = game_finish_event(
+                        game_id, ply, seat.position, status=status, winners=winners
+                    )
+                out.append((user_group(seat.user_id), _stream_message(frame)))
+        if started:
+            # The first turn goes with the start, after it: a transaction that also made
+            # the game (a challenge accepted) may commit it in more than one batch.
+            out.extend(_first_turn(game_id, players))
+            return out
+    if live is None or live.deal is None or live.deal.is_over or live.new_turn is False:
+        return out
+    if live.game.ply == 0:
+        return out  # the first turn: sent with the batch that holds ``game_started``
+    mover = live.seats[live.deal.to_move]
+    if is_builtin_bot(mover.user) or mover.status == Seat.Status.OUT:
+        return out
+    out.append((user_group(mover.user_id), _your_turn(live.game, mover)))
+    return out
+
+
+def _first_turn(game_id: str, players: Sequence[Seat]) -> list[tuple[str, dict[str, Any]]]:
+    game = Game.objects.filter(public_id=game_id).only("ply", "to_move", "deadline_at").first()
+    if game is None or game.to_move is None:
+        return []
+    movers = [seat for seat in players if seat.position == game.to_move]
+    return [(user_group(seat.user_id), _your_turn(game, seat)) for seat in movers]
+
+
+def _your_turn(game: Game, mover: Seat) -> dict[str, Any]:
+    deadline = None if game.deadline_at is None else game.deadline_at.isoformat()
+    return _stream_message(your_turn_event(game.public_id, game.ply, mover.position, deadline))
+
+
+def _seats_of(game_id: str) -> list[Seat]:
+    return list(Seat.objects.filter(game__public_id=game_id).select_related("user__profile"))
 
 
 # ------------------------------------------------------------------ background work
@@ -234,14 +322,18 @@ def _task(name: str) -> Any:
     return registry[name]
 
 
-def _schedule_work(game: Game, seat: Seat, *, is_bot: bool, new_turn: bool | None) -> None:
+def _schedule_work(
+    game: Game, seat: Seat, *, is_bot: bool, new_turn: bool | None, bots_only: bool = False
+) -> None:
     """Queue the background work of a committed position, with ``seat`` to move.
 
     ``new_turn``: whether the commit started a new turn (the turn passed to
-    ``seat``, or a deal began), None when not known. A "your turn" email is queued
-    only for a new turn (a player's own draw is not news to them), and only when it
-    could be sent: the user has an address and has not chosen the digest or no
-    emails (the task checks again when it runs, and skips a connected player)."""
+    ``seat``, or a deal began), None when not known. A "your turn" message is queued
+    only for a new turn (a player's own draw is not news to them), never when the
+    others at the table are all bots (``bots_only``: they answer at once, a message
+    after each reply would flood the player), and only when it could be sent: the
+    user has an address and wants an email each move, or opted in to pushes (the
+    task checks again when it runs, and skips a connected player)."""
     if is_bot:
         delay = 0.0
         if game.time_control == Game.TimeControl.LIVE:
@@ -253,25 +345,53 @@ def _schedule_work(game: Game, seat: Seat, *, is_bot: bool, new_turn: bool | Non
         # ETA tasks were measured unreliable with acks_late and prefetch 1 on the Redis
         # broker (held, not run, within the turn): none is scheduled.
         return
-    if new_turn is False or not _may_email(seat.user):
+    if new_turn is not False and PreMove.objects.filter(seat_id=seat.pk).exists():
+        # The player queued a draw for this turn (games.play.premoves).
+        _task("games.tasks.premove_apply").delay(game.pk, game.ply)
+    if new_turn is False or bots_only or not _may_notify(seat.user):
         return
     _task("games.tasks.your_turn_email").delay(game.pk, game.ply, seat.user_id)
 
 
-def _may_email(user: Any) -> bool:
-    """Whether a "your turn" email could go to ``user``, from what is loaded: the
+def _others_are_bots(seats: Sequence[Seat], seat: Seat) -> bool:
+    """Whether everyone at the table but ``seat`` is a bot account (built in or not)."""
+    others = [other for other in seats if other.user_id != seat.user_id]
+    return bool(others) and all(
+        getattr(other.user, "profile", None) is not None and other.user.profile.is_bot
+        for other in others
+    )
+
+
+def _may_notify(user: Any) -> bool:
+    """Whether a "your turn" message could go to ``user``, from what is loaded: the
     address (when loaded) and the play settings (when loaded with the user)."""
     if "email" in user.get_deferred_fields():
         return True  # not loaded: the task decides
-    if not user.email:
-        return False
     if not type(user).play_settings.related.is_cached(user):
         return True  # not loaded: the task decides
     try:
         prefs = user.play_settings
     except PlayerSettings.DoesNotExist:
-        return True  # none yet: the default is an email each move
-    return bool(prefs.email_turns == PlayerSettings.EmailTurns.EACH_MOVE)
+        return bool(user.email)  # none yet: the default is an email each move
+    if "push_turns" in prefs.get_deferred_fields() or prefs.push_turns:
+        return True
+    return bool(user.email) and prefs.email_turns == PlayerSettings.EmailTurns.EACH_MOVE
+
+
+def _schedule_notices(game_id: str, events: Sequence[tuple[int, Mapping[str, Any]]]) -> None:
+    """Queue the messages that a commit's events call for: a timeout's strike to its
+    player, a game's result to its players (the tasks decide who is told)."""
+    try:
+        for ply, event in events:
+            kind = event.get("type")
+            if kind == "timed_out":
+                _task("games.tasks.strike_notice").delay(
+                    game_id, ply, event["seat"], event["strikes"], bool(event["out"])
+                )
+            elif kind == "game_over":
+                _task("games.tasks.game_over_notice").delay(game_id)
+    except Exception:
+        logger.exception("could not queue the messages of game %s", game_id)
 
 
 def _read_state(game_id: str) -> CommittedState | None:

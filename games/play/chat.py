@@ -1,12 +1,14 @@
 """Table chat: the only writer of ``ChatMessage`` rows (reads: ``games.read.chat``).
 
-Seated players (people and bot accounts alike) write; anyone who may see the
-game reads, spectators of a public game included. A line is published to the
-game's websocket group as a public ``chat`` event after it commits. Chat never
-changes the game: its events carry the game's current ply but do not advance it,
-so a client must not take a chat event for a gap in the move log.
+Seated players (people and bot accounts alike) write, unless muted
+(``games.play.sanctions``); anyone who may see the game reads, spectators of a
+public game included. A line is published to the game's websocket group as a
+public ``chat`` event after it commits. Chat never changes the game: its events
+carry the game's current ply but do not advance it, so a client must not take a
+chat event for a gap in the move log.
 
-Moderators hide lines from the admin (``hide_message``); a hidden line is left
+Moderators hide lines from the admin (``hide_message``, through
+``games.play.moderation.chat_hide`` for the modlog); a hidden line is left
 in the table for the record and disappears for everyone, live too
 (``chat_hidden`` event).
 """
@@ -22,6 +24,7 @@ from django.utils import timezone
 from games.errors import Conflict, InvalidRequest, NotAllowed
 from games.live.publisher import publish_game_event
 from games.models import CHAT_MAX_LENGTH, ChatMessage, Game
+from games.play import sanctions
 from games.read.chat import message_entry
 from games.read.selectors import seat_of
 
@@ -52,6 +55,7 @@ def post_message(*, game: Game, user: User, text: str) -> ChatMessage:
         raise NotAllowed("only the players at the table can chat; spectators read")
     if game.status == Game.Status.ABORTED:
         raise Conflict("the game was aborted: its chat is closed", code="chat_closed")
+    sanctions.chat_check(user=user)  # a muted player's line is refused, whatever the interface
     message = ChatMessage.objects.create(game=game, user=user, ply=game.ply, text=clean_text(text))
     event = {"type": "chat", "message": message_entry(message)}
     public_id, ply = game.public_id, game.ply

@@ -28,6 +28,7 @@ from django.utils import timezone
 from accounts.models import is_builtin_bot
 from games import clock, ratings, stats
 from games.bots import server_moves
+from games.chips import services as chips
 from games.engine import (
     PRESETS,
     Action,
@@ -38,6 +39,7 @@ from games.engine import (
 )
 from games.engine import Deal as EngineDeal
 from games.engine.scoring import DealResult
+from games.engine.seating import SeatingDraw, draw_cards
 from games.errors import (
     Conflict,
     GameNotFound,
@@ -49,6 +51,8 @@ from games.errors import (
 )
 from games.live import outbox, publisher
 from games.models import Deal, Game, Move, PlayerSettings, Seat, new_invite_code
+from games.play import sanctions
+from games.read.results import deal_result
 from games.read.selectors import seats_for_play
 from remi_site.prepared import PreparedQuery
 
@@ -97,6 +101,12 @@ def deal_source(ruleset: Ruleset, players: int, *, dealer: int | None, number: i
     return EngineDeal.new(ruleset, players, dealer=dealer, rng=rng)
 
 
+def seating_source(players: int) -> SeatingDraw:
+    """Draw a card for each player (``secrets``), ties again, where the ruleset seats
+    players by drawn cards. Tests replace this function to script the draw."""
+    return SeatingDraw.from_draws(draw_cards(players, secrets.SystemRandom()))
+
+
 # ------------------------------------------------------------------ results
 
 
@@ -133,12 +143,14 @@ def game_create(
     strike_limit: int | None = None,
     absent_wait_s: int | None = None,
     time_bank_s: int | None = None,
+    stake: int = 0,
 ) -> Game:
     """A new game in the lobby with ``owner`` in seat 0 (and ``bots`` in the next seats).
 
     The ruleset is the preset with the house-rule ``overrides`` (JSON values, as
     ``Ruleset.to_dict`` writes them), stored whole: editing a preset later never
-    changes this game.
+    changes this game. ``stake``: the chips each player puts into the pot when the
+    game starts (``games.chips``); everyone seated must be able to cover it.
     """
     ruleset = ruleset_build(preset=preset, overrides=overrides or {})
     if not ruleset.min_players <= players <= ruleset.max_players:
@@ -164,8 +176,12 @@ def game_create(
             "a rated game cannot seat built-in bots; make it casual (rated: false)",
             code="rated_with_bots",
         )
+    if rated:
+        sanctions.playban_check(user=owner)
+    chips.stake_check(stake)
 
     with transaction.atomic():
+        chips.stake_affordable(users=[owner, *bots], stake=stake)
         game = Game.objects.create(
             preset=preset,
             ruleset=ruleset.to_dict(),
@@ -180,6 +196,7 @@ def game_create(
             strike_limit=strike_limit,
             absent_wait_s=absent_wait_s,
             time_bank_s=time_bank_s or 0,
+            stake=stake,
         )
         Seat.objects.bulk_create(
             Seat(game=game, user=user, position=position)
@@ -294,6 +311,9 @@ def game_join(*, game: Game, user: User, invite_code: str | None = None) -> Seat
         free = [position for position in range(game.players) if position not in taken]
         if not free:
             raise Conflict("the game is full", code="game_full")
+        if game.rated:
+            sanctions.playban_check(user=user)
+        chips.stake_affordable(users=[user], stake=game.stake)
         try:
             with transaction.atomic():
                 seat = Seat.objects.create(game=game, user=user, position=free[0])
@@ -357,6 +377,7 @@ def game_abort(*, game: Game, user: User | None = None) -> Game:
 
 def _abort(game: Game, *, reason: str) -> None:
     stats.game_aborted(game=game)  # before the status changes: a lobby was never counted
+    chips.stakes_refund(game=game)  # a lobby took no stakes: nothing to give back
     game.status = Game.Status.ABORTED
     game.end_reason = reason
     game.finished_at = timezone.now()
@@ -369,7 +390,9 @@ def _abort(game: Game, *, reason: str) -> None:
 
 
 def game_start(*, game: Game, user: User) -> Game:
-    """The host starts a full game: the first deal is shuffled (``secrets``) and dealt."""
+    """The host starts a full game: every player puts the stake into the pot, the seats
+    are drawn for where the ruleset says so, and the first deal is shuffled
+    (``secrets``) and dealt."""
     with transaction.atomic():
         game = _lock(game)
         if game.owner_id != user.pk:
@@ -381,16 +404,44 @@ def game_start(*, game: Game, user: User) -> Game:
             raise Conflict(
                 f"{len(seats)} of {game.players} seats are taken", code="not_enough_players"
             )
+        if game.rated:
+            for seat in seats:
+                sanctions.playban_check(user=seat.user, acting=user)
+        chips.stakes_take(game=game, seats=seats)
         now = timezone.now()
         game.status = Game.Status.ACTIVE
         game.started_at = now
-        deal = deal_source(game.get_ruleset(), game.players, dealer=None, number=1)
+        ruleset = game.get_ruleset()
+        dealer = None
+        seating = None
+        if ruleset.seating_by_card_draw:
+            drawn = seating_source(game.players)
+            seats = _reseat(seats, drawn)
+            game.seating_draw = drawn.to_dict()
+            dealer = drawn.dealer
+            seating = drawn.view()
+        deal = deal_source(ruleset, game.players, dealer=dealer, number=1)
         _deal_create(game, deal, number=1)
         _turn_start(game, now, seats[deal.to_move])
         game.save()
         stats.game_started(game=game, seats=seats)
-        _notify(game, {"type": "game_started", "deal": 1})
+        _notify(game, {"type": "game_started", "deal": 1, "seating": seating})
     return game
+
+
+def _reseat(seats: list[Seat], drawn: SeatingDraw) -> list[Seat]:
+    """Move the players to the seats their drawn cards give (``drawn.seats``, by lobby
+    seat); returns the seats in their new order. Two steps: a position is unique in a
+    game at every moment."""
+    moved = [seat for seat in seats if drawn.seats[seat.position] != seat.position]
+    if moved:
+        Seat.objects.filter(pk__in=[seat.pk for seat in moved]).update(
+            position=F("position") + len(seats)
+        )
+        for seat in moved:
+            seat.position = drawn.seats[seat.position]
+        Seat.objects.bulk_update(moved, ["position"])
+    return sorted(seats, key=lambda seat: seat.position)
 
 
 def _deal_create(game: Game, deal: EngineDeal, *, number: int) -> Deal:
@@ -511,36 +562,37 @@ def _act(
     for changed in changed_seats:
         changed.save(update_fields=_SEAT_PLAY_FIELDS)
     _save_play(game, row, move)
-    # The mover's hand changed, and those of the seats the server played for (out);
-    # a new deal changed every hand.
     new_deal = game.deal_number != deal_number
-    out = {s.position for s in seats if s.status == Seat.Status.OUT}
     state = _committed(
         game,
         deal,
         seats,
-        hands=None if new_deal else frozenset({seat.position, *out}),
+        hands=None if new_deal else _hands_played(seats, seat),
         new_turn=new_deal or deal.to_move != seat.position,
     )
     views = state.views if state is not None else {}
     return ActResult(game=game, seat=seat, move=move, deal=deal, seats=seats, views=views)
 
 
-def _save_play(game: Game, row: Deal, move: Move) -> None:
+def _save_play(game: Game, row: Deal, move: Move | None) -> None:
     """The three writes of a move in one statement on PostgreSQL: insert ``move`` (a
     unique index refuses a reused idempotency key: ``IntegrityError``), save the
-    current deal's snapshot, save the game (``_GAME_PLAY_FIELDS``). Elsewhere (the
-    embedded SQLite), three statements. Values are prepared by the model fields, as
+    current deal's snapshot, save the game (``_GAME_PLAY_FIELDS``); without ``move``
+    (a server's turn, its moves inserted already), the last two. Elsewhere (the
+    embedded SQLite), a statement each. Values are prepared by the model fields, as
     ``save()`` prepares them (``auto_now`` fields included); no model has save signals.
     """
     connection = transaction.get_connection()
     if connection.vendor != "postgresql":
-        move.save(force_insert=True)
+        if move is not None:
+            move.save(force_insert=True)
         row.save(update_fields=["state"])
         game.save(update_fields=_GAME_PLAY_FIELDS)
         return
-    move_fields, state_field, game_fields, sql = _play_statement(connection)
-    params = [f.get_db_prep_save(f.pre_save(move, True), connection) for f in move_fields]
+    move_fields, state_field, game_fields, sql = _play_statement(connection, move is not None)
+    params = []
+    if move is not None:
+        params += [f.get_db_prep_save(f.pre_save(move, True), connection) for f in move_fields]
     params += [state_field.get_db_prep_save(row.state, connection), row.pk]
     params += [f.get_db_prep_save(f.pre_save(game, False), connection) for f in game_fields]
     params.append(game.pk)
@@ -549,16 +601,17 @@ def _save_play(game: Game, row: Deal, move: Move) -> None:
         found = cursor.fetchone()
     if found is None:  # pragma: no cover - the game row is locked by this transaction
         raise Conflict("the game was not saved", code="conflict")
-    move.pk = found[0]
-    move._state.adding = False
-    move._state.db = connection.alias
+    if move is not None:
+        move.pk = found[0]
+        move._state.adding = False
+        move._state.db = connection.alias
 
 
-_play_statements: dict[str, Any] = {}
+_play_statements: dict[tuple[str, bool], Any] = {}
 
 
-def _play_statement(connection: Any) -> Any:
-    found = _play_statements.get(connection.alias)
+def _play_statement(connection: Any, with_move: bool) -> Any:
+    found = _play_statements.get((connection.alias, with_move))
     if found is not None:
         return found
     quote = connection.ops.quote_name
@@ -568,15 +621,20 @@ def _play_statement(connection: Any) -> Any:
     columns = ", ".join(quote(f.column) for f in move_fields)
     values = ", ".join(["%s"] * len(move_fields))
     sets = ", ".join(f"{quote(f.column)} = %s" for f in game_fields)
-    sql = (
-        f"WITH m AS (INSERT INTO {quote(Move._meta.db_table)} ({columns}) VALUES ({values}) "
+    insert = (
+        f"m AS (INSERT INTO {quote(Move._meta.db_table)} ({columns}) VALUES ({values}) "
         f"RETURNING {quote(Move._meta.pk.column)}), "
+    )
+    sql = (
+        f"WITH {insert if with_move else ''}"
         f"d AS (UPDATE {quote(Deal._meta.db_table)} SET {quote(state_field.column)} = %s "
         f"WHERE {quote(Deal._meta.pk.column)} = %s) "
         f"UPDATE {quote(Game._meta.db_table)} SET {sets} "
-        f"WHERE {quote(Game._meta.pk.column)} = %s RETURNING (SELECT * FROM m)"
+        f"WHERE {quote(Game._meta.pk.column)} = %s RETURNING "
+        + ("(SELECT * FROM m)" if with_move else quote(Game._meta.pk.column))
     )
-    found = _play_statements[connection.alias] = (move_fields, state_field, game_fields, sql)
+    found = (move_fields, state_field, game_fields, sql)
+    _play_statements[(connection.alias, with_move)] = found
     return found
 
 
@@ -687,7 +745,6 @@ def _deal_finish(
     for seat, score in zip(seats, result.scores, strict=True):
         seat.total += score
         changed.add(seat)
-    _notify(game, {"type": "deal_over", "deal": row.number, "result": result.to_dict()})
 
     past = [
         DealResult.from_dict(r)
@@ -697,6 +754,9 @@ def _deal_finish(
         if r is not None
     ]
     match = Match(deal, tuple(past))
+    # The game view's and the move log's own shape of the result (games.read.results).
+    summary = deal_result(number=row.number, match=match)
+    _notify(game, {"type": "deal_over", "deal": row.number, "result": summary})
     if match.is_over:
         _game_finish(game, seats, reason="completed", now=now)
         return row
@@ -727,6 +787,7 @@ def _game_over(
     game.deadline_at = None
     stats.game_finished(game=game, seats=seats)  # before the ratings: the lock order
     changes = ratings.game_rate(game=game, seats=seats)
+    split = chips.pot_settle(game=game, seats=seats)
     _notify(
         game,
         {
@@ -735,6 +796,7 @@ def _game_over(
             "winners": game.winners,
             "totals": [seat.total for seat in seats],
             "rating_changes": ratings.seat_changes(changes) if game.rated else None,
+            "payouts": None if split is None else list(split.payouts),
         },
     )
 
@@ -792,11 +854,11 @@ def _seat_of(seats: Iterable[Seat], user: User) -> Seat | None:
     return next((seat for seat in seats if seat.user_id == user.pk), None)
 
 
-def _deal_with_locked_game(**where: Any) -> QuerySet[Deal]:
+def _deal_with_locked_game(*, skip_locked: bool = False, **where: Any) -> QuerySet[Deal]:
     # The snapshot holds the deck too: the row's own copy is for replays only.
     return (
         Deal.objects.select_related("game")
-        .select_for_update(of=("game",))
+        .select_for_update(of=("game",), skip_locked=skip_locked)
         .defer("deck", "card_ids", "reshuffle_seeds")
         .filter(number=F("game__deal_number"), **where)[:1]
     )
@@ -808,6 +870,16 @@ _LOCK_BY_PUBLIC_ID = PreparedQuery(
 )
 _LOCK_BY_PK = PreparedQuery(lambda pk: _deal_with_locked_game(game_id=pk), -(2**62) - 1)
 _SEATS = PreparedQuery(lambda game_id: seats_for_play().filter(game_id=game_id), -(2**62) - 2)
+# A timeout claims its game (skipping it when another transaction holds it) if it is
+# still active at the ply the deadline belongs to, with its current deal. (A ply
+# marker within the column's range: a value outside it compiles to no query at all.)
+_CLAIM_AT_PLY = PreparedQuery(
+    lambda pk, ply: _deal_with_locked_game(
+        skip_locked=True, game_id=pk, game__status=Game.Status.ACTIVE, game__ply=ply
+    ),
+    -(2**62) - 4,
+    2**31 - 7,
+)
 
 
 def _lock_with_deal(game: Game | str) -> tuple[Game, Deal | None]:
@@ -880,6 +952,12 @@ def _outbox(game: Game) -> outbox.Outbox:
     return pending
 
 
+def _hands_played(seats: Sequence[Seat], mover: Seat) -> frozenset[int]:
+    """The hands a move in the same deal changed: the mover's, and those of the seats
+    the server played for (out). A new deal changes every hand."""
+    return frozenset({mover.position, *(s.position for s in seats if s.status == Seat.Status.OUT)})
+
+
 def _committed(
     game: Game,
     deal: EngineDeal | None,
@@ -936,24 +1014,25 @@ def game_timeout_turn(
     """
     now = now or timezone.now()
     with transaction.atomic():
-        claimed = (
-            Game.objects.select_for_update(skip_locked=True)
-            .filter(pk=game.pk, status=Game.Status.ACTIVE, ply=expected_ply)
-            .first()
-        )
+        rows = _CLAIM_AT_PLY(game.pk, expected_ply)
+        claimed = rows[0].game if rows else None
         if claimed is None or claimed.deadline_at is None or claimed.deadline_at > now:
             return None
-        game = claimed
+        game, row = claimed, rows[0]
         seats = _seats(game)
-        row = _current_deal(game)
         deal = EngineDeal.from_dict(row.state)
         seat = seats[deal.to_move]
+        deal_number = game.deal_number
+        played = []
         for _ in range(8):  # a turn is at most: undo a take, draw, discard
             if deal.is_over or deal.to_move != seat.position:
                 break
             action = server_moves.timeout_action(deal)
             deal = deal.apply(action)
-            _log(game, row, seat, deal, user=None, payload=action.to_dict())
+            played.append(
+                _log(game, row, seat, deal, user=None, payload=action.to_dict(), save=False)
+            )
+        Move.objects.bulk_create(played)  # the turn's moves in one statement
         seat.strikes += 1
         clock.bank_exhaust(game, seat)  # the deadline passed: nothing is left
         changed: set[Seat] = {seat}
@@ -962,12 +1041,24 @@ def game_timeout_turn(
             game,
             {"type": "timed_out", "seat": seat.position, "strikes": seat.strikes, "out": out},
         )
-        deal, row = _after_move(game, row, deal, seats, changed, mover=seat.position)
+        deal, row = _after_move(
+            game, row, deal, seats, changed, mover=seat.position, save_deal=False
+        )
         if out and game.status == Game.Status.ACTIVE:
             _seat_out(game, row, seat, seats, changed, reason="timeout")
         for changed_seat in changed:
             changed_seat.save(update_fields=_SEAT_PLAY_FIELDS)
-        game.save(update_fields=_GAME_PLAY_FIELDS)
+        _save_play(game, row, None)
+        if not out:
+            # (A seat put out played on in ``_seat_out``: its deal is read after the commit.)
+            new_deal = game.deal_number != deal_number
+            _committed(
+                game,
+                deal,
+                seats,
+                hands=None if new_deal else _hands_played(seats, seat),
+                new_turn=new_deal or deal.to_move != seat.position,
+            )
     return ServerTurn(game=game, position=seat.position, strikes=seat.strikes, out=out)
 
 
@@ -1036,13 +1127,15 @@ def _log_seat_out(
         public=public,
     )
     _notify(game, {"type": "move", "deal": row.number, "move": public})
+    if reason is not None:
+        sanctions.seat_abandoned(game=game, seat=seat, reason=reason)
 
 
 def game_seat_out_and_end(
     *, game: Game, position: int, expected_ply: int, reason: str
 ) -> Game | None:
     """The system takes a seat out and ends the match at once (a live table's host
-    ending the game for an absent player, RULES.md §10): logged as a server ``resign``
+    ending the game for an absent player, docs/rules.md §10): logged as a server ``resign``
     with the reason; the lowest total among the seats still in wins (2 players: the
     other one). None when the game moved on from ``expected_ply`` or is not active."""
     with transaction.atomic():

@@ -10,7 +10,7 @@ worker never apply one twice.
   limit (``CORRESPONDENCE_STRIKES``, 3, unless the game sets its own) in a row the
   seat is out (3-4 players: the game goes on, the server plays that seat's turns;
   2 players: the other one wins).
-- Live: the same with ``LIVE_STRIKES``; and RULES.md §10 when the player to move is
+- Live: the same with ``LIVE_STRIKES``; and docs/rules.md §10 when the player to move is
   not connected: the game first waits for them (``LIVE_ABSENT_WAIT_S``, 2 minutes,
   or the game's own wait; event ``waiting_for_player``). If they are still away
   when that wait is over, the table's host may choose (event ``absent_choice``,
@@ -91,7 +91,7 @@ def _absent_seat(game: Game) -> Seat | None:
     return seat
 
 
-# ------------------------------------------------------------------ RULES.md §10
+# ------------------------------------------------------------------ docs/rules.md §10
 
 
 def _absent_player(game: Game, seat: Seat, now: datetime) -> str | None:
@@ -270,7 +270,7 @@ def absent_choose(
     expected_ply: int | None = None,
     now: datetime | None = None,
 ) -> Game:
-    """The host's choice once a live table has waited for an absent player (RULES.md
+    """The host's choice once a live table has waited for an absent player (docs/rules.md
     §10): ``wait`` (another wait), ``continue`` (the seat is out, play goes on) or
     ``end`` (the seat is out and the match ends now). One transaction under the game's
     row lock; the choice is refused unless the host is choosing for the current ply."""

@@ -10,10 +10,12 @@ play.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from accounts.models import is_builtin_bot
 from games.engine import Card, Ruleset, action_from_dict
 from games.engine import Deal as EngineDeal
+from games.engine.seating import SeatingDraw
 from games.models import Deal, Game, Move
 
 # Log entries that are not engine actions (they change seats, not the deal).
@@ -35,6 +37,7 @@ def deal_as_dealt(row: Deal, ruleset: Ruleset, players: int) -> EngineDeal:
 @dataclass
 class ReplayReport:
     deals: list[EngineDeal] = field(default_factory=list)
+    seating: SeatingDraw | None = None  # the cards drawn for the seats, if they were
     problems: list[str] = field(default_factory=list)
 
     @property
@@ -81,7 +84,24 @@ def game_replay(game: Game) -> ReplayReport:
         report.problems.append(f"seat totals {stored} differ from the replay's {totals}")
     if game.status == Game.Status.ACTIVE and report.deals:
         _check_turn_columns(game, report.deals[-1], report)
+    if game.seating_draw is not None:
+        _check_seating(game.seating_draw, report)
     return report
+
+
+def _check_seating(record: dict[str, Any], report: ReplayReport) -> None:
+    """The recorded seating draw settles every tie and gives the seats it says, and the
+    first deal starts at the highest card's seat."""
+    try:
+        report.seating = SeatingDraw.from_dict(record)
+    except (ValueError, KeyError, TypeError) as error:
+        report.problems.append(f"the seating draw does not hold: {error}")
+        return
+    if report.deals and report.deals[0].dealer != report.seating.dealer:
+        report.problems.append(
+            f"the first deal's dealer is {report.deals[0].dealer}, the seating draw's "
+            f"{report.seating.dealer}"
+        )
 
 
 def _check_turn_columns(game: Game, deal: EngineDeal, report: ReplayReport) -> None:

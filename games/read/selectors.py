@@ -8,6 +8,7 @@ and ``Deal.state`` never leave this module except through it.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
@@ -15,15 +16,20 @@ from django.contrib.auth.models import User as AuthUser
 from django.db.models import (
     Count,
     F,
+    IntegerField,
     OuterRef,
     Prefetch,
     Q,
     QuerySet,
     Subquery,
 )
+from django.db.models.fields.json import KeyTextTransform
+from django.db.models.functions import Cast
+from django.utils import timezone
 
 from accounts.models import BUILTIN_BOTS
 from games import clock, ratings
+from games.chips.selectors import game_chips
 from games.engine import (
     PRESETS,
     IllegalAction,
@@ -34,9 +40,11 @@ from games.engine import (
     meld_value,
 )
 from games.engine import Deal as EngineDeal
+from games.engine.legal import legal_moves
+from games.engine.seating import SeatingDraw
 from games.errors import Conflict, GameNotFound, InvalidRequest, NotAllowed
-from games.models import Deal, Game, Move, Seat
-from games.read.replay import deal_as_dealt
+from games.models import Deal, Game, Move, PlayerSettings, Seat
+from games.read.results import deal_log, finished_deals
 from remi_site.prepared import PreparedQuery
 
 User = AuthUser | AnonymousUser
@@ -45,6 +53,12 @@ LIST_STATUSES = ("open", "my_turn", "active", "finished", "aborted", "lobby")
 
 
 # ------------------------------------------------------------------ rulesets
+
+
+def preset_name(preset: str) -> str:
+    """The one name a preset goes by on every page (its ruleset's display name)."""
+    ruleset = PRESETS.get(preset)
+    return ruleset.display_name if ruleset is not None else preset
 
 
 def ruleset_presets() -> list[dict[str, Any]]:
@@ -108,7 +122,7 @@ def seats_with_players() -> QuerySet[Seat]:
     """Seats by position with what the answers show of their players (the rest of a
     user row is left in the database: a move reads seats every time)."""
     return (
-        Seat.objects.select_related("user__profile")
+        Seat.objects.select_related("user__profile", "user__play_settings")
         .only(
             *(f.name for f in Seat._meta.concrete_fields),
             "user__id",
@@ -118,6 +132,10 @@ def seats_with_players() -> QuerySet[Seat]:
             "user__profile__display_name",
             "user__profile__is_bot",
             "user__profile__bot_level",
+            # The vacation badge of the seat (``away_until``), in the same query.
+            "user__play_settings__id",
+            "user__play_settings__user_id",
+            "user__play_settings__vacation_until",
         )
         .order_by("position")
     )
@@ -125,7 +143,7 @@ def seats_with_players() -> QuerySet[Seat]:
 
 def seats_for_play() -> QuerySet[Seat]:
     """``seats_with_players`` plus what a move needs of each player beyond the answer:
-    the email address and the play settings (vacation, "your turn" emails), in the
+    the email address and the play settings (vacation, "your turn" messages), in the
     same query (a player who never changed them has no settings row)."""
     return (
         Seat.objects.select_related("user__profile", "user__play_settings")
@@ -142,6 +160,7 @@ def seats_for_play() -> QuerySet[Seat]:
             "user__play_settings__id",
             "user__play_settings__user_id",
             "user__play_settings__email_turns",
+            "user__play_settings__push_turns",
             "user__play_settings__vacation_until",
         )
         .order_by("position")
@@ -219,7 +238,9 @@ def game_list(*, user: AuthUser, filters: Mapping[str, Any]) -> QuerySet[Game]:
     - ``status``: ``open`` (public games in the lobby with a free seat, not yours),
       ``lobby``, ``active``, ``finished`` or ``aborted``;
     - ``mine``: only games the user sits in;
-    - ``variant``: the preset name.
+    - ``variant``: the preset name;
+    - the filters of a player's history (``_history_filters``): ``played``,
+      ``result``, ``opponent``, ``time_control``, ``since`` and ``until``.
 
     ``status=my_turn`` gives the running games waiting for the user's move (the
     game's ``to_move`` column is the seat whose turn it is).
@@ -232,7 +253,8 @@ def game_list(*, user: AuthUser, filters: Mapping[str, Any]) -> QuerySet[Game]:
         games = Game.objects.filter(pk__in=mine)
     else:
         games = Game.objects.filter(Q(visibility=Game.Visibility.PUBLIC) | Q(pk__in=mine))
-    games = games.select_related("owner").prefetch_related(_seats_prefetch())
+    # A list shows no game's ruleset: its JSON stays in the database.
+    games = games.select_related("owner").defer("ruleset").prefetch_related(_seats_prefetch())
     if status:
         if status not in LIST_STATUSES:
             raise InvalidRequest(f"unknown status filter {status!r}", code="invalid_filter")
@@ -243,7 +265,10 @@ def game_list(*, user: AuthUser, filters: Mapping[str, Any]) -> QuerySet[Game]:
                 game__status=Game.Status.ACTIVE,
                 position=F("game__to_move"),
             ).values("game_id")
-            games = games.filter(pk__in=waiting, status=Game.Status.ACTIVE)
+            # The queue: the most urgent deadline first.
+            games = games.filter(pk__in=waiting, status=Game.Status.ACTIVE).order_by(
+                F("deadline_at").asc(nulls_last=True), "pk"
+            )
         elif status == "open":
             games = (
                 games.annotate(taken=Count("seats"))
@@ -256,10 +281,81 @@ def game_list(*, user: AuthUser, filters: Mapping[str, Any]) -> QuerySet[Game]:
             )
         else:
             games = games.filter(status=status)
+            if status == Game.Status.FINISHED:
+                # Every finished game has its end time: said so, the list may read the
+                # ended games' index (``game_finished``) rather than every game's.
+                games = games.filter(finished_at__isnull=False)
     variant = filters.get("variant")
     if variant:
         games = games.filter(preset=variant)
+    return _history_filters(games, user, filters)
+
+
+HISTORY_RESULTS = ("won", "lost", "playing", "aborted")
+# More seats than any table has: how many entries of ``Game.winners`` to look at.
+_MOST_SEATS = 8
+
+
+def _history_filters(
+    games: QuerySet[Game], user: AuthUser, filters: Mapping[str, Any]
+) -> QuerySet[Game]:
+    """Narrow ``games`` (the user's, for a history) by:
+
+    - ``played``: only games that started;
+    - ``result``: ``won`` (finished with the user among the winners: a shared first
+      counts, as in the statistics), ``lost`` (finished otherwise), ``playing`` or
+      ``aborted``;
+    - ``opponent``: a username (any case) that sat at the table with the user;
+    - ``time_control``: ``live`` or ``correspondence``;
+    - ``since``, ``until``: the dates (UTC) the game started between, both included.
+    """
+    if filters.get("played"):
+        games = games.filter(started_at__isnull=False)
+    result = filters.get("result")
+    if result:
+        if result not in HISTORY_RESULTS:
+            raise InvalidRequest(f"unknown result filter {result!r}", code="invalid_filter")
+        if result in ("won", "lost"):
+            won = _games_won(user)
+            games = games.filter(status=Game.Status.FINISHED)
+            games = games.filter(pk__in=won) if result == "won" else games.exclude(pk__in=won)
+        else:
+            status = Game.Status.ACTIVE if result == "playing" else Game.Status.ABORTED
+            games = games.filter(status=status)
+    opponent = filters.get("opponent")
+    if opponent:
+        met = (
+            Seat.objects.filter(user__username__iexact=opponent)
+            .exclude(user_id=user.pk)
+            .values("game_id")
+        )
+        games = games.filter(pk__in=met)
+    time_control = filters.get("time_control")
+    if time_control:
+        games = games.filter(time_control=time_control)
+    if filters.get("since"):
+        games = games.filter(started_at__date__gte=filters["since"])
+    if filters.get("until"):
+        games = games.filter(started_at__date__lte=filters["until"])
     return games
+
+
+def _games_won(user: AuthUser) -> QuerySet[Seat, Any]:
+    """Ids of the finished games the user won: their seat's position is one of the
+    game's ``winners`` (a JSON list, read entry by entry so that SQLite can too)."""
+    entries = {
+        f"winner_{index}": Cast(KeyTextTransform(str(index), "game__winners"), IntegerField())
+        for index in range(_MOST_SEATS)
+    }
+    among_winners = Q()
+    for name in entries:
+        among_winners |= Q(**{name: F("position")})
+    return (
+        Seat.objects.filter(user_id=user.pk, game__status=Game.Status.FINISHED)
+        .annotate(**entries)
+        .filter(among_winners)
+        .values("game_id")
+    )
 
 
 # ------------------------------------------------------------------ the viewer's view
@@ -310,6 +406,8 @@ def game_view_for(
         view = views[seat.position]
     elif deal is not None:
         view = deal.view(None if seat is None else seat.position).to_dict()
+    if view is not None and deal is not None:
+        view = _with_legal_moves(view, deal, None if seat is None else seat.position)
     # The deal carries the game's ruleset, already parsed.
     ruleset = deal.ruleset if deal is not None else Ruleset.from_dict(game.ruleset)
     return {
@@ -336,9 +434,21 @@ def game_view_for(
         "winners": game.winners if game.status == Game.Status.FINISHED else None,
         "end_reason": game.end_reason or None,
         "rating_changes": ratings.game_rating_changes(game),
+        "chips": game_chips(game=game, seats=seats),
+        "seating": seating_view(game),
         "deal": view,
+        "deals": finished_deals(game, deal),
         "can": _can(game, seats, seat, view),
     }
+
+
+def _with_legal_moves(
+    view: Mapping[str, Any], deal: EngineDeal, seat: int | None
+) -> dict[str, Any]:
+    """The seat's view of the deal with what it may do now, move by move (``legal``:
+    null unless it is that seat's turn)."""
+    moves = legal_moves(deal) if seat is not None and seat == deal.to_move else None
+    return {**view, "legal": None if moves is None else moves.to_dict()}
 
 
 def _owner_name(game: Game, seats: Sequence[Seat]) -> str:
@@ -372,6 +482,8 @@ def user_card(user: Any) -> dict[str, Any]:
         "display_name": profile.display_name if profile else user.get_username(),
         "is_bot": bool(profile and profile.is_bot),
         "bot_level": profile.bot_level if profile else None,
+        # What a client shows by the name of every bot, built in or not.
+        "title": "BOT" if profile and profile.is_bot else None,
     }
 
 
@@ -383,7 +495,26 @@ def _seat(seat: Seat, user: User, game: Game) -> dict[str, Any]:
         "total": seat.total,
         "strikes": seat.strikes,
         "time_bank_remaining_s": clock.bank_remaining_s(game, seat),
+        "away_until": away_until(seat),
     }
+
+
+def away_until(seat: Seat, now: datetime | None = None) -> datetime | None:
+    """The end of the vacation the seat's player is on, for everyone to see (None: not
+    on one). From the play settings loaded with the seat, when they were."""
+    user = seat.user
+    if type(user).play_settings.related.is_cached(user):
+        try:
+            until = user.play_settings.vacation_until
+        except PlayerSettings.DoesNotExist:
+            return None
+    else:
+        until = (
+            PlayerSettings.objects.filter(user_id=seat.user_id)
+            .values_list("vacation_until", flat=True)
+            .first()
+        )
+    return until if until is not None and until > (now or timezone.now()) else None
 
 
 def _can(
@@ -424,7 +555,26 @@ def game_summary(game: Game, user: User) -> dict[str, Any]:
         "deadline_at": game.deadline_at,
         "winners": game.winners if game.status == Game.Status.FINISHED else None,
         "created_at": game.created_at,
+        "stake": game.stake,
+        "my_turn": _my_turn(game, seats, user),
     }
+
+
+def _my_turn(game: Game, seats: Sequence[Seat], user: User) -> bool:
+    """Whether the running game waits for ``user``'s move (from the seats in hand)."""
+    if game.status != Game.Status.ACTIVE or game.to_move is None or not user.is_authenticated:
+        return False
+    return any(
+        s.user_id == user.pk and s.position == game.to_move and s.status == Seat.Status.ACTIVE
+        for s in seats
+    )
+
+
+def seating_view(game: Game) -> dict[str, Any] | None:
+    """The cards drawn for the seats before the first deal, by seat (null: no draw)."""
+    if game.seating_draw is None:
+        return None
+    return SeatingDraw.from_dict(game.seating_draw).view()
 
 
 # ------------------------------------------------------------------ asking about melds
@@ -523,6 +673,9 @@ def _meld_answer(
 
 # ------------------------------------------------------------------ the move log
 
+# What ``move_entry`` shows of a logged move (not the payload as sent, nor its key).
+_MOVE_LOG_FIELDS = ("ply", "deal", "seat", "user", "kind", "public", "private", "created_at")
+
 
 def move_entry(move: Move, *, position: int, full: bool, own: bool) -> dict[str, Any]:
     """A logged move as a viewer may see it: its public form, or the private one (with
@@ -545,13 +698,18 @@ def move_log_for(*, game: Game, user: User, after: int = 0, limit: int = 500) ->
     While the game runs, every move shows its public form (the viewer's own moves
     their private one). Once the game is over the log is complete: every move's
     private form and each deal's dealt hands (from each seat's view of the deal as
-    dealt): that is the replay.
+    dealt): that is the replay. Each finished deal's result is in it from the start
+    (``results.deal_log``).
     """
     viewer = seat_of(game, user)
     full = game.is_over
+    # Each move's seat is one of the game's (already read); of its deal only the
+    # number: the deal's snapshot and deck stay in the database.
+    positions = {seat.pk: seat.position for seat in game.seats.all()}
     moves = list(
         Move.objects.filter(game=game, ply__gt=after)
-        .select_related("deal", "seat")
+        .select_related("deal")
+        .only(*_MOVE_LOG_FIELDS, "deal__number")
         .order_by("ply")[: limit + 1]
     )
     more = len(moves) > limit
@@ -559,7 +717,7 @@ def move_log_for(*, game: Game, user: User, after: int = 0, limit: int = 500) ->
     entries = [
         move_entry(
             move,
-            position=move.seat.position,
+            position=positions[move.seat_id],
             full=full,
             own=viewer is not None and move.seat_id == viewer.pk,
         )
@@ -570,25 +728,6 @@ def move_log_for(*, game: Game, user: User, after: int = 0, limit: int = 500) ->
         "ply": game.ply,
         "moves": entries,
         "next_after": entries[-1]["ply"] if more else None,
-        "deals": _dealt(game) if full else None,
+        "deals": deal_log(game, complete=full),
+        "seating": seating_view(game),
     }
-
-
-def _dealt(game: Game) -> list[dict[str, Any]]:
-    """Each deal as dealt, built from every seat's view of its first position."""
-    ruleset = Ruleset.from_dict(game.ruleset)
-    out = []
-    for row in Deal.objects.filter(game=game).order_by("number"):
-        first = deal_as_dealt(row, ruleset, game.players)
-        views = [first.view(seat).to_dict() for seat in range(game.players)]
-        out.append(
-            {
-                "number": row.number,
-                "dealer": row.dealer,
-                "hands": [view["hand"] for view in views],
-                "discard": views[0]["discard"],
-                "to_move": views[0]["to_move"],
-                "result": row.result,
-            }
-        )
-    return out

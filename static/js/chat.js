@@ -55,8 +55,13 @@ export class TableChat {
     if (this.syncing) return this.syncing;
     this.syncing = (async () => {
       try {
-        const body = await api(`${this.path}?after=${this.lastId}`);
-        for (const message of body.messages) this.add(message);
+        // The lines after the last one shown, page by page (`next` until null).
+        let page = await api(`${this.path}?after=${this.lastId}`);
+        for (const message of page.results) this.add(message);
+        while (page.next) {
+          page = await api(page.next);
+          for (const message of page.results) this.add(message);
+        }
       } catch {
         // The chat is a side panel: a failed read is retried on the next poll.
       } finally {

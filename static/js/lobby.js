@@ -6,27 +6,13 @@ import { $, el } from "./dom.js";
 
 const form = $("new-game");
 
-const PRESETS = {
-  macedonian: {
-    title: "Macedonian",
-    text: "The classic rules: nobody lays down in their first turn, only a player who has opened may take the discard, and aces count 10.",
-  },
-  serbian: {
-    title: "Serbian",
-    text: "As on the Serbian sites: anyone may take the discard but must open in that turn (or give it back, with undo); a dry hand scores −280.",
-  },
-  polish51: {
-    title: "Polish Remik 51",
-    text: "Remik 51: two jokers, 13 cards, an upcard starts the discard pile and one deal decides it; a high ace counts 11.",
-  },
-};
-
 // House rules offered in the lobby: ruleset field -> how to ask.
 const HOUSE_RULES = [
   { field: "opening_minimum", kind: "number", label: "Points needed to open", min: 1, max: 200 },
   { field: "hand_needs_51", kind: "bool", label: "Going out in one go (a hand) also needs the opening minimum" },
   { field: "no_opening_in_first_round", kind: "bool", label: "Nobody lays down in their first turn" },
   { field: "discard_take_undo", kind: "bool", label: "Undo after taking the discard (put it back, draw instead)" },
+  { field: "seating_by_card_draw", kind: "bool", label: "Draw cards for the seats: the highest card starts, the others follow clockwise" },
   { field: "match_end_score", kind: "number", label: "The match ends when a total reaches (empty: never)", min: 50, max: 5000, nullable: true },
 ];
 
@@ -64,13 +50,39 @@ function facts(rules) {
   ];
 }
 
+// The most seats the chosen rules allow, house rules included (5 and 6 seats raise
+// ``max_players`` up to the rules' ``seat_limit``).
+function seatLimit(rules) {
+  return Math.max(rules.max_players, rules.seat_limit || rules.max_players);
+}
+
+function renderPlayers() {
+  const rules = rulesets[value("preset")];
+  if (!rules) return;
+  const box = $("players-choice");
+  const current = Number(value("players")) || 2;
+  box.replaceChildren();
+  for (let count = rules.min_players; count <= seatLimit(rules); count += 1) {
+    const label = el("label");
+    const input = el("input");
+    input.type = "radio";
+    input.name = "players";
+    input.value = String(count);
+    input.checked = count === Math.min(current, seatLimit(rules));
+    label.append(input, el("span", null, String(count)));
+    box.append(label);
+  }
+  $("players-help").hidden = seatLimit(rules) <= rules.max_players;
+  $("players-help").textContent = `${rules.max_players + 1} to ${seatLimit(rules)} seats are a house rule of these rules: a bigger table, the same deal sizes.`;
+}
+
 function renderPresets(list) {
   const box = $("presets");
   box.replaceChildren();
   rulesets = {};
   list.forEach((preset, index) => {
     rulesets[preset.name] = preset.ruleset;
-    const info = PRESETS[preset.name] || { title: preset.name, text: "" };
+    const info = { title: preset.ruleset.display_name || preset.name, text: preset.ruleset.description || "" };
     const label = el("label", "choice");
     const input = el("input");
     input.type = "radio";
@@ -88,6 +100,7 @@ function renderPresets(list) {
     box.append(label);
   });
   renderHouseRules();
+  renderPlayers();
 }
 
 function renderHouseRules() {
@@ -147,31 +160,67 @@ function renderPace() {
   $("bank-field").hidden = value("time_control") !== "live";
 }
 
+// People: bots may take some seats and people the rest. Bots: every other seat is a
+// bot's and the game starts at once.
 function renderMode() {
   const bots = value("mode") === "bots";
+  const boxes = [...form.querySelectorAll('input[name="bots"]')];
   $("people-options").hidden = bots;
-  $("bot-options").hidden = !bots;
+  $("bots-help").hidden = bots;
+  if (bots && !boxes.some((box) => box.checked) && boxes.length) boxes[Math.min(1, boxes.length - 1)].checked = true;
+  if (!bots) for (const box of boxes) box.checked = false;
   $("create-button").textContent = bots ? "Play now" : "Create game";
+  renderBotsLegend();
+}
+
+function renderBotsLegend() {
+  const bots = value("mode") === "bots";
+  $("bots-legend").textContent = bots ? `Pick 1 to ${maxBots()} bots` : "Bots at the table (optional)";
+}
+
+function maxBots() {
+  const rules = rulesets[value("preset")];
+  const seats = rules ? seatLimit(rules) : 4;
+  return Math.min(seats - 1, form.querySelectorAll('input[name="bots"]').length || seats - 1);
+}
+
+async function showMyChips() {
+  try {
+    const chips = await api("/api/v1/me/chips?page_size=1");
+    if (chips.balance !== null) $("my-chips").textContent = `You have ${chips.balance} chips.`;
+    $("stake").max = String(chips.max_stake);
+  } catch {
+    // the balance is a nicety here; the server checks the stake
+  }
 }
 
 async function create(event) {
   event.preventDefault();
   const bots = value("mode") === "bots";
   const chosen = [...form.querySelectorAll('input[name="bots"]:checked')].map((input) => input.value);
-  if (bots && (chosen.length < 1 || chosen.length > 3)) {
-    toast("Pick one, two or three bots to play against.");
+  const players = bots ? chosen.length + 1 : Number(value("players"));
+  if (bots && (chosen.length < 1 || chosen.length > maxBots())) {
+    toast(`Pick 1 to ${maxBots()} bots to play against.`);
     return;
   }
+  if (!bots && chosen.length > players - 1) {
+    toast(`A table of ${players} has room for ${players - 1} bots at most.`);
+    return;
+  }
+  const rules = rulesets[value("preset")];
+  const houseRules = overrides();
+  if (players > rules.max_players) houseRules.max_players = players; // 5 and 6 seats
   const kind = value("time_control");
   const pace = Number($("pace").value);
   const body = {
     preset: value("preset"),
-    overrides: overrides(),
-    players: bots ? chosen.length + 1 : Number(value("players")),
+    overrides: houseRules,
+    players,
     visibility: bots ? "private" : value("visibility"),
     time_control: kind,
-    bots: bots ? chosen : [],
-    rated: !bots && value("rated") === "true", // games against the built-in bots are casual
+    bots: chosen,
+    rated: !chosen.length && value("rated") === "true", // games with the built-in bots are casual
+    stake: Number($("stake").value) || 0,
   };
   if (kind === "live") {
     body.seconds_per_turn = pace;
@@ -194,15 +243,16 @@ function bankText(seconds) {
 }
 
 function describeGame(game) {
-  const info = PRESETS[game.preset] || { title: game.preset };
+  const info = { title: (rulesets[game.preset] && rulesets[game.preset].display_name) || game.preset };
   const host = game.seats.find((seat) => seat.user.username === game.owner);
   const tc = game.time_control;
   let pace = tc.kind === "live" ? `${tc.seconds_per_turn} s a turn` : `${tc.days_per_move} days a move`;
   if (tc.kind === "live" && tc.time_bank_s) pace += ` + ${bankText(tc.time_bank_s)} bank`;
   if (game.time_control.rated) pace += " · rated";
+  if (game.stake) pace += ` · stake ${game.stake} chips`;
   return {
     title: `${info.title} · ${game.seats.length}/${game.players} players`,
-    meta: `Host ${host ? host.user.display_name : game.owner} · ${pace}`,
+    meta: `Host ${host ? host.user.display_name : game.owner}${host && host.user.title ? ` (${host.user.title})` : ""} · ${pace}`,
   };
 }
 
@@ -256,18 +306,26 @@ function followInvite(event) {
 async function main() {
   form.addEventListener("submit", create);
   form.addEventListener("change", (event) => {
-    if (event.target.name === "preset") renderHouseRules();
+    if (event.target.name === "preset") {
+      renderHouseRules();
+      renderPlayers();
+      renderBotsLegend();
+    }
     if (event.target.name === "time_control") renderPace();
     if (event.target.name === "mode") renderMode();
   });
   $("invite-form").addEventListener("submit", followInvite);
   renderPace();
   renderMode();
+  showMyChips();
   try {
-    renderPresets(await api("/api/v1/rulesets"));
+    // A page of presets (or, from an older server, the list itself).
+    const presets = await api("/api/v1/rulesets");
+    renderPresets(Array.isArray(presets) ? presets : presets.results);
   } catch (error) {
     $("presets").replaceChildren(el("p", "empty", error.message));
   }
+  renderBotsLegend();
   loadOpenGames();
   setInterval(loadOpenGames, 5000);
 }

@@ -37,7 +37,7 @@ def test_a_player_says_something_and_everyone_who_may_see_the_game_reads_it(
     SchemaChecker(alice).check("POST", CHAT, 201, line)
     for reader in (alice, bob, spectator):
         body = reader.get(chat_url(game)).json()
-        assert [m["text"] for m in body["messages"]] == ["good luck!"]
+        assert [m["text"] for m in body["results"]] == ["good luck!"]
     SchemaChecker(bob).check("GET", CHAT, 200, bob.get(chat_url(game)).json())
 
 
@@ -49,7 +49,7 @@ def test_a_reader_asks_only_for_the_lines_after_the_last_it_saw(started, client_
 
     body = alice.get(chat_url(game), {"after": first["id"]}).json()
 
-    assert [m["text"] for m in body["messages"]] == ["two"]
+    assert [m["text"] for m in body["results"]] == ["two"]
 
 
 def test_a_spectator_may_read_but_not_write(started, spectator):
@@ -148,7 +148,7 @@ def test_a_hidden_line_disappears_for_everyone(started, client_for, user_factory
         message=ChatMessage.objects.get(pk=rude["id"]), moderator=moderator
     )
 
-    assert [m["text"] for m in bob.get(chat_url(game)).json()["messages"]] == ["sorry"]
+    assert [m["text"] for m in bob.get(chat_url(game)).json()["results"]] == ["sorry"]
     row = ChatMessage.objects.get(pk=rude["id"])
     assert row.text == "rude" and row.hidden_by == moderator  # kept for the record
 
@@ -166,7 +166,12 @@ def test_a_moderator_hides_lines_from_the_admin(started, client_for, user_factor
 
     response = browser.post(
         "/admin/games/chatmessage/",
-        {"action": "hide_messages", "_selected_action": [line["id"]]},
+        {
+            "action": "hide_messages",
+            "_selected_action": [line["id"]],
+            "apply": "1",
+            "reason": "spam",
+        },
         follow=True,
     )
 

@@ -32,25 +32,26 @@ def test_others_draws_show_no_card_while_the_game_runs(players, spectator, deals
 
     for seat, client in [(0, table.clients[0]), (1, table.clients[1]), (None, spectator)]:
         log = client.get(table.url("/moves")).json()
-        assert log["complete"] is False and log["deals"] is None
-        assert [e["ply"] for e in log["moves"]] == [1, 2, 3, 4, 5, 6]
+        assert log["complete"] is False and log["deals"] == []  # no deal has finished
+        assert [e["ply"] for e in log["results"]] == [1, 2, 3, 4, 5, 6]
         for draw in draws:
-            entry = log["moves"][draw.ply - 1]
+            entry = log["results"][draw.ply - 1]
             assert ("card" in entry["event"]) == (draw.seat.position == seat)
         assert_log_hides_secrets(log, seat, table.game)
         SchemaChecker(client).check("GET", MOVES, 200, log)
 
 
-def test_the_log_pages_with_after_and_limit(players, deals_seeded):
+def test_the_log_pages_with_a_cursor_from_after(players, deals_seeded):
     table = table_create(players(2), preset="polish51")
     play(table, 7)
 
-    first = table.clients[0].get(table.url("/moves?limit=3")).json()
-    rest = table.clients[0].get(table.url(f"/moves?after={first['next_after']}")).json()
+    first = table.clients[0].get(table.url("/moves?after=1&page_size=3")).json()
+    rest = table.clients[0].get(first["next"]).json()
 
-    assert [e["ply"] for e in first["moves"]] == [1, 2, 3] and first["next_after"] == 3
-    assert [e["ply"] for e in rest["moves"]] == [4, 5, 6, 7] and rest["next_after"] is None
-    bad = table.clients[0].get(table.url("/moves?limit=0"))
+    assert [e["ply"] for e in first["results"]] == [2, 3, 4] and first["previous"] is None
+    assert [e["ply"] for e in rest["results"]] == [5, 6, 7] and rest["next"] is None
+    assert rest["ply"] == first["ply"] == 7
+    bad = table.clients[0].get(table.url("/moves?page_size=0"))
     assert bad.status_code == 400 and error_of(bad)["code"] == "invalid"
 
 
@@ -63,7 +64,7 @@ def test_the_log_is_complete_once_the_game_is_over(players, spectator, deals_see
 
     assert log["complete"] is True
     moves = {m.ply: m for m in Move.objects.all()}
-    for entry in log["moves"]:
+    for entry in log["results"]:
         move = moves[entry["ply"]]
         assert entry["event"] == (move.private or move.public)
     [dealt] = log["deals"]

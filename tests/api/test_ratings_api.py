@@ -124,6 +124,13 @@ def test_me_shows_a_rating_per_rule_family(auth_client, user):
     assert body["ratings"] == [
         {"rules": "macedonian", "rating": 1500, "deviation": 500, "provisional": True, "games": 0},
         {"rules": "serbian", "rating": 1500, "deviation": 500, "provisional": True, "games": 0},
+        {
+            "rules": "serbian_old_remi",
+            "rating": 1500,
+            "deviation": 500,
+            "provisional": True,
+            "games": 0,
+        },
         {"rules": "polish51", "rating": 1800, "deviation": 300, "provisional": False, "games": 14},
     ]
     SchemaChecker(auth_client).check("GET", ME, 200, body)
@@ -171,23 +178,30 @@ def test_the_leaderboard_lists_established_ratings_best_first(api_client, user_f
     assert response.status_code == 200
     body = response.json()
     assert body["rules"] == "serbian"
-    assert [(p["rank"], p["username"]) for p in body["players"]] == [
+    assert [(p["rank"], p["username"]) for p in body["results"]] == [
         (1, strong.username),
         (2, middle.username),
         (3, weak.username),
     ]
-    assert body["players"][0]["rating"] == 1980 and body["players"][0]["deviation"] == 180
+    assert body["results"][0]["rating"] == 1980 and body["results"][0]["deviation"] == 180
     SchemaChecker(api_client).check("GET", LEADERBOARD, 200, body)
-    top = api_client.get(LEADERBOARD, {"rules": "serbian", "limit": 1}).json()
-    assert [p["username"] for p in top["players"]] == [strong.username]
+    top = api_client.get(LEADERBOARD, {"rules": "serbian", "page_size": 2}).json()
+    assert [(p["rank"], p["username"]) for p in top["results"]] == [
+        (1, strong.username),
+        (2, middle.username),
+    ]
+    rest = api_client.get(top["next"]).json()
+    assert [(p["rank"], p["username"]) for p in rest["results"]] == [(3, weak.username)]
+    assert rest["next"] is None and rest["rules"] == "serbian"
+    assert api_client.get(rest["previous"]).json()["results"] == top["results"]
 
 
 def test_the_leaderboard_needs_a_known_rule_family(api_client, db):
     missing = api_client.get(LEADERBOARD)
     unknown = api_client.get(LEADERBOARD, {"rules": "canasta"})
-    too_many = api_client.get(LEADERBOARD, {"rules": "serbian", "limit": 1000})
+    too_many = api_client.get(LEADERBOARD, {"rules": "serbian", "page_size": 1000})
 
-    for response, field in ((missing, "rules"), (unknown, "rules"), (too_many, "limit")):
+    for response, field in ((missing, "rules"), (unknown, "rules"), (too_many, "page_size")):
         assert response.status_code == 400
         assert field in error_of(response)["details"]["fields"]
         SchemaChecker(api_client).check("GET", LEADERBOARD, 400, response.json())
@@ -198,5 +212,5 @@ def test_the_leaderboard_leaves_out_inactive_accounts(api_client, user_factory):
     rating(gone, "serbian", mu=30.0, sigma=3.0)
     get_user_model().objects.filter(pk=gone.pk).update(is_active=False)
 
-    assert api_client.get(LEADERBOARD, {"rules": "serbian"}).json()["players"] == []
+    assert api_client.get(LEADERBOARD, {"rules": "serbian"}).json()["results"] == []
     assert not RatingChange.objects.exists()

@@ -17,8 +17,9 @@ def test_it_lists_every_preset_with_every_field(api_client):
 
     assert response.status_code == 200
     body = response.json()
-    assert [p["name"] for p in body] == list(PRESETS)
-    for preset in body:
+    assert body["next"] is None and body["previous"] is None
+    assert [p["name"] for p in body["results"]] == list(PRESETS)
+    for preset in body["results"]:
         assert preset["ruleset"] == PRESETS[preset["name"]].to_dict()
         assert set(preset["ruleset"]) == {f.name for f in dataclasses.fields(Ruleset)}
     SchemaChecker(api_client).check("GET", "/api/v1/rulesets", 200, body)

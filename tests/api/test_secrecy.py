@@ -7,8 +7,9 @@ import random
 
 import pytest
 
+from games.engine import Deal as EngineDeal
 from games.engine import TakeDiscard, UndoTake
-from games.models import Game
+from games.models import Deal, Game
 from tests.gamekit import (
     SERVER_ONLY_KEYS,
     assert_view_hides_secrets,
@@ -73,3 +74,64 @@ def test_the_stock_order_is_never_sent(players, deals_seeded):
     for body in bodies[:2]:
         assert body["deal"]["stock_count"] == len(stock)
         assert_view_hides_secrets(body, body["you"], game)
+
+
+def assert_results_show_only_finished_deals(view, game):
+    """The game's `deals` are the finished deals alone, each showing the hands its seats
+    were left with as that deal ended: no card of the deal being played."""
+    rows = {row.number: row for row in Deal.objects.filter(game=game, result__isnull=False)}
+    assert [result["number"] for result in view["deals"]] == sorted(rows)
+    for result in view["deals"]:
+        ended = EngineDeal.from_dict(rows[result["number"]].state)
+        assert ended.is_over
+        for seat, shown in enumerate(result["hands_left"]):
+            pairs = [(card_id, str(ended.card(card_id))) for card_id in ended.hand_ids(seat)]
+            assert [(pair["id"], pair["card"]) for pair in shown] == pairs
+
+
+def assert_legal_moves_name_only_own_cards(view, viewer, game):
+    """Only the player to move gets `legal`, and it names cards of their own hand (and the
+    top of the discard pile, which everyone sees)."""
+    legal = view["deal"]["legal"]
+    deal = current_engine_deal(game)
+    if viewer is None or viewer != deal.to_move or deal.is_over:
+        assert legal is None
+        return
+    own = {str(card) for card in deal.hand(viewer)}
+    named = set(legal["discards"]) | {move["card"] for move in legal["lay_offs"]}
+    named |= {card for move in legal["swaps"] for card in move["cards"]}
+    assert named <= own
+    if legal["take"] is not None:
+        assert legal["take"]["card"] == str(deal.discard_top)
+
+
+def test_deal_results_legal_moves_and_hints_show_no_hidden_card(players, spectator, deals_seeded):
+    table = table_create(
+        players(2), preset="serbian", overrides={"match_deals": [2, 2, 2]}, spectator=spectator
+    )
+    readers = [*enumerate(table.clients), (None, spectator)]
+    finished_seen = set()
+
+    for step in range(400):
+        game = table.game
+        if game.status != Game.Status.ACTIVE:
+            break
+        finished = Deal.objects.filter(game=game, result__isnull=False).count()
+        if step % 25 == 0 or finished not in finished_seen:
+            finished_seen.add(finished)
+            for viewer, client in readers:
+                view = client.get(table.url()).json()
+                assert_view_hides_secrets(view, viewer, game, table.shown)
+                assert_results_show_only_finished_deals(view, game)
+                assert_legal_moves_name_only_own_cards(view, viewer, game)
+                if viewer is not None:
+                    hint = client.post(table.url("/hint")).json()
+                    hand = {pair["id"]: pair["card"] for pair in view["deal"]["hand"]}
+                    assert dict(card_pairs(hint)).items() <= hand.items()
+        deal = current_engine_deal(game)
+        assert table.act(deal.to_move, greedy_action(deal), game.ply).status_code == 200
+
+    assert table.game.status == Game.Status.FINISHED and finished_seen >= {0, 1}
+    final = spectator.get(table.url()).json()
+    assert_results_show_only_finished_deals(final, table.game)
+    assert len(final["deals"]) == 2

@@ -1,5 +1,5 @@
 """The live table's clocks in a real browser: each player's time bank and the turn's
-countdown switching to the bank, and RULES.md §10: everyone sees the table waiting for
+countdown switching to the bank, and docs/rules.md §10: everyone sees the table waiting for
 an absent player, the host chooses in a dialog (keyboard, phone layout), everyone sees
 what was decided. The WSGI test server has no websocket: the pages poll, so nobody
 counts as connected and the player to move is absent once their deadline passes."""
@@ -193,7 +193,7 @@ def test_the_lobby_offers_a_time_bank_for_live_games(
     host.log_in("hana", PASSWORD)
     host.goto("/play/")
     page = host.page
-    expect(page.locator("#presets .choice")).to_have_count(3)
+    expect(page.locator("#presets .choice")).to_have_count(4)
     expect(page.locator("#time-bank")).to_be_visible()
     expect(page.locator("#time-bank")).to_have_value("60")
     page.locator("label", has_text="Correspondence").click()

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from games.play import services
+from games.play.bot_turns import game_play_now
 
 pytestmark = pytest.mark.django_db
 
@@ -45,6 +46,19 @@ def test_my_games_lists_only_mine_by_status(client: Any, user_factory: Callable[
     lobby = client.get("/games/?status=lobby").content.decode()
     assert f"/games/{waiting.public_id}/" in lobby
     assert f"/games/{others.public_id}/" not in lobby + active
+
+
+def test_my_games_calls_a_game_against_bots_by_its_name(
+    client: Any, user: Any, bots: list[Any]
+) -> None:
+    game = game_play_now(user=user, preset="serbian", bots_count=1, level=2)
+    client.force_login(user)
+
+    page = client.get("/games/").content.decode()
+
+    assert f"/games/{game.public_id}/" in page
+    assert "against bots" in page
+    assert "private" not in page
 
 
 def test_the_table_of_a_public_game_is_open_to_any_player(

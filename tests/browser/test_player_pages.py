@@ -49,14 +49,14 @@ def test_from_the_leaderboard_to_a_players_page(
 
     visitor.goto("/")
     visitor.page.get_by_role("link", name="Leaderboard").first.click()
-    visitor.page.get_by_role("link", name="Polish51").click()
+    visitor.page.get_by_role("link", name="Polish Remik 51").click()
     expect(visitor.page.locator("main table")).to_contain_text("dana")
     visitor.screenshot("leaderboard-phone")
     visitor.page.get_by_role("link", name="dana").click()
 
     expect(visitor.page.locator("h1")).to_contain_text("@dana")
     expect(visitor.page.locator("#recent-title ~ div table")).to_contain_text("won")
-    expect(visitor.page.locator(".stats-table")).to_contain_text("Polish51")
+    expect(visitor.page.locator(".stats-table")).to_contain_text("Polish Remik 51")
     visitor.screenshot("player-page-phone")
 
 
@@ -70,6 +70,7 @@ def test_a_finished_rated_game_shows_the_rating_changes_at_the_table(
     dana.goto(f"/games/{game.public_id}/")
 
     expect(dana.page.locator("#game-meta")).to_contain_text("rated")
+    expect(dana.page.locator("#waiting")).to_contain_text("emil resigned.")
     standings = dana.page.locator("#waiting .standings")
     expect(standings).to_contain_text("1500 → 1658? (+158)")
     expect(standings).to_contain_text("1500 → 1342? (−158)")
@@ -91,3 +92,15 @@ def test_a_rated_game_left_before_a_first_move_says_it_was_not_rated(
     expect(summary).to_contain_text("Not rated: the game was left before every player")
     expect(summary.locator(".standings th", has_text="Rating")).to_have_count(0)
     expect(summary.locator(".standings td")).to_have_text(["1", "You", "0", "2", "emil", "0"])
+    expect(summary).to_contain_text("emil resigned.")
+
+
+def test_the_player_who_resigned_reads_that_they_did(player_factory: Callable[..., Any]) -> None:
+    game, _users = emil_resigns(after_moves=True)
+    emil = player_factory("emil")
+    emil.log_in("emil", PASSWORD)
+
+    emil.goto(f"/games/{game.public_id}/")
+
+    expect(emil.page.locator("#waiting")).to_contain_text("You resigned.")
+    expect(emil.page.locator("#waiting")).not_to_contain_text("The other players resigned")

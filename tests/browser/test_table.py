@@ -57,7 +57,7 @@ def test_two_people_meet_in_the_lobby_and_play_an_opening_turn(
     # Ana signs up and creates a public 2-player Polish game.
     ana.sign_up("ana", PASSWORD, display_name="Ana")
     ana.goto("/play/")
-    expect(ana.page.locator("#presets .choice")).to_have_count(3)
+    expect(ana.page.locator("#presets .choice")).to_have_count(4)
     ana.page.locator("label.choice", has_text="Polish Remik 51").click()
     ana.screenshot("lobby")
     ana.page.click("#create-button")
@@ -266,6 +266,9 @@ def test_play_now_against_a_bot(
     page = vera.page
     expect(page.locator(".seat .badge-bot")).to_be_visible()
     expect(page.locator("#me.me-to-move")).to_be_visible()  # a bot that starts has played
+    # A game against bots alone is neither "private" nor "public" to its player.
+    expect(page.locator("#game-meta")).to_contain_text("against bots")
+    expect(page.locator("#game-meta")).not_to_contain_text("private")
 
     vera.draw_and_discard_the_drawn_card()
     # The bot answers at once (Celery runs eagerly in the tests): Vera is to move again.

@@ -173,7 +173,12 @@ def test_aborting_a_game_from_the_admin_goes_through_the_service(
 
     response = admin_client.post(
         "/admin/games/game/",
-        {"action": "abort_games", "_selected_action": [game.pk, over.pk]},
+        {
+            "action": "abort_games",
+            "_selected_action": [game.pk, over.pk],
+            "apply": "1",
+            "reason": "stuck",
+        },
         follow=True,
     )
 

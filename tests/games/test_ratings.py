@@ -100,7 +100,7 @@ def test_a_four_player_rated_game_ranks_every_seat(lobby, quick_deals):
     game, starter = play_quick_deal(game, users)  # the starter -280, the others +400
     out = next(seat for seat in game.seats.all() if seat.user != starter)
 
-    # The host ends the match for an absent player (RULES.md §10): that seat is out.
+    # The host ends the match for an absent player (docs/rules.md §10): that seat is out.
     services.game_seat_out_and_end(
         game=game, position=out.position, expected_ply=game.ply, reason="absent"
     )

@@ -42,7 +42,12 @@ def by_rules(user):
 def test_a_new_player_has_an_empty_line_for_every_rule_family(user):
     families = stats.player_stats(user)
 
-    assert [family.rules for family in families] == ["macedonian", "serbian", "polish51"]
+    assert [family.rules for family in families] == [
+        "macedonian",
+        "serbian",
+        "serbian_old_remi",
+        "polish51",
+    ]
     assert all(family.games == family.deals == 0 for family in families)
     assert families[0].win_rate is None and families[0].average_deal_score is None
     assert stats.recent_games(user) == []
@@ -63,7 +68,7 @@ def test_deals_hands_and_points_are_counted_from_the_results(lobby, quick_deals)
         went_out = [first_winner, second_winner].count(user)
         assert (serbian.games, serbian.playing, serbian.deals) == (1, 0, 2)
         assert serbian.deals_won == serbian.hands == went_out  # quick deals are dry hands
-        # A dry hand scores -280 for the winner and 400 for the other (RULES.md).
+        # A dry hand scores -280 for the winner and 400 for the other (docs/rules.md).
         assert serbian.average_deal_score == (-280 * went_out + 400 * (2 - went_out)) / 2
         assert serbian.wins == (user.pk in [users[p].pk for p in game.winners])
         assert by_rules(user)["macedonian"].games == 0
@@ -136,7 +141,7 @@ def test_the_player_page_and_the_leaderboard_page(started, user_factory):
     assert browser.get("/accounts/players/nobody-here/").status_code == 404
     board = browser.get("/accounts/leaderboard/?rules=polish51")
     assert board.status_code == 200
-    assert "Nobody has an established polish51 rating yet" in board.content.decode()
+    assert "Nobody has an established Polish Remik 51 rating yet" in board.content.decode()
     assert browser.get("/accounts/leaderboard/?rules=nonsense").status_code == 200
 
 

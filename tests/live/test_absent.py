@@ -1,4 +1,4 @@
-"""RULES.md §10 in live games: the table waits for a disconnected player, then the
+"""docs/rules.md §10 in live games: the table waits for a disconnected player, then the
 host may wait longer, continue without them or end the game (POST /games/{id}/absent);
 without a choice the default applies. The wait lives in the database."""
 

@@ -21,6 +21,7 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from games.engine import Card, Ruleset, best_opening, card_penalty, opening_for_turn
+from games.engine import Deal as EngineDeal
 from games.models import Deal, Game, Move
 from games.read.replay import deal_as_dealt
 from tests.gamekit import (
@@ -169,7 +170,8 @@ async def play_to_the_end(player: Player) -> dict[str, Any]:
 
 
 def assert_no_event_shows_hidden_cards(events: list[dict[str, Any]], game: Game, me: int) -> None:
-    """Every card in every event was public or the person's own at the event's ply."""
+    """Every card in every event was public or the person's own at the event's ply (and
+    once a deal is over, the hands it ended with)."""
     game.refresh_from_db()
     ruleset = Ruleset.from_dict(game.ruleset)
     rows = {row.number: row for row in Deal.objects.filter(game=game)}
@@ -185,6 +187,10 @@ def assert_no_event_shows_hidden_cards(events: list[dict[str, Any]], game: Game,
         row = rows[event["deal"]]
         dealt = deal_as_dealt(row, ruleset, game.players)
         allowed = set(dealt.hand_ids(me)) | set(dealt.discard_ids)
+        if event["type"] == "deal_over":
+            # A finished deal's hands are laid open for the count (the deal's result).
+            final = EngineDeal.from_dict(row.state)
+            allowed |= {card_id for seat in range(game.players) for card_id in final.hand_ids(seat)}
         for move in moves:
             if move.deal_id != row.pk or move.ply > event["ply"]:
                 continue
@@ -270,7 +276,6 @@ async def test_a_person_plays_a_whole_game_against_bots_over_the_api_and_websock
 def a_card_never_shown(game: Game, me: int) -> dict[str, Any]:
     """A card another seat held at the end of deal 1, or one left in the stock, that no
     public move showed."""
-    from games.engine import Deal as EngineDeal
 
     row = Deal.objects.get(game=game, number=1)
     deal = EngineDeal.from_dict(row.state)

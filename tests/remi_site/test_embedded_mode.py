@@ -129,7 +129,7 @@ def test_make_run_plays_a_bot_game_survives_a_flushed_redis_and_stops_on_ctrl_c(
         stalled = _lose_the_queued_bot_task(embedded_site, api)
         # The bot sweep finds the stalled turn (BOT_STALL_S, 3 s here) and queues it again.
         after = _wait_for_my_turn(api, stalled["id"], stalled["you"], timeout=60)
-        moves = api.get(f"/games/{stalled['id']}/moves").json()["moves"]
+        moves = api.get(f"/games/{stalled['id']}/moves").json()["results"]
         bot_seat = 1 - stalled["you"]
         rescued = [m for m in moves if m["ply"] > stalled["ply"]]
         assert rescued and all(m["seat"] == bot_seat for m in rescued), rescued
@@ -148,6 +148,9 @@ def test_make_run_plays_a_bot_game_survives_a_flushed_redis_and_stops_on_ctrl_c(
         assert failure not in log, f"{failure!r} in the site's log:\n{embedded_site.log()}"
     assert httpx.get(f"{embedded_site.url}/api/docs/").status_code == 200
     assert httpx.get(f"{embedded_site.url}/static/css/site.css").status_code == 200
+    missing = httpx.get(f"{embedded_site.url}/no-such-page/")
+    assert missing.status_code == 404
+    assert "Not found" in missing.text and "URLconf" not in missing.text, missing.text
 
     survivors = embedded_site.stop()
 

@@ -127,7 +127,7 @@ def test_a_move_commits_while_redis_is_down_and_play_resumes_when_it_returns(
     events = asyncio.run(_events_until(production_site.url, token, view["id"], committed_ply + 1))
     assert any(event["type"] == "subscribed" for event in events), events
     view = _my_turn(api, view["id"], seat)
-    moves = api.get(f"/games/{view['id']}/moves").json()["moves"]
+    moves = api.get(f"/games/{view['id']}/moves").json()["results"]
     assert [move["ply"] for move in moves] == list(range(1, view["ply"] + 1))
     assert not any(move["by_server"] for move in moves), "a timeout played a turn"
     assert [s["strikes"] for s in view["seats"]] == [0, 0]

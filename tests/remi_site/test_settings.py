@@ -69,6 +69,7 @@ print(json.dumps({
     "EMAIL_BACKEND": settings.EMAIL_BACKEND,
     "SECURE_SSL_REDIRECT": settings.SECURE_SSL_REDIRECT,
     "SESSION_COOKIE_SECURE": settings.SESSION_COOKIE_SECURE,
+    "SECRET_KEY": settings.SECRET_KEY,
 }))
 """
     result = run_python(code, {"DJANGO_SETTINGS_MODULE": "remi_site.settings", **extra_env})
@@ -79,14 +80,14 @@ print(json.dumps({
 def test_embedded_default_is_sqlite_and_the_local_redis_socket(tmp_path):
     values = read_settings({"REMI_VAR_DIR": str(tmp_path)})
 
-    assert values["DEBUG"] is True
+    assert values["DEBUG"] is False
     assert values["ENGINE"] == "django.db.backends.sqlite3"
     assert values["NAME"] == str(tmp_path / "remi.sqlite3")
     assert values["ALLOWED_HOSTS"] == ["localhost", "127.0.0.1", "[::1]"]
     assert values["CACHE"] == f"unix://{tmp_path}/redis.sock"
     assert [host["address"] for host in values["CHANNELS"]] == [f"unix://{tmp_path}/redis.sock"]
     assert values["BROKER"] == f"redis+socket://{tmp_path}/redis.sock"
-    assert values["EMAIL_BACKEND"] == "django.core.mail.backends.console.EmailBackend"
+    assert values["EMAIL_BACKEND"] == "remi_site.mail.ConsoleAndFileBackend"
     assert values["SECURE_SSL_REDIRECT"] is False
 
 
@@ -105,14 +106,23 @@ def test_production_uses_postgres_redis_and_secure_defaults():
     assert values["SESSION_COOKIE_SECURE"] is True
 
 
-def test_debug_off_without_a_secret_key_refuses_to_start():
-    result = run_python(
-        "import django; django.setup()",
-        {"DJANGO_SETTINGS_MODULE": "remi_site.settings", "DEBUG": "false"},
-    )
+def test_the_embedded_default_makes_its_secret_key_once_and_keeps_it(tmp_path):
+    first = read_settings({"REMI_VAR_DIR": str(tmp_path)})
+    again = read_settings({"REMI_VAR_DIR": str(tmp_path)})
+    elsewhere = read_settings({"REMI_VAR_DIR": str(tmp_path / "other")})
 
-    assert result.returncode != 0
-    assert "SECRET_KEY must be set" in result.stderr
+    assert len(str(first["SECRET_KEY"])) >= 50
+    assert "insecure" not in str(first["SECRET_KEY"])
+    assert again["SECRET_KEY"] == first["SECRET_KEY"]
+    assert elsewhere["SECRET_KEY"] != first["SECRET_KEY"]
+    assert (tmp_path / "secret_key").stat().st_mode & 0o077 == 0
+
+
+def test_debug_pages_only_when_asked_for(tmp_path):
+    asked = read_settings({"REMI_VAR_DIR": str(tmp_path), "DEBUG": "true"})
+
+    assert asked["DEBUG"] is True
+    assert asked["SECURE_SSL_REDIRECT"] is False
 
 
 def test_importing_the_engine_does_not_import_django():

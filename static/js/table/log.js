@@ -25,8 +25,14 @@ export async function syncLog() {
     const initial = !state.log.started;
     updateLog({ started: true });
     const after = initial ? Math.max(0, state.view.ply - FIRST_MOVES) : state.log.ply;
-    const log = await api(`${API}/moves?after=${after}&limit=200`);
-    for (const entry of log.moves) {
+    // Pages of 100 moves from `after`, following `next` to the end of the log.
+    let log = await api(`${API}/moves?after=${after}&page_size=100`);
+    const entries = [...log.results];
+    while (log.next) {
+      log = await api(log.next);
+      entries.push(...log.results);
+    }
+    for (const entry of entries) {
       if (entry.ply <= state.log.ply) continue;
       addLog(entry);
       updateLog({ ply: entry.ply });

@@ -5,8 +5,10 @@ import { TableChat } from "../chat.js";
 import { $ } from "../dom.js";
 import { loadAbsent, noteDialogDismissed } from "./absent.js";
 import { discardSelected, draw, layGroup, onDiscardPile, openNow, undoTake } from "./actions.js";
+import { syncChips } from "./chips.js";
 import { tick } from "./clock.js";
 import { connect } from "./connection.js";
+import { syncDay, wireDay } from "./day.js";
 import { cancelOpening, deselectAll, sortHand, syncHand } from "./hand.js";
 import { onKey } from "./keys.js";
 import { syncLog } from "./log.js";
@@ -31,6 +33,7 @@ function wireControls() {
   $("absent-dialog").addEventListener("cancel", noteDialogDismissed);
   window.addEventListener("resize", fitHand);
   setInterval(tick, 1000);
+  wireDay();
 }
 
 // A new view of the game: the chat learns who may write, the hand follows the deal,
@@ -43,6 +46,8 @@ function onView(chat, before) {
   syncHand(before);
   render();
   loadAbsent();
+  syncChips();
+  syncDay(before);
   if (!state.log.started || view.ply > state.log.ply || (before && before.status !== view.status)) {
     syncLog();
   }

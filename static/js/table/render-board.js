@@ -7,7 +7,7 @@ import { join, onMeld, start } from "./actions.js";
 import { initials } from "./format.js";
 import { selectedItems } from "./hand.js";
 import { INVITE, LOBBY_URL } from "./page.js";
-import { END_REASONS, gameOverTitle, standingsTable } from "./results.js";
+import { endReasonText, gameOverTitle, standingsTable } from "./results.js";
 import { state } from "./store.js";
 import { toast } from "./toast.js";
 import { can, deal, myTurn, othersInOrder, seatName, seatOf } from "./view.js";
@@ -118,7 +118,7 @@ export function renderWaiting() {
       box.append(el("h2", null, "This game was cancelled"));
     } else {
       box.append(el("h2", null, gameOverTitle()));
-      box.append(el("p", "muted", END_REASONS[v.end_reason] || ""));
+      box.append(el("p", "muted", endReasonText(v)));
       box.append(standingsTable());
     }
     const link = el("a", "button", "New game");

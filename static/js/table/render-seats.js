@@ -3,6 +3,7 @@
 
 import { backElement, cardName } from "../cards.js";
 import { $, el } from "../dom.js";
+import { seatBalance } from "./chips.js";
 import { hasBank } from "./clock.js";
 import { initials } from "./format.js";
 import { state } from "./store.js";
@@ -21,6 +22,10 @@ function seatBadges(position) {
   if (d && d.dealer === position && v.status === "active") badges.append(el("span", "badge", "dealer"));
   if (seat && seat.status === "left") badges.append(el("span", "badge badge-away", "away"));
   if (seat && seat.status === "out") badges.append(el("span", "badge badge-away", "resigned"));
+  if (seat && seat.away_until) {
+    const until = new Date(seat.away_until).toLocaleDateString();
+    badges.append(el("span", "badge badge-vacation", `on vacation until ${until}`));
+  }
   if (v.winners && v.winners.includes(position)) badges.append(el("span", "badge badge-win", "winner"));
   return badges;
 }
@@ -41,6 +46,15 @@ function turnTag(position) {
     if (v.turn_ends_at && v.turn_ends_at !== v.deadline_at) clock.dataset.turnEnds = v.turn_ends_at;
     tag.append(clock);
   }
+  return tag;
+}
+
+// A player's chips beside their seat, in a game played for a stake.
+function chipsTag(position) {
+  const chips = seatBalance(position);
+  if (chips === null || chips === undefined) return null;
+  const tag = el("span", "chips-tag", `${chips} chips`);
+  tag.title = "Chip balance";
   return tag;
 }
 
@@ -91,6 +105,8 @@ export function renderOpponents() {
     line.append(el("span", "seat-total", `${seat.total} pts`), seatBadges(position));
     const bank = bankChip(position);
     if (bank) line.append(bank);
+    const chips = chipsTag(position);
+    if (chips) line.append(chips);
     info.append(name, line);
     const turn = turnTag(position);
     if (turn) info.append(turn);
@@ -118,6 +134,8 @@ export function renderMe() {
     line.append(el("span", "seat-total", `${seat.total} pts`), seatBadges(v.you));
     const bank = bankChip(v.you);
     if (bank) line.append(bank);
+    const chips = chipsTag(v.you);
+    if (chips) line.append(chips);
     box.append(name, line);
     const turn = turnTag(v.you);
     if (turn) box.append(turn);

@@ -11,10 +11,15 @@ import { INVITE, LOBBY_URL, root } from "./page.js";
 import { renderMelds, renderPiles, renderWaiting } from "./render-board.js";
 import { renderHand, renderStaging } from "./render-hand.js";
 import { renderMe, renderOpponents } from "./render-seats.js";
+import { renderChips } from "./chips.js";
+import { renderSeating } from "./seating.js";
 import { state } from "./store.js";
 import { deal, myTurn, ruleset, seatName } from "./view.js";
 
-const PRESET_NAMES = { macedonian: "Macedonian Remi", serbian: "Serbian Remi", polish51: "Polish Remik 51" };
+function againstBotsOnly(v) {
+  const others = v.seats.filter((seat) => seat.position !== v.you);
+  return others.length > 0 && others.every((seat) => seat.user.is_bot);
+}
 
 export function render() {
   root.dataset.state = state.missing ? "missing" : state.view ? state.view.status : "loading";
@@ -32,6 +37,8 @@ export function render() {
   renderStaging();
   renderHand();
   renderScores();
+  renderChips();
+  renderSeating();
   renderAbsent();
   tick();
 }
@@ -57,7 +64,7 @@ function renderMissing() {
 
 function renderHeader() {
   const v = state.view;
-  $("game-name").textContent = PRESET_NAMES[v.preset] || `${v.preset} Remi`;
+  $("game-name").textContent = (v.ruleset && v.ruleset.display_name) || v.preset;
   const bits = [];
   if (v.status === "lobby") bits.push("Waiting for players");
   else if (v.status === "aborted") bits.push("Aborted");
@@ -67,7 +74,7 @@ function renderHeader() {
   let pace = tc.kind === "live" ? `${tc.seconds_per_turn} s a turn` : `${tc.days_per_move} days a move`;
   if (tc.kind === "live" && tc.time_bank_s) pace += ` + ${bankText(tc.time_bank_s)} bank`;
   bits.push(pace);
-  bits.push(v.visibility === "private" ? "private" : "public");
+  bits.push(againstBotsOnly(v) ? "against bots" : v.visibility === "private" ? "private" : "public");
   if (tc.rated) bits.push("rated");
   $("game-meta").textContent = bits.join(" · ");
 

@@ -13,13 +13,24 @@ const FINISH_NAMES = {
   void: "",
 };
 
-export const END_REASONS = {
+const END_REASONS = {
   completed: "All deals played.",
   resigned: "The other players resigned.",
   score_limit: "A player reached the score limit.",
   timeout: "A player ran out of time.",
   absent: "A player did not come back to the table.",
 };
+
+// Why the game ended, told from where the reader sits: the one who resigned reads
+// that they did, the others read who it was.
+export function endReasonText(v) {
+  if (v.end_reason !== "resigned") return END_REASONS[v.end_reason] || "";
+  const gone = v.seats.filter((seat) => seat.status === "out").map((seat) => seat.position);
+  if (v.you !== null && gone.includes(v.you)) return "You resigned.";
+  if (!gone.length) return END_REASONS.resigned;
+  const names = gone.map((position) => seatName(position, { you: false })).join(" and ");
+  return `${names} resigned.`;
+}
 
 export function resultLine(result) {
   if (result.winner === null || result.finish === "void") return "The deal ended void: nobody scores.";

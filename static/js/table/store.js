@@ -48,6 +48,11 @@ const state = {
   },
   // The questions to the server about melds: the opening row's and the selection's.
   checks: { staging: newCheck(), selection: newCheck() },
+  chips: {
+    balance: null, // the viewer's chips (GET /me/chips)
+    status: null, // the game's status when it was read: a new status reads it again
+    loading: false,
+  },
 };
 
 export { state };
@@ -163,4 +168,8 @@ export function updateAbsent(fields) {
 
 export function updateCheck(name, fields) {
   Object.assign(state.checks[name], fields);
+}
+
+export function updateChips(fields) {
+  Object.assign(state.chips, fields);
 }

@@ -2,7 +2,7 @@
 
 import { $, el } from "../dom.js";
 import { LOBBY_URL } from "./page.js";
-import { END_REASONS, gameOverTitle, resultLine, standingsTable } from "./results.js";
+import { endReasonText, gameOverTitle, resultLine, standingsTable } from "./results.js";
 import { state, updateSummaries } from "./store.js";
 import { seatName } from "./view.js";
 
@@ -30,7 +30,7 @@ export function showDealSummary(entry) {
   }
   body.append(table);
   if (over) {
-    body.append(el("p", "muted", END_REASONS[v.end_reason] || ""));
+    body.append(el("p", "muted", endReasonText(v)));
     updateSummaries({ gameOver: true });
   } else {
     body.append(el("p", "muted", `Deal ${v.deal_number} of ${v.deals_in_match} is dealt. Lowest total wins the match.`));
@@ -41,7 +41,7 @@ export function showDealSummary(entry) {
 export function showGameSummary() {
   updateSummaries({ gameOver: true });
   const body = el("div");
-  body.append(el("p", "muted", END_REASONS[state.view.end_reason] || ""));
+  body.append(el("p", "muted", endReasonText(state.view)));
   body.append(standingsTable());
   openSummary(gameOverTitle(), body, true);
 }

@@ -1,0 +1,266 @@
+"""What one move costs the server, in-process: CPU time, SQL statements, Redis commands.
+
+    .venv/bin/python bench/move_cost.py [--moves 400] [--gets 400] [--cprofile 30]
+
+All on 127.0.0.1, production settings: a scratch PostgreSQL database (migrated, dropped
+at the end) and a Redis server of its own (``--redis-port``, ``--redis-db``; see
+``bench/stack.py``). Two players with API tokens play 2-player serbian matches through
+the whole Django stack (Django's test client: middleware, token authentication,
+throttles, DRF, the services, the after-commit work, the answer's JSON) with the
+policy of ``bench/api.py``; a new match starts when one ends.
+
+It prints, per move (``POST /api/v1/games/{id}/actions``) and per cheapest
+authenticated GET (``/api/v1/me/vacation``, the baseline of ``bench/api.py``): the CPU
+time of this process (mean and p50/p99 of the calls), the SQL statements (by kind) and
+the Redis commands (from the server's ``INFO commandstats``). CPU time is what a
+shared machine's load changes least: the ratio of a move's to a GET's is the figure
+to compare between two runs. ``--cprofile N`` then prints the N functions of the moves
+with the most time of their own.
+
+A benchmark, not a test: it asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import os
+import pstats
+import secrets
+import statistics
+import subprocess
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from bench.stack import (  # noqa: E402
+    add_redis_options,
+    private_redis,
+    production_env,
+    scratch_database,
+)
+
+WARMUP_MOVES = 30
+
+
+@dataclass
+class Cost:
+    """The measured calls of one kind."""
+
+    name: str
+    cpu: list[float] = field(default_factory=list)  # seconds of CPU per call
+    statements: Counter[str] = field(default_factory=Counter)
+    redis_commands: int = 0
+
+    def ms(self, q: float) -> float:
+        ordered = sorted(self.cpu)
+        return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+    @property
+    def mean_ms(self) -> float:
+        return statistics.fmean(self.cpu) * 1000
+
+    def per_call(self, count: float) -> float:
+        return count / max(len(self.cpu), 1)
+
+
+@contextmanager
+def statements_counted(into: Counter[str]) -> Iterator[None]:
+    """Count the SQL statements run meanwhile, by their first word."""
+    from django.db import connection
+
+    def count(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        into[sql.split(None, 1)[0].upper()] += 1
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(count):
+        yield
+
+
+def redis_calls(url: str) -> int:
+    """Commands the Redis server has run so far (``INFO commandstats``, minus INFO)."""
+    import redis
+
+    stats = redis.Redis.from_url(url).info("commandstats")
+    return sum(int(v["calls"]) for k, v in stats.items() if k != "cmdstat_info")
+
+
+class Table:
+    """Two players and their matches, played through the HTTP stack."""
+
+    def __init__(self) -> None:
+        from django.contrib.auth import get_user_model
+        from django.test import Client
+
+        from accounts import services as account_services
+
+        self.clients = []
+        for index in range(2):
+            user = get_user_model().objects.create_user(
+                username=f"cost{index}", password=secrets.token_urlsafe(12)
+            )
+            _token, raw = account_services.token_create(user=user, name="cost")
+            self.clients.append(Client(HTTP_AUTHORIZATION=f"Bearer {raw}", HTTP_HOST="127.0.0.1"))
+        self.game_id = ""
+        self.views: list[dict[str, Any] | None] = [None, None]
+        self.view: dict[str, Any] = {}
+        self.new_match()
+
+    def new_match(self) -> None:
+        host, guest = self.clients
+        created = host.post(
+            "/api/v1/games", {"preset": "serbian", "players": 2}, content_type="application/json"
+        )
+        self.game_id = created.json()["id"]
+        guest.post(f"/api/v1/games/{self.game_id}/join", {}, content_type="application/json")
+        self.view = host.post(f"/api/v1/games/{self.game_id}/start").json()
+        self.views = [None, None]
+        self.views[self.view["you"]] = self.view
+
+    def next_move(self) -> tuple[Any, str, dict[str, Any]]:
+        """The client, URL and body of the next move (reading the state first, untimed,
+        when the mover has no fresh view of their own)."""
+        from bench.api import choose
+
+        if self.view["status"] != "active":
+            self.new_match()
+        mover = self.view["to_move"]
+        client = self.clients[mover]
+        current = self.views[mover]
+        if current is None or current["ply"] != self.view["ply"]:
+            current = client.get(f"/api/v1/games/{self.game_id}").json()
+        body = {"action": choose(current), "ply": current["ply"]}
+        return client, f"/api/v1/games/{self.game_id}/actions", body
+
+    def answered(self, response: Any) -> None:
+        if response.status_code != 200:
+            raise RuntimeError(f"a move was refused: {response.status_code} {response.content!r}")
+        self.view = response.json()["game"]
+        self.views[self.view["you"]] = self.view
+
+
+def measure(
+    name: str,
+    count: int,
+    prepare: Callable[[], tuple[Any, str, dict[str, Any] | None]],
+    answered: Callable[[Any], None],
+    redis_url: str,
+    profiler: cProfile.Profile | None = None,
+) -> Cost:
+    """``count`` calls: ``prepare()`` (untimed) gives the client, URL and JSON body (None:
+    a GET), ``answered(response)`` sees each answer."""
+    cost = Cost(name)
+    for _ in range(count):
+        client, url, body = prepare()
+        calls_before = redis_calls(redis_url)
+        with statements_counted(cost.statements):
+            if profiler is not None:
+                profiler.enable()
+            began = time.process_time()
+            if body is None:
+                response = client.get(url)
+            else:
+                key = secrets.token_hex(8)
+                response = client.post(
+                    url, body, content_type="application/json", HTTP_IDEMPOTENCY_KEY=key
+                )
+            cost.cpu.append(time.process_time() - began)
+            if profiler is not None:
+                profiler.disable()
+        cost.redis_commands += redis_calls(redis_url) - calls_before
+        answered(response)
+    return cost
+
+
+def report(move: Cost, get: Cost) -> None:
+    print(
+        f"\nbench/move_cost.py: {len(move.cpu)} moves, {len(get.cpu)} GETs, in-process "
+        f"(Django test client), PostgreSQL + Redis, production settings; "
+        f"load average {os.getloadavg()[0]:.2f}"
+    )
+    print(f"{'call':<34} {'CPU mean':>9} {'p50':>7} {'p99':>7} {'SQL/call':>9} {'Redis/call':>11}")
+    for cost in (move, get):
+        statements = sum(cost.statements.values())
+        print(
+            f"{cost.name:<34} {cost.mean_ms:>7.2f}ms {cost.ms(0.5):>5.2f}ms "
+            f"{cost.ms(0.99):>5.2f}ms "
+            f"{cost.per_call(statements):>9.2f} {cost.per_call(cost.redis_commands):>11.2f}"
+        )
+    for cost in (move, get):
+        kinds = ", ".join(
+            f"{kind} {cost.per_call(n):.2f}" for kind, n in cost.statements.most_common()
+        )
+        print(f"  SQL per call, {cost.name}: {kinds}")
+    print(
+        f"  a move costs {move.mean_ms / get.mean_ms:.2f}x the CPU of the cheapest "
+        f"authenticated GET (so at most {get.mean_ms / move.mean_ms:.2f}x its rate when CPU "
+        "bound)"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("--moves", type=int, default=400, help="timed moves")
+    parser.add_argument("--gets", type=int, default=400, help="timed baseline GETs")
+    parser.add_argument(
+        "--cprofile", type=int, default=0, metavar="N", help="print the N costliest functions"
+    )
+    add_redis_options(parser)
+    args = parser.parse_args()
+    db_name = f"remi_bench_cost_{secrets.token_hex(4)}"
+    with private_redis(args.redis_port, args.redis_db) as redis_url, scratch_database(db_name):
+        env = production_env(db_name, redis_url)
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+            cwd=ROOT,
+            env=env,
+            check=True,
+        )
+        os.environ.update(env)
+        import django
+
+        django.setup()
+        run(args, redis_url)
+
+
+def run(args: argparse.Namespace, redis_url: str) -> None:
+    table = Table()
+    for _ in range(WARMUP_MOVES):
+        client, url, body = table.next_move()
+        table.answered(client.post(url, body, content_type="application/json"))
+    # CPU time, not wall time: waiting for PostgreSQL or Redis is not cost here.
+    profiler = cProfile.Profile(time.process_time) if args.cprofile else None
+    move = measure(
+        "move: POST /games/{id}/actions",
+        args.moves,
+        table.next_move,
+        table.answered,
+        redis_url,
+        profiler,
+    )
+    get = measure(
+        "GET /api/v1/me/vacation",
+        args.gets,
+        lambda: (table.clients[0], "/api/v1/me/vacation", None),
+        lambda response: None,
+        redis_url,
+    )
+    report(move, get)
+    if profiler is not None:
+        out = io.StringIO()
+        stats = pstats.Stats(profiler, stream=out)
+        stats.sort_stats("tottime").print_stats(args.cprofile)
+        stats.sort_stats("cumulative").print_stats(args.cprofile)
+        print(f"\ncProfile of the {len(move.cpu)} moves:\n{out.getvalue()}")
+
+
+if __name__ == "__main__":
+    main()

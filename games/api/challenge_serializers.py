@@ -1,0 +1,95 @@
+"""What the challenge endpoints take and give (``games.api.challenge_views``)."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from games.api.serializers import Serializer, UserCardSerializer
+from games.engine import PRESETS
+from games.models import Challenge, Game
+from remi_site import strict_fields as strict
+from remi_site.pagination import page_serializer
+
+
+class ChallengeTimeControlSerializer(Serializer):
+    kind = serializers.ChoiceField(choices=Game.TimeControl.choices)
+    seconds_per_turn = serializers.IntegerField(allow_null=True)
+    days_per_move = serializers.IntegerField(allow_null=True)
+    time_bank_s = serializers.IntegerField(allow_null=True)
+
+
+class ChallengeSerializer(Serializer):
+    id = serializers.CharField(help_text="The challenge's public id.")
+    status = serializers.ChoiceField(choices=Challenge.Status.choices)
+    open = serializers.BooleanField(help_text="Made to anyone: the first to accept plays.")
+    challenger = UserCardSerializer(help_text="Hosts the game, in seat 0.")
+    destination = UserCardSerializer(allow_null=True, help_text="Null for an open challenge.")
+    preset = serializers.CharField()
+    overrides = serializers.DictField(help_text="House rules over the preset.")
+    players = serializers.IntegerField(help_text="2 plus the built-in bots of `bots`.")
+    bots = serializers.ListField(
+        child=serializers.CharField(), help_text="Built-in bots seated after the challenger."
+    )
+    visibility = serializers.ChoiceField(choices=Game.Visibility.choices)
+    time_control = ChallengeTimeControlSerializer()
+    rated = serializers.BooleanField()
+    decline_reason = serializers.ChoiceField(
+        choices=Challenge.DeclineReason.choices, allow_null=True
+    )
+    accepted_by = UserCardSerializer(allow_null=True)
+    game = serializers.CharField(
+        allow_null=True, help_text="The game's id once accepted: it has started."
+    )
+    created_at = serializers.DateTimeField()
+
+
+ChallengePageSerializer = page_serializer("ChallengePageSerializer", ChallengeSerializer(many=True))
+
+
+class ChallengeCreateSerializer(Serializer):
+    to = strict.CharField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="The username to challenge (a person, a bot account or a built-in bot, "
+        "which accepts at once); null or absent: an open challenge anyone may accept.",
+    )
+    preset = serializers.ChoiceField(choices=list(PRESETS), help_text="The variant.")
+    overrides = serializers.DictField(
+        required=False,
+        default=dict,
+        help_text='House rules: ruleset fields to change, e.g. `{"hand_needs_51": false}`.',
+    )
+    bots = serializers.ListField(
+        child=strict.CharField(),
+        required=False,
+        default=list,
+        max_length=2,
+        help_text="Built-in bots to seat as well (usernames): the game has 2 + this many seats.",
+    )
+    visibility = serializers.ChoiceField(
+        choices=Game.Visibility.choices, default=Game.Visibility.PUBLIC
+    )
+    time_control = serializers.ChoiceField(
+        choices=Game.TimeControl.choices, default=Game.TimeControl.CORRESPONDENCE
+    )
+    seconds_per_turn = strict.IntegerField(required=False, allow_null=True, default=None)
+    days_per_move = strict.IntegerField(required=False, allow_null=True, default=None)
+    time_bank_s = strict.IntegerField(required=False, allow_null=True, default=None)
+    rated = strict.BooleanField(default=False)
+
+
+class ChallengeListFilterSerializer(Serializer):
+    direction = serializers.ChoiceField(
+        choices=["in", "out"],
+        required=False,
+        help_text="`in`: made to you; `out`: made by you; absent: both.",
+    )
+
+
+class ChallengeDeclineSerializer(Serializer):
+    reason = serializers.ChoiceField(
+        choices=Challenge.DeclineReason.choices,
+        default=Challenge.DeclineReason.GENERIC,
+        help_text="Why, from a fixed list (each has a text to show the challenger).",
+    )

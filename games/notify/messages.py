@@ -1,0 +1,74 @@
+"""Emails: rendered from ``templates/emails/`` in the recipient's time zone, with the
+links of the message (the game, the settings page, a one-click unsubscribe for its
+kind and, about a game, a link that mutes it), and the ``List-Unsubscribe`` and
+``List-Unsubscribe-Post`` headers (RFC 8058) that let a mail client unsubscribe in
+one click."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
+
+from games.models import PlayerSettings
+from games.notify import links
+from games.notify.preferences import zone_of
+from games.notify.tokens import Kind, Unsubscribe, unsubscribe_token
+from games.notify.wording import display_name
+
+
+def email_build(
+    *,
+    user: Any,
+    prefs: PlayerSettings,
+    template: str,
+    kind: Kind,
+    context: Mapping[str, Any],
+    game_id: str = "",
+) -> EmailMultiAlternatives:
+    """The email ``template`` (``emails/<template>_subject.txt``, ``.txt`` and
+    ``.html``) to ``user``, which their unsubscribe link for ``kind`` turns off;
+    ``game_id``: the game it is about (its mute link)."""
+    unsubscribe = links.unsubscribe_url(unsubscribe_token(Unsubscribe(user.pk, kind)))
+    mute = (
+        links.unsubscribe_url(unsubscribe_token(Unsubscribe(user.pk, Kind.GAME, game_id)))
+        if game_id
+        else ""
+    )
+    full = {
+        **context,
+        "name": display_name(user),
+        "zone_name": prefs.time_zone or "UTC",
+        "unsubscribe_url": unsubscribe,
+        "mute_url": mute,
+        "settings_url": links.settings_url(),
+        "game_url": links.game_url(game_id) if game_id else "",
+    }
+    with translation.override(settings.LANGUAGE_CODE), timezone.override(zone_of(prefs)):
+        subject = " ".join(render_to_string(f"emails/{template}_subject.txt", full).split())
+        text = render_to_string(f"emails/{template}.txt", full)
+        html = render_to_string(f"emails/{template}.html", full)
+    message = EmailMultiAlternatives(
+        subject,
+        text,
+        to=[user.email],
+        headers={
+            "List-Unsubscribe": f"<{unsubscribe}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        },
+    )
+    message.attach_alternative(html, "text/html")
+    return message
+
+
+def email_send(**build: Any) -> bool:
+    """Build (see ``email_build``) and send an email; False when the user has no
+    address."""
+    if not build["user"].email:
+        return False
+    email_build(**build).send()
+    return True

@@ -1,0 +1,235 @@
+"""Messages about a game's news: the player's turn, a timeout strike, the game's end,
+and a challenge (a push). Called by the tasks that the publisher queues after a
+commit; each reads the committed state again, follows ``recipients``' rules and the
+player's choices, and claims its message so that a task run twice sends it once."""
+
+from __future__ import annotations
+
+import logging
+
+from django.core.cache import cache
+from django.utils import timezone
+from django.utils.translation import gettext
+
+from games import clock
+from games.models import Game, PlayerSettings, Seat
+from games.notify import links, push, recipients, wording
+from games.notify.messages import email_send
+from games.notify.preferences import is_muted, preferences_of
+from games.notify.tokens import Kind
+
+logger = logging.getLogger(__name__)
+
+# How long a sent message is remembered (a task retried later than this is unlikely).
+_CLAIM_S = 15 * 86400
+
+
+def _claim(key: str) -> bool:
+    """Whether this caller is the first to send the message ``key`` (a lost cache
+    claims again: a message twice is better than none)."""
+    try:
+        return bool(cache.add(key, 1, timeout=_CLAIM_S))
+    except Exception:
+        logger.warning("cache unavailable: sending %s without a claim", key)
+        return True
+
+
+def _seats(game: Game) -> list[Seat]:
+    """The game's seats by position, with their players and their settings."""
+    seats = Seat.objects.filter(game=game).select_related("user__profile", "user__play_settings")
+    return list(seats.order_by("position"))
+
+
+# ------------------------------------------------------------------ your turn
+
+
+def turn_notice(*, game_pk: int, ply: int, user_id: int) -> bool:
+    """Tell the player it is their turn at ``ply`` (an email if they want one each
+    move, a push if they opted in), unless the game has moved on, they are
+    connected, the game is muted or they play bots only. True when something went."""
+    game = Game.objects.filter(pk=game_pk, ply=ply, status=Game.Status.ACTIVE).first()
+    if game is None:
+        return False
+    seats = _seats(game)
+    seat = next((s for s in seats if s.user_id == user_id and s.position == game.to_move), None)
+    if seat is None:
+        return False
+    user = seat.user
+    if recipients.is_bot_account(user) or recipients.others_are_bots(seats, user_id):
+        return False
+    prefs = preferences_of(user)
+    by_email = prefs.email_turns == PlayerSettings.EmailTurns.EACH_MOVE and bool(user.email)
+    if not (by_email or prefs.push_turns):
+        return False
+    if is_muted(user_id=user_id, game=game) or recipients.is_connected(user_id):
+        return False
+    if not _claim(f"remi:notice:turn:{game.public_id}:{ply}:{user_id}"):
+        return False
+    context = {
+        **wording.about(game, seats, user_id),
+        "deadline": game.deadline_at,
+        "left": _left(game),
+    }
+    sent = False
+    if by_email:
+        sent = email_send(
+            user=user,
+            prefs=prefs,
+            template="turn",
+            kind=Kind.TURN,
+            context=context,
+            game_id=game.public_id,
+        )
+    if prefs.push_turns:
+        body = gettext("Your turn against %(opponents)s (%(preset)s).") % context
+        sent = (
+            push.push_send(
+                user_id=user_id,
+                payload={
+                    "kind": "turn",
+                    "title": gettext("Your turn"),
+                    "body": body,
+                    "url": links.game_url(game.public_id),
+                    "tag": f"turn-{game.public_id}",
+                },
+            )
+            > 0
+            or sent
+        )
+    return sent
+
+
+def _left(game: Game) -> str:
+    left = clock.time_left(game, timezone.now())
+    return "" if left is None else wording.time_left(left)
+
+
+# ------------------------------------------------------------------ timeouts
+
+
+def strike_notice(*, game_id: str, ply: int, position: int, strikes: int, out: bool) -> bool:
+    """Tell the player in ``position`` that their time ran out at ``ply`` and the
+    server played their turn (``strikes`` in a row; ``out``: their seat is out)."""
+    game = Game.objects.filter(public_id=game_id).first()
+    if game is None:
+        return False
+    seats = _seats(game)
+    seat = next((s for s in seats if s.position == position), None)
+    if seat is None or recipients.is_bot_account(seat.user):
+        return False
+    user = seat.user
+    prefs = preferences_of(user)
+    if not (prefs.email_strikes and user.email):
+        return False
+    if is_muted(user_id=user.pk, game=game) or user.pk in recipients.watching(game_id):
+        return False
+    if not _claim(f"remi:notice:strike:{game_id}:{ply}:{position}"):
+        return False
+    still_to_move = game.status == Game.Status.ACTIVE and game.to_move == position
+    context = {
+        **wording.about(game, seats, user.pk),
+        "strikes": strikes,
+        "limit": clock.strike_limit(game),
+        "out": out,
+        "over": game.status != Game.Status.ACTIVE,
+        "deadline": game.deadline_at if still_to_move else None,
+        "left": _left(game) if still_to_move else "",
+    }
+    return email_send(
+        user=user,
+        prefs=prefs,
+        template="strike",
+        kind=Kind.STRIKE,
+        context=context,
+        game_id=game_id,
+    )
+
+
+# ------------------------------------------------------------------ the end
+
+
+def game_over_notice(*, game_id: str) -> int:
+    """Tell every player of the finished game its result (an email and, if they opted
+    in, a push), but those at the table, who saw it; returns how many were told."""
+    game = Game.objects.filter(public_id=game_id, status=Game.Status.FINISHED).first()
+    if game is None:
+        return 0
+    seats = _seats(game)
+    at_table = recipients.watching(game_id)
+    told = 0
+    for seat in seats:
+        user = seat.user
+        if recipients.is_bot_account(user) or recipients.others_are_bots(seats, user.pk):
+            continue
+        prefs = preferences_of(user)
+        by_email = prefs.email_game_over and bool(user.email)
+        if not (by_email or prefs.push_game_over) or user.pk in at_table:
+            continue
+        if is_muted(user_id=user.pk, game=game):
+            continue
+        if not _claim(f"remi:notice:over:{game_id}:{user.pk}"):
+            continue
+        if _tell_result(game, seats, seat, prefs, by_email=by_email):
+            told += 1
+    return told
+
+
+def _tell_result(
+    game: Game, seats: list[Seat], seat: Seat, prefs: PlayerSettings, *, by_email: bool
+) -> bool:
+    user = seat.user
+    context = {
+        **wording.about(game, seats, user.pk),
+        "result": wording.result(seats, game.winners, seat.position),
+        "won": seat.position in game.winners,
+        "reason": wording.end_reason(game.end_reason),
+        "totals": [
+            {"name": wording.display_name(s.user), "total": s.total, "you": s.pk == seat.pk}
+            for s in seats
+        ],
+    }
+    sent = False
+    if by_email:
+        sent = email_send(
+            user=user,
+            prefs=prefs,
+            template="game_over",
+            kind=Kind.GAME_OVER,
+            context=context,
+            game_id=game.public_id,
+        )
+    if prefs.push_game_over:
+        sent = (
+            push.push_send(
+                user_id=user.pk,
+                payload={
+                    "kind": "game_over",
+                    "title": gettext("Game over against %(opponents)s") % context,
+                    "body": context["result"],
+                    "url": links.game_url(game.public_id),
+                    "tag": f"over-{game.public_id}",
+                },
+            )
+            > 0
+            or sent
+        )
+    return sent
+
+
+# ------------------------------------------------------------------ challenges
+
+
+def challenge_notice(*, user_id: int, challenger: str, url: str, preset: str = "") -> int:
+    """The hook for challenges: push "``challenger`` challenges you" (to ``url``, the
+    challenge's page, absolute or a path on the site) to a player who opted in;
+    returns how many browsers were reached. Call it after the challenge commits."""
+    prefs = PlayerSettings.objects.filter(user_id=user_id).first()
+    if prefs is None or not prefs.push_challenges:
+        return 0
+    title = gettext("%(name)s challenges you") % {"name": challenger}
+    body = wording.preset_label(preset) if preset else ""
+    target = url if url.startswith(("http://", "https://")) else links.absolute(url)
+    return push.push_send(
+        user_id=user_id,
+        payload={"kind": "challenge", "title": title, "body": body, "url": target, "tag": ""},
+    )

@@ -1,0 +1,100 @@
+"""The words of a message about a game: the rules' name, the other players, the time
+left, the result. Marked for translation: messages are rendered in the recipient's
+language once players have one."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import timedelta
+from typing import Any
+
+from django.utils.text import get_text_list
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
+
+from games.models import Game, Seat
+from games.notify.tokens import Kind
+from games.read.selectors import preset_name
+
+END_REASONS = {
+    "completed": _("all deals were played"),
+    "resigned": _("a player resigned"),
+    "timeout": _("a player ran out of time too often"),
+    "absent": _("a player was away"),
+}
+
+UNSUBSCRIBE_LABELS = {
+    Kind.TURN: _("“your turn” emails"),
+    Kind.DIGEST: _("the daily email of the games waiting for you"),
+    Kind.REMINDER: _("reminders before your deadlines"),
+    Kind.STRIKE: _("emails when your time runs out"),
+    Kind.GAME_OVER: _("emails with the result of your games"),
+    Kind.GAME: _("every message about this game"),
+}
+
+
+def unsubscribe_label(kind: Kind) -> str:
+    return str(UNSUBSCRIBE_LABELS[kind])
+
+
+def preset_label(preset: str) -> str:
+    """The name the rules go by on every page."""
+    return preset_name(preset)
+
+
+def display_name(user: Any) -> str:
+    profile = getattr(user, "profile", None)
+    return str(profile.display_name if profile and profile.display_name else user.get_username())
+
+
+def names(seats: Sequence[Seat]) -> str:
+    """The players by name: "ana", "ana and marko", "ana, marko and ivan"."""
+    return str(get_text_list([display_name(seat.user) for seat in seats], gettext("and")))
+
+
+def opponents(seats: Sequence[Seat], user_id: int) -> str:
+    """The other players of a game, by name."""
+    return names([seat for seat in seats if seat.user_id != user_id])
+
+
+def time_left(left: timedelta) -> str:
+    """A short duration: "1 day 20 h", "5 h 10 min", "25 min"."""
+    minutes = max(0, int(left.total_seconds() // 60))
+    days, rest = divmod(minutes, 24 * 60)
+    hours, minutes = divmod(rest, 60)
+    parts = []
+    if days:
+        parts.append(ngettext("%(count)d day", "%(count)d days", days) % {"count": days})
+    if hours:
+        parts.append(gettext("%(count)d h") % {"count": hours})
+    if minutes and not days:
+        parts.append(gettext("%(count)d min") % {"count": minutes})
+    return " ".join(parts) if parts else gettext("less than a minute")
+
+
+def result(seats: Sequence[Seat], winners: Sequence[int], position: int) -> str:
+    """The match's result as the player in ``position`` reads it."""
+    won = [seat for seat in seats if seat.position in winners]
+    if position in winners:
+        others = [seat for seat in won if seat.position != position]
+        if not others:
+            return gettext("You won.")
+        return gettext("You shared the win with %(names)s.") % {"names": names(others)}
+    if len(won) == 1:
+        return gettext("%(name)s won.") % {"name": names(won)}
+    if won:
+        return gettext("%(names)s shared the win.") % {"names": names(won)}
+    return gettext("Nobody won.")
+
+
+def end_reason(reason: str) -> str:
+    return str(END_REASONS.get(reason, reason))
+
+
+def about(game: Game, seats: Sequence[Seat], user_id: int) -> dict[str, Any]:
+    """What every message about ``game`` to ``user_id`` says of it."""
+    return {
+        "game_id": game.public_id,
+        "opponents": opponents(seats, user_id),
+        "preset": preset_label(game.preset),
+    }

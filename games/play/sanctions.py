@@ -1,0 +1,58 @@
+"""What the sanctions in force do to play, asked by the commands of ``games.play``:
+a muted player's chat line is refused (``games.play.chat``), a playbanned player may
+not create, join or start a rated game, and a rated game left for good is counted
+towards a playban (``games.play.services``).
+
+The sanction state is read through ``accounts.moderation``; what a ban does to a
+player's games is ``games.play.moderation.ban_enforce``.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import User
+
+from accounts.models import Sanction, is_builtin_bot
+from accounts.moderation import playbans
+from accounts.moderation.selectors import (
+    mute_in_force,
+    playban_in_force,
+    sanction_details,
+    sanction_message,
+)
+from games.errors import NotAllowed
+from games.models import Game, Seat
+
+
+def _refusal(sanction: Sanction, code: str, message: str | None = None) -> NotAllowed:
+    return NotAllowed(
+        message or sanction_message(sanction), code=code, details=sanction_details(sanction)
+    )
+
+
+def chat_check(*, user: User) -> None:
+    """Refuse the line of a player muted in chat: ``NotAllowed`` ``muted``, with the
+    reason and the end of the mute in its details."""
+    mute = mute_in_force(user_id=user.pk)
+    if mute is not None:
+        raise _refusal(mute, "muted")
+
+
+def playban_check(*, user: User, acting: User | None = None) -> None:
+    """Refuse a rated game to ``user`` while a playban is in force: ``NotAllowed``
+    ``playban``, saying until when and why. ``acting``: who asked, when not ``user``
+    (a host starting the game reads whose playban it is). Casual games never ask."""
+    playban = playban_in_force(user_id=user.pk)
+    if playban is None:
+        return
+    if acting is None or acting.pk == user.pk:
+        raise _refusal(playban, "playban")
+    until = "" if playban.ends_at is None else f" until {playban.ends_at:%Y-%m-%d %H:%M} UTC"
+    raise _refusal(playban, "playban", f"{user.get_username()} may not play a rated game{until}")
+
+
+def seat_abandoned(*, game: Game, seat: Seat, reason: str) -> None:
+    """The server put ``seat`` out of ``game`` for ``reason`` (``timeout``, ``absent``,
+    ``banned``, ``adjudicated``): a rated game left for timeouts or absence counts
+    towards a playban of its player. In the game's transaction, under its lock."""
+    if game.rated and reason in playbans.ABANDON_REASONS and not is_builtin_bot(seat.user):
+        playbans.abandonment_record(user=seat.user, game=game, reason=reason)

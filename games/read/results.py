@@ -1,0 +1,130 @@
+"""What each finished deal came to, in the one shape that the game view (``deals``), the
+move log and the websocket's ``deal_over`` event share.
+
+A deal's result says who went out (the closer, ``winner``) and how (``finish``, and the
+card it closed with), each seat's score and penalty, whether it had opened and the
+cards it was left holding, the running totals after the deal and the standing in the
+match. The hands are shown because the deal is over: a deal being played has no
+result, so its hands never leave the server this way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from games.engine import Card, DealResult, Discard, Match, Ruleset
+from games.engine import Deal as EngineDeal
+from games.models import Deal, Game
+from games.read.replay import deal_as_dealt
+
+
+def deal_result(*, number: int, match: Match) -> dict[str, Any]:
+    """The result of ``match``'s current deal, the match's deal ``number``, which must
+    be over; ``match`` holds the results of every deal before it."""
+    deal = match.deal
+    result = deal.result()
+    if result is None:
+        raise ValueError(f"deal {number} is still being played: its hands are not shown")
+    seats = range(deal.num_players)
+    totals = match.totals
+    return {
+        "number": number,
+        "dealer": deal.dealer,
+        "winner": result.winner,
+        "finish": result.finish,
+        "closing_card": _closing_card(deal, result),
+        "scores": list(result.scores),
+        "penalties": list(result.penalties),
+        "opened": [deal.has_opened(seat) for seat in seats],
+        "hands_left": [_pairs(deal.view(seat).hand or ()) for seat in seats],
+        "totals": list(totals),
+        "ranks": standing(totals),
+        "match_over": match.is_over,
+    }
+
+
+def standing(totals: Sequence[int]) -> list[int]:
+    """Each seat's place by its total, lowest first; equal totals share a place (1, 1, 3)."""
+    return [1 + sum(other < total for other in totals) for total in totals]
+
+
+def _closing_card(deal: EngineDeal, result: DealResult) -> dict[str, Any] | None:
+    """The discard the winner went out with (a void deal has none)."""
+    event = deal.last_event
+    if result.winner is None or event is None or not isinstance(event.action, Discard):
+        return None
+    return _pair(*event.moved[0])
+
+
+def _pair(card_id: int, card: Card) -> dict[str, Any]:
+    return {"id": card_id, "card": str(card)}
+
+
+def _pairs(cards: Iterable[tuple[int, Card]]) -> list[dict[str, Any]]:
+    return [_pair(card_id, card) for card_id, card in cards]
+
+
+def _results(rows: Iterable[Deal]) -> dict[int, dict[str, Any]]:
+    """The results of the finished deals among ``rows`` (a game's deals in order), by
+    deal number."""
+    past: list[DealResult] = []
+    found = {}
+    for row in rows:
+        if row.result is None:
+            continue
+        match = Match(EngineDeal.from_dict(row.state), tuple(past))
+        found[row.number] = deal_result(number=row.number, match=match)
+        result = match.deal.result()
+        assert result is not None
+        past.append(result)
+    return found
+
+
+def finished_deals(game: Game, current: EngineDeal | None = None) -> list[dict[str, Any]]:
+    """The results of the game's finished deals, in order (the game view's ``deals``).
+
+    ``current`` is the engine state of the deal being played, when the caller has it:
+    in the first deal of a match, as long as it runs, nothing is read.
+    """
+    running_first = game.deal_number == 1 and current is not None and not current.is_over
+    if game.deal_number == 0 or running_first:
+        return []
+    return list(_results(_finished_rows(game)).values())
+
+
+def _finished_rows(game: Game) -> Iterable[Deal]:
+    return (
+        Deal.objects.filter(game=game, result__isnull=False)
+        .order_by("number")
+        .only("number", "dealer", "state", "result")
+    )
+
+
+def deal_log(game: Game, *, complete: bool) -> list[dict[str, Any]]:
+    """The move log's deals: each finished deal with its ``result``. In the complete log
+    of a game that is over, every deal, with its dealt ``hands``, first ``discard`` and
+    first ``to_move`` too (from every seat's view of the deal as dealt)."""
+    if not complete:
+        return [
+            {"number": result["number"], "dealer": result["dealer"], "result": result}
+            for result in _results(_finished_rows(game)).values()
+        ]
+    rows = list(Deal.objects.filter(game=game).order_by("number"))
+    results = _results(rows)
+    ruleset = Ruleset.from_dict(game.ruleset)
+    out = []
+    for row in rows:
+        first = deal_as_dealt(row, ruleset, game.players)
+        views = [first.view(seat).to_dict() for seat in range(game.players)]
+        out.append(
+            {
+                "number": row.number,
+                "dealer": row.dealer,
+                "hands": [view["hand"] for view in views],
+                "discard": views[0]["discard"],
+                "to_move": views[0]["to_move"],
+                "result": results.get(row.number),
+            }
+        )
+    return out

@@ -1,0 +1,152 @@
+// Challenges on the web pages, through the public REST API: the "Challenge" form of a
+// player's page (POST /api/v1/challenges) and, on "My games", the challenges made to you
+// (accept, or decline with a reason) and yours still waiting (cancel).
+
+import { api } from "./api.js";
+import { $, button, el } from "./dom.js";
+
+const REASONS = {
+  generic: "Not now",
+  later: "Later, please",
+  too_fast: "Too fast for me",
+  too_slow: "Too slow for me",
+  rated: "Rated, please",
+  casual: "Casual, please",
+  rules: "Not these rules",
+  no_bot: "No bots, please",
+};
+const POLL_MS = 10000;
+
+function name(user) {
+  return user.title ? `${user.display_name} (${user.title})` : user.display_name;
+}
+
+function terms(challenge) {
+  const tc = challenge.time_control;
+  const pace = tc.kind === "live" ? `${tc.seconds_per_turn} s a turn` : `${tc.days_per_move} days a move`;
+  const bots = challenge.bots.length ? ` · with ${challenge.bots.join(", ")}` : "";
+  return `${challenge.preset} · ${pace} · ${challenge.rated ? "rated" : "casual"}${bots}`;
+}
+
+// ------------------------------------------------------------------ a player's page
+
+function challengeForm(form) {
+  const status = $("challenge-status");
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const data = new FormData(form);
+    const live = data.get("time_control") === "live";
+    const body = {
+      to: form.dataset.username,
+      preset: data.get("preset"),
+      time_control: live ? "live" : "correspondence",
+      rated: data.get("rated") === "on",
+    };
+    if (live) body.seconds_per_turn = 60;
+    const submit = form.querySelector("button[type=submit]");
+    submit.disabled = true;
+    try {
+      const challenge = await api("/api/v1/challenges", { method: "POST", body });
+      if (challenge.game) {
+        window.location.href = `/games/${challenge.game}/`;
+        return;
+      }
+      status.textContent = `Challenge sent: ${terms(challenge)}. It waits under "My games" until ${form.dataset.displayName} answers.`;
+    } catch (error) {
+      status.textContent = error.message;
+      submit.disabled = false;
+    }
+  });
+}
+
+// ------------------------------------------------------------------ "My games"
+
+function incomingRow(challenge, refresh) {
+  const row = el("li", "game-row challenge-row");
+  const main = el("div", "game-row-main");
+  main.append(
+    el("div", "game-row-title", `${name(challenge.challenger)} challenges you`),
+    el("div", "game-row-meta", terms(challenge)),
+  );
+  const accept = button("Accept", "button button-small", async () => {
+    accept.disabled = true;
+    try {
+      const accepted = await api(`/api/v1/challenges/${challenge.id}/accept`, { method: "POST" });
+      window.location.href = `/games/${accepted.game}/`;
+    } catch (error) {
+      main.append(el("div", "game-row-meta", error.message));
+      refresh();
+    }
+  });
+  const reason = el("select", "pace");
+  reason.setAttribute("aria-label", "Why you decline");
+  for (const [value, label] of Object.entries(REASONS)) {
+    const option = el("option", null, label);
+    option.value = value;
+    reason.append(option);
+  }
+  const decline = button("Decline", "button button-small button-ghost", async () => {
+    decline.disabled = true;
+    await api(`/api/v1/challenges/${challenge.id}/decline`, {
+      method: "POST",
+      body: { reason: reason.value },
+    }).catch(() => null);
+    refresh();
+  });
+  row.append(main, accept, reason, decline);
+  return row;
+}
+
+function outgoingRow(challenge, refresh) {
+  const row = el("li", "game-row challenge-row");
+  const main = el("div", "game-row-main");
+  const to = challenge.destination ? name(challenge.destination) : "anyone";
+  main.append(
+    el("div", "game-row-title", `You challenged ${to}`),
+    el("div", "game-row-meta", `${terms(challenge)} · waiting for an answer`),
+  );
+  const cancel = button("Cancel", "button button-small button-ghost", async () => {
+    cancel.disabled = true;
+    await api(`/api/v1/challenges/${challenge.id}/cancel`, { method: "POST" }).catch(() => null);
+    refresh();
+  });
+  row.append(main, cancel);
+  return row;
+}
+
+async function allPages(path) {
+  const results = [];
+  let next = path;
+  while (next) {
+    const page = await api(next);
+    results.push(...page.results);
+    next = page.next;
+  }
+  return results;
+}
+
+function challengeLists(box) {
+  const incoming = $("challenges-in");
+  const outgoing = $("challenges-out");
+  const refresh = async () => {
+    try {
+      const [mine, sent] = await Promise.all([
+        allPages("/api/v1/challenges?direction=in&page_size=100"),
+        allPages("/api/v1/challenges?direction=out&page_size=100"),
+      ]);
+      incoming.replaceChildren(...mine.map((c) => incomingRow(c, refresh)));
+      outgoing.replaceChildren(...sent.map((c) => outgoingRow(c, refresh)));
+      box.hidden = !mine.length && !sent.length;
+    } catch (error) {
+      incoming.replaceChildren(el("li", "empty", error.message));
+      box.hidden = false;
+    }
+  };
+  refresh();
+  setInterval(refresh, POLL_MS);
+}
+
+const form = $("challenge-form");
+if (form) challengeForm(form);
+const lists = $("challenges");
+if (lists) challengeLists(lists);

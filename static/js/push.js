@@ -1,0 +1,95 @@
+// The notification settings page: Web Push in this browser (a service worker,
+// static/sw.js, shows what the site pushes) and the time zone's default (the
+// browser's, saved when none was chosen yet).
+import { api } from "./api.js";
+import { $ } from "./dom.js";
+
+const SUBSCRIPTIONS = "/api/v1/me/push-subscriptions";
+const SETTINGS = "/api/v1/me/notifications";
+
+// The VAPID public key (base64url) as the bytes pushManager.subscribe wants.
+function keyBytes(base64url) {
+  const base64 = base64url.replace(/-/g, "+").replace(/_/g, "/");
+  const raw = atob(base64 + "=".repeat((4 - (base64.length % 4)) % 4));
+  return Uint8Array.from(raw, (char) => char.charCodeAt(0));
+}
+
+function pushSupported() {
+  return "serviceWorker" in navigator && "PushManager" in window && "Notification" in window;
+}
+
+function show(status, on, off, subscribed) {
+  on.hidden = subscribed;
+  off.hidden = !subscribed;
+  status.textContent = subscribed
+    ? "This browser receives your notifications."
+    : "This browser receives no notifications.";
+}
+
+async function setUpPush() {
+  const section = $("push");
+  const on = $("push-on");
+  const off = $("push-off");
+  const status = $("push-status");
+  if (!section || !on || !off || !status) return;
+  if (!pushSupported()) {
+    status.textContent = "This browser cannot receive notifications.";
+    return;
+  }
+  const registration = await navigator.serviceWorker.register(section.dataset.worker);
+  const current = await registration.pushManager.getSubscription();
+  show(status, on, off, current !== null);
+
+  on.addEventListener("click", async () => {
+    try {
+      if ((await Notification.requestPermission()) !== "granted") {
+        status.textContent = "Notifications are blocked for this site in the browser's settings.";
+        return;
+      }
+      const subscription = await registration.pushManager.subscribe({
+        userVisibleOnly: true,
+        applicationServerKey: keyBytes(section.dataset.publicKey),
+      });
+      await api(SUBSCRIPTIONS, { method: "POST", body: subscription.toJSON() });
+      show(status, on, off, true);
+    } catch (error) {
+      status.textContent = `Could not turn notifications on: ${error.message}`;
+    }
+  });
+
+  off.addEventListener("click", async () => {
+    try {
+      const subscription = await registration.pushManager.getSubscription();
+      if (subscription) {
+        await api(SUBSCRIPTIONS, { method: "DELETE", body: { endpoint: subscription.endpoint } });
+        await subscription.unsubscribe();
+      }
+      show(status, on, off, false);
+    } catch (error) {
+      status.textContent = `Could not turn notifications off: ${error.message}`;
+    }
+  });
+}
+
+// No zone chosen yet: take the browser's and save it, so that emails show local times.
+async function defaultTimeZone() {
+  const select = $("id_time_zone");
+  const status = $("zone-status");
+  if (!select || !status || status.dataset.chosen) return;
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  if (!zone || ![...select.options].some((option) => option.value === zone)) return;
+  try {
+    await api(SETTINGS, { method: "PATCH", body: { time_zone: zone } });
+    select.value = zone;
+    status.dataset.chosen = zone;
+    status.textContent = `Set to your browser's time zone, ${zone}.`;
+  } catch (error) {
+    status.textContent = `Your browser's time zone is ${zone}: choose it above and save.`;
+  }
+}
+
+defaultTimeZone();
+setUpPush().catch((error) => {
+  const status = $("push-status");
+  if (status) status.textContent = `Notifications are not available here: ${error.message}`;
+});

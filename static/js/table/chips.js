@@ -1,0 +1,71 @@
+// Play chips at the table: the viewer's balance, the game's stake and pot, what the pot
+// paid when the game ended (or that an abort gave the stakes back), and each player's
+// balance beside their seat in a game played for chips.
+
+import { api } from "../api.js";
+import { $, el } from "../dom.js";
+import { changed, state, updateChips } from "./store.js";
+import { seatName } from "./view.js";
+
+// The viewer's balance is read when the table opens and whenever the game's status
+// changes (a start takes the stake, an end pays the pot).
+export async function syncChips() {
+  const v = state.view;
+  if (!v || v.you === null || state.chips.status === v.status || state.chips.loading) return;
+  updateChips({ loading: true, status: v.status });
+  try {
+    const mine = await api("/api/v1/me/chips?page_size=1");
+    updateChips({ balance: mine.balance });
+    changed();
+  } catch {
+    updateChips({ status: null }); // try again with the next view
+  } finally {
+    updateChips({ loading: false });
+  }
+}
+
+// A seat's balance in a game with a stake (null otherwise).
+export function seatBalance(position) {
+  const chips = state.view && state.view.chips;
+  return chips && chips.balances ? chips.balances[position] : null;
+}
+
+function myBalance() {
+  const v = state.view;
+  const fromGame = v.you !== null ? seatBalance(v.you) : null;
+  return fromGame !== null && fromGame !== undefined ? fromGame : state.chips.balance;
+}
+
+export function renderChips() {
+  const v = state.view;
+  const chips = v.chips || { stake: 0, pot: 0, payouts: null, refunded: false };
+  const box = $("chips");
+  box.replaceChildren();
+  const balance = myBalance();
+  if (v.you !== null && balance !== null && balance !== undefined) {
+    const line = el("p", "chips-mine");
+    line.append(el("span", null, "Your chips: "), el("strong", "chips-balance", String(balance)));
+    box.append(line);
+  }
+  if (!chips.stake) {
+    box.append(el("p", "muted small", "This game is played for no stake."));
+    return;
+  }
+  const stake = el("p", "chips-stake");
+  stake.textContent =
+    v.status === "lobby"
+      ? `Stake: ${chips.stake} chips each, paid when the game starts.`
+      : `Stake: ${chips.stake} chips each · pot ${chips.pot}`;
+  box.append(stake);
+  if (chips.refunded) box.append(el("p", "muted small", "The game was aborted: every stake went back."));
+  if (chips.payouts) {
+    const list = el("ul", "chips-payouts");
+    chips.payouts.forEach((paid, position) => {
+      const item = el("li");
+      item.dataset.seat = String(position);
+      item.textContent = `${seatName(position)}: ${paid ? `+${paid}` : "0"}`;
+      list.append(item);
+    });
+    box.append(el("p", "small", "The pot was paid out:"), list);
+  }
+}
