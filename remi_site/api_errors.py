@@ -172,3 +172,8 @@ def error_responses(*statuses: int) -> dict[int, OpenApiResponse]:
         code: OpenApiResponse(ErrorSerializer, description=_DESCRIPTIONS.get(code, "Error."))
         for code in statuses
     }
+
+
+def error_response(description: str) -> OpenApiResponse:
+    """One OpenAPI error response in the error shape, with the codes it may carry."""
+    return OpenApiResponse(ErrorSerializer, description=description)

@@ -21,7 +21,7 @@ from accounts.api.history_serializers import (
 )
 from accounts.authentication import request_user
 from accounts.history import history, history_entry
-from remi_site.api_errors import error_responses
+from remi_site.api_errors import error_response, error_responses
 from remi_site.pagination import CURSOR_PARAMETERS, LIST_ERRORS, CursorPagination, page_serializer
 
 EXPORT_200 = "`format=csv`: a header row, then a row per game; `format=json`: one document."
@@ -45,8 +45,7 @@ class HistoryView(APIView):
         parameters=[HistoryFilterSerializer, *CURSOR_PARAMETERS],
         responses={
             200: HistoryPageSerializer,
-            400: OpenApiResponse(
-                error_responses(400)[400].response,
+            400: error_response(
                 description=f"`invalid` (the filters, with `details.fields`), {LIST_ERRORS}",
             ),
             **error_responses(401),

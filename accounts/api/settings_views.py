@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.contrib.auth import logout, password_validation, update_session_auth_hash
 from django.core.exceptions import ValidationError as DjangoValidationError
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -22,7 +22,7 @@ from accounts.api.settings_serializers import (
 )
 from accounts.authentication import request_user
 from accounts.emails import send_verification_email
-from remi_site.api_errors import ApiError, error_responses
+from remi_site.api_errors import ApiError, error_response, error_responses
 
 WRONG_PASSWORD = "`wrong_password`: `password` is not the account's password."
 # Endpoints that check the password share the login's rate: a stolen token cannot be
@@ -73,8 +73,7 @@ class EmailView(APIView):
         request=EmailChangeSerializer,
         responses={
             200: EmailStateSerializer,
-            400: OpenApiResponse(
-                error_responses(400)[400].response,
+            400: error_response(
                 description=f"Invalid input, or {WRONG_PASSWORD}",
             ),
             **error_responses(401),
@@ -103,8 +102,7 @@ class PasswordView(APIView):
         request=PasswordChangeSerializer,
         responses={
             204: None,
-            400: OpenApiResponse(
-                error_responses(400)[400].response,
+            400: error_response(
                 description="Invalid input (the new password breaks a rule: "
                 "`details.fields.new_password`), or `wrong_password`: `old_password` is "
                 "not the account's password.",
@@ -144,12 +142,10 @@ class AccountDeleteView(APIView):
         request=PasswordConfirmSerializer,
         responses={
             204: None,
-            400: OpenApiResponse(
-                error_responses(400)[400].response,
+            400: error_response(
                 description=f"Invalid input, or {WRONG_PASSWORD}",
             ),
-            409: OpenApiResponse(
-                error_responses(409)[409].response,
+            409: error_response(
                 description="`cannot_delete`: a built-in bot's account.",
             ),
             **error_responses(401),

@@ -10,7 +10,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth import authenticate, login, logout
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -36,7 +36,7 @@ from accounts.emails import send_verification_email
 from accounts.lockout import LOCKED_OUT_CODE, LOCKED_OUT_MESSAGE, retry_after_seconds
 from accounts.models import ApiToken
 from games import ratings
-from remi_site.api_errors import ApiError, error_responses
+from remi_site.api_errors import ApiError, error_response, error_responses
 from remi_site.pagination import (
     CURSOR_PARAMETERS,
     LIST_ERRORS,
@@ -107,16 +107,13 @@ class LoginView(APIView):
         request=LoginSerializer,
         responses={
             200: LoginResultSerializer,
-            400: OpenApiResponse(
-                error_responses(400)[400].response,
+            400: error_response(
                 description="Invalid input, or `invalid_credentials`.",
             ),
-            403: OpenApiResponse(
-                error_responses(403)[403].response,
+            403: error_response(
                 description="`bot_account`: a bot account signs in with its API tokens only.",
             ),
-            429: OpenApiResponse(
-                error_responses(429)[429].response,
+            429: error_response(
                 description="`throttled`, or `locked_out` after repeated failures.",
             ),
         },
@@ -218,12 +215,10 @@ class MeBotView(APIView):
         request=None,
         responses={
             200: MeSerializer,
-            403: OpenApiResponse(
-                error_responses(403)[403].response,
+            403: error_response(
                 description="`token_required`: asked by a web session, not with an API token.",
             ),
-            409: OpenApiResponse(
-                error_responses(409)[409].response,
+            409: error_response(
                 description="`already_bot`, or `account_has_games` (the account has played).",
             ),
             **error_responses(401),
@@ -274,8 +269,7 @@ class LeaderboardView(APIView):
         parameters=[LeaderboardFilterSerializer, *CURSOR_PARAMETERS],
         responses={
             200: LeaderboardSerializer,
-            400: OpenApiResponse(
-                error_responses(400)[400].response,
+            400: error_response(
                 description=f"`invalid` (`rules`, with `details.fields`), {LIST_ERRORS}",
             ),
             **error_responses(429),
@@ -299,7 +293,7 @@ class TokenListView(APIView):
         parameters=CURSOR_PARAMETERS,
         responses={
             200: TokenPageSerializer,
-            400: OpenApiResponse(error_responses(400)[400].response, description=LIST_ERRORS),
+            400: error_response(description=LIST_ERRORS),
             **error_responses(401),
         },
     )
@@ -316,8 +310,7 @@ class TokenListView(APIView):
         request=TokenCreateSerializer,
         responses={
             201: TokenCreatedSerializer,
-            400: OpenApiResponse(
-                error_responses(400)[400].response,
+            400: error_response(
                 description="Invalid input, or `too_many_tokens`.",
             ),
             **error_responses(401),

@@ -21,7 +21,7 @@ from games.api.views import GameAPIView
 from games.challenges import services
 from games.errors import GameNotFound
 from games.read import challenges as selectors
-from remi_site.api_errors import error_responses
+from remi_site.api_errors import error_response, error_responses
 from remi_site.pagination import LIST_ERRORS, CursorPagination, cursor_parameters
 
 CHALLENGE_ID = OpenApiParameter(
@@ -35,8 +35,7 @@ class ChallengePagination(CursorPagination):
 
 def _list_errors() -> dict[int, OpenApiResponse]:
     return {
-        400: OpenApiResponse(
-            error_responses(400)[400].response,
+        400: error_response(
             description=f"`invalid` (the filters, with `details.fields`), {LIST_ERRORS}",
         ),
         **error_responses(401, 429),
@@ -75,22 +74,17 @@ class ChallengeListView(GameAPIView):
         request=cs.ChallengeCreateSerializer,
         responses={
             201: cs.ChallengeSerializer,
-            400: OpenApiResponse(
-                error_responses(400)[400].response,
+            400: error_response(
                 description="`invalid` (fields), `challenge_self`, `unknown_preset`, "
                 "`invalid_ruleset`, `invalid_players`, `invalid_time_control`, `unknown_bot`, "
                 "`rated_with_bots`.",
             ),
-            403: OpenApiResponse(
-                error_responses(403)[403].response,
+            403: error_response(
                 description="`bots_rated_vs_humans`: a rated game between a bot account and "
                 "a person, which this site does not allow (`REMI_BOTS_RATED_VS_HUMANS`).",
             ),
-            404: OpenApiResponse(
-                error_responses(404)[404].response, description="No account named `to`."
-            ),
-            409: OpenApiResponse(
-                error_responses(409)[409].response,
+            404: error_response(description="No account named `to`."),
+            409: error_response(
                 description="`too_many_challenges` (`details.limit`).",
             ),
             **error_responses(401, 429),
@@ -152,12 +146,10 @@ class ChallengeAcceptView(GameAPIView):
         request=None,
         responses={
             200: cs.ChallengeSerializer,
-            403: OpenApiResponse(
-                error_responses(403)[403].response,
+            403: error_response(
                 description="`own_challenge`, `bots_rated_vs_humans`.",
             ),
-            409: OpenApiResponse(
-                error_responses(409)[409].response,
+            409: error_response(
                 description="`challenge_not_pending` (accepted, declined or cancelled "
                 "already; `details.status`).",
             ),
@@ -180,13 +172,10 @@ class ChallengeDeclineView(GameAPIView):
         request=cs.ChallengeDeclineSerializer,
         responses={
             200: cs.ChallengeSerializer,
-            403: OpenApiResponse(
-                error_responses(403)[403].response,
+            403: error_response(
                 description="`not_challenged`: your own or an open challenge.",
             ),
-            409: OpenApiResponse(
-                error_responses(409)[409].response, description="`challenge_not_pending`."
-            ),
+            409: error_response(description="`challenge_not_pending`."),
             **error_responses(400, 401, 404, 429),
         },
     )
@@ -210,13 +199,10 @@ class ChallengeCancelView(GameAPIView):
         request=None,
         responses={
             200: cs.ChallengeSerializer,
-            403: OpenApiResponse(
-                error_responses(403)[403].response,
+            403: error_response(
                 description="`not_challenger`: a challenge made to you (decline it).",
             ),
-            409: OpenApiResponse(
-                error_responses(409)[409].response, description="`challenge_not_pending`."
-            ),
+            409: error_response(description="`challenge_not_pending`."),
             **error_responses(401, 404, 429),
         },
     )

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -23,7 +23,7 @@ from games.play import chat
 from games.read import selectors
 from games.read.chat import CHAT_PAGE, message_entry, messages_for
 from remi_site import strict_fields as strict
-from remi_site.api_errors import error_responses
+from remi_site.api_errors import error_response, error_responses
 from remi_site.pagination import LIST_ERRORS, LogPagination, cursor_parameters, page_serializer
 
 
@@ -74,8 +74,7 @@ class GameChatView(GameAPIView):
         parameters=[GAME_ID, ChatFilterSerializer, *cursor_parameters(CHAT_PAGE)],
         responses={
             200: ChatLogSerializer,
-            400: OpenApiResponse(
-                error_responses(400)[400].response,
+            400: error_response(
                 description=f"`invalid` (`after`, with `details.fields`), {LIST_ERRORS}",
             ),
             **error_responses(401, 404, 429),

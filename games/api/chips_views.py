@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -10,7 +10,7 @@ from accounts.authentication import request_user
 from games.api import serializers as s
 from games.api.views import GameAPIView
 from games.chips import selectors as chips
-from remi_site.api_errors import error_responses
+from remi_site.api_errors import error_response, error_responses
 from remi_site.pagination import CURSOR_PARAMETERS, LIST_ERRORS, CursorPagination
 
 
@@ -31,7 +31,7 @@ class MyChipsView(GameAPIView):
         parameters=CURSOR_PARAMETERS,
         responses={
             200: s.ChipsPageSerializer,
-            400: OpenApiResponse(error_responses(400)[400].response, description=LIST_ERRORS),
+            400: error_response(description=LIST_ERRORS),
             **error_responses(401, 429),
         },
     )

@@ -5,7 +5,7 @@ is a search, so it is rate-limited per user (``THROTTLE_HINT``)."""
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -16,7 +16,7 @@ from games.api.serializers import MELD_KINDS, ActionField, CardPairSerializer
 from games.api.views import GAME_ID, GameAPIView
 from games.read import selectors
 from games.read.hints import hint_for
-from remi_site.api_errors import error_responses
+from remi_site.api_errors import error_response, error_responses
 
 
 class HintMeldSerializer(Serializer):
@@ -85,13 +85,10 @@ class GameHintView(GameAPIView):
         request=None,
         responses={
             200: HintSerializer,
-            403: OpenApiResponse(
-                error_responses(403)[403].response,
+            403: error_response(
                 description="`hints_not_allowed` (a rated game), `not_a_player`.",
             ),
-            409: OpenApiResponse(
-                error_responses(409)[409].response, description="`game_not_active`."
-            ),
+            409: error_response(description="`game_not_active`."),
             **error_responses(401, 404, 429),
         },
     )

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -21,7 +21,7 @@ from games.api.views import GAME_ID, GameAPIView
 from games.models import Game
 from games.play import timeouts, vacation
 from games.read import selectors
-from remi_site.api_errors import error_responses
+from remi_site.api_errors import error_response, error_responses
 
 
 def _vacation(user: Any) -> dict[str, Any]:
@@ -68,14 +68,11 @@ class VacationStartView(GameAPIView):
         request=ls.VacationStartSerializer,
         responses={
             200: ls.VacationSerializer,
-            400: OpenApiResponse(
-                error_responses(400)[400].response,
+            400: error_response(
                 description="`invalid` (fields), `invalid_vacation`, `not_enough_vacation` "
                 "(with `details.days_left`).",
             ),
-            409: OpenApiResponse(
-                error_responses(409)[409].response, description="`already_on_vacation`."
-            ),
+            409: error_response(description="`already_on_vacation`."),
             **error_responses(401, 429),
         },
     )
@@ -98,9 +95,7 @@ class VacationEndView(GameAPIView):
         request=None,
         responses={
             200: ls.VacationSerializer,
-            409: OpenApiResponse(
-                error_responses(409)[409].response, description="`not_on_vacation`."
-            ),
+            409: error_response(description="`not_on_vacation`."),
             **error_responses(401, 429),
         },
     )
@@ -144,13 +139,11 @@ class GameAbsentView(GameAPIView):
         request=ls.AbsentChoiceSerializer,
         responses={
             200: s.GameViewSerializer,
-            400: OpenApiResponse(
-                error_responses(400)[400].response,
+            400: error_response(
                 description="`invalid` (fields), `invalid_choice`.",
             ),
-            403: OpenApiResponse(error_responses(403)[403].response, description="`not_host`."),
-            409: OpenApiResponse(
-                error_responses(409)[409].response,
+            403: error_response(description="`not_host`."),
+            409: error_response(
                 description="`no_absent_player` (nothing to decide now), `cannot_continue` "
                 "(fewer than two would be left: wait or end), `player_returned`, "
                 "`game_not_active`, `stale_ply` (with `details.current_ply`).",

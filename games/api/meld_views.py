@@ -8,7 +8,7 @@ cards. The rules live in the engine alone (``arrange_meld``, ``meld_value``,
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -19,7 +19,7 @@ from games.api.serializers import MELD_KINDS, CardPairSerializer
 from games.api.views import GAME_ID, GameAPIView
 from games.read import selectors
 from remi_site import strict_fields as strict
-from remi_site.api_errors import error_responses
+from remi_site.api_errors import error_response, error_responses
 
 MAX_MELDS = 12
 MAX_MELD_CARDS = 16
@@ -95,17 +95,12 @@ class GameMeldCheckView(GameAPIView):
         request=MeldCheckRequestSerializer,
         responses={
             200: MeldCheckSerializer,
-            400: OpenApiResponse(
-                error_responses(400)[400].response,
+            400: error_response(
                 description="`cards_not_in_hand` or `cards_named_twice` (with `details.ids`), "
                 "or `invalid`.",
             ),
-            403: OpenApiResponse(
-                error_responses(403)[403].response, description="`not_a_player` (spectators)."
-            ),
-            409: OpenApiResponse(
-                error_responses(409)[409].response, description="`game_not_active`."
-            ),
+            403: error_response(description="`not_a_player` (spectators)."),
+            409: error_response(description="`game_not_active`."),
             **error_responses(401, 404, 429),
         },
         examples=[

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -23,7 +23,7 @@ from games.models import EXTRA_TIME_MAX_DAYS, NOTE_MAX_LENGTH, ExtraTimeRequest,
 from games.play import extra_time, notes, premoves
 from games.read import queue, selectors
 from remi_site import strict_fields as strict
-from remi_site.api_errors import error_responses
+from remi_site.api_errors import error_response, error_responses
 
 REQUEST_ID = OpenApiParameter(
     "request_id", OpenApiTypes.INT, OpenApiParameter.PATH, description="The request's id."
@@ -128,7 +128,7 @@ class NoteView(GameAPIView):
         parameters=[GAME_ID],
         responses={
             200: NoteSerializer,
-            403: OpenApiResponse(error_responses(403)[403].response, description="`not_a_player`."),
+            403: error_response(description="`not_a_player`."),
             **error_responses(401, 404, 429),
         },
     )
@@ -145,11 +145,10 @@ class NoteView(GameAPIView):
         request=NoteInputSerializer,
         responses={
             200: NoteSerializer,
-            400: OpenApiResponse(
-                error_responses(400)[400].response,
+            400: error_response(
                 description="`invalid` (not a string, a NUL character), `note_too_long`.",
             ),
-            403: OpenApiResponse(error_responses(403)[403].response, description="`not_a_player`."),
+            403: error_response(description="`not_a_player`."),
             **error_responses(401, 404, 429),
         },
     )
@@ -170,7 +169,7 @@ class PreMoveView(GameAPIView):
         parameters=[GAME_ID],
         responses={
             200: PreMoveSerializer,
-            403: OpenApiResponse(error_responses(403)[403].response, description="`not_a_player`."),
+            403: error_response(description="`not_a_player`."),
             **error_responses(401, 404, 429),
         },
     )
@@ -189,15 +188,11 @@ class PreMoveView(GameAPIView):
         request=PreMoveInputSerializer,
         responses={
             200: PreMoveSerializer,
-            400: OpenApiResponse(
-                error_responses(400)[400].response,
+            400: error_response(
                 description="`invalid`, `invalid_card`, `too_many_cards`.",
             ),
-            403: OpenApiResponse(
-                error_responses(403)[403].response, description="`not_a_player`, `seat_out`."
-            ),
-            409: OpenApiResponse(
-                error_responses(409)[409].response,
+            403: error_response(description="`not_a_player`, `seat_out`."),
+            409: error_response(
                 description="`not_correspondence`, `game_not_active`.",
             ),
             **error_responses(401, 404, 429),
@@ -219,7 +214,7 @@ class PreMoveView(GameAPIView):
         request=None,
         responses={
             204: None,
-            403: OpenApiResponse(error_responses(403)[403].response, description="`not_a_player`."),
+            403: error_response(description="`not_a_player`."),
             **error_responses(401, 404, 429),
         },
     )
@@ -239,7 +234,7 @@ class ExtraTimeView(GameAPIView):
         parameters=[GAME_ID],
         responses={
             200: ExtraTimeListSerializer,
-            403: OpenApiResponse(error_responses(403)[403].response, description="`not_a_player`."),
+            403: error_response(description="`not_a_player`."),
             **error_responses(401, 404, 429),
         },
     )
@@ -258,12 +253,9 @@ class ExtraTimeView(GameAPIView):
         request=ExtraTimeInputSerializer,
         responses={
             201: ExtraTimeSerializer,
-            400: OpenApiResponse(error_responses(400)[400].response, description="`invalid`."),
-            403: OpenApiResponse(
-                error_responses(403)[403].response, description="`not_a_player`, `not_your_turn`."
-            ),
-            409: OpenApiResponse(
-                error_responses(409)[409].response,
+            400: error_response(description="`invalid`."),
+            403: error_response(description="`not_a_player`, `not_your_turn`."),
+            409: error_response(
                 description="`not_correspondence`, `game_not_active`, `request_pending`.",
             ),
             **error_responses(401, 404, 429),
@@ -281,12 +273,10 @@ class ExtraTimeView(GameAPIView):
 
 _ANSWER_RESPONSES: dict[int, Any] = {
     200: ExtraTimeSerializer,
-    403: OpenApiResponse(
-        error_responses(403)[403].response,
+    403: error_response(
         description="`not_a_player`, `own_request`, `seat_out`.",
     ),
-    409: OpenApiResponse(
-        error_responses(409)[409].response,
+    409: error_response(
         description="`request_granted`, `request_declined`, `request_expired` (the turn it "
         "was for has ended).",
     ),

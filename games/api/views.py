@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -22,7 +22,7 @@ from games.errors import GameError, IllegalMove
 from games.play import services
 from games.play.bot_turns import game_play_now
 from games.read import selectors
-from remi_site.api_errors import ApiError, error_responses
+from remi_site.api_errors import ApiError, error_response, error_responses
 from remi_site.pagination import (
     CURSOR_PARAMETERS,
     LIST_ERRORS,
@@ -86,7 +86,7 @@ class RulesetListView(GameAPIView):
         parameters=CURSOR_PARAMETERS,
         responses={
             200: s.PresetPageSerializer,
-            400: OpenApiResponse(error_responses(400)[400].response, description=LIST_ERRORS),
+            400: error_response(description=LIST_ERRORS),
             **error_responses(429),
         },
     )
@@ -105,7 +105,7 @@ class BotListView(GameAPIView):
         parameters=CURSOR_PARAMETERS,
         responses={
             200: s.BotPageSerializer,
-            400: OpenApiResponse(error_responses(400)[400].response, description=LIST_ERRORS),
+            400: error_response(description=LIST_ERRORS),
             **error_responses(429),
         },
     )
@@ -126,8 +126,7 @@ class GameListView(GameAPIView):
         parameters=[s.GameListFilterSerializer, *CURSOR_PARAMETERS],
         responses={
             200: s.GamePageSerializer,
-            400: OpenApiResponse(
-                error_responses(400)[400].response,
+            400: error_response(
                 description=f"`invalid` (the filters, with `details.fields`), {LIST_ERRORS}",
             ),
             **error_responses(401, 429),
@@ -155,14 +154,12 @@ class GameListView(GameAPIView):
         request=s.GameCreateSerializer,
         responses={
             201: s.GameViewSerializer,
-            400: OpenApiResponse(
-                error_responses(400)[400].response,
+            400: error_response(
                 description="`invalid` (fields), `unknown_preset`, `invalid_ruleset`, "
                 "`invalid_players`, `invalid_time_control`, `unknown_bot`, `too_many_bots`, "
                 "`rated_with_bots` (a rated game seats no built-in bots), `invalid_stake`.",
             ),
-            409: OpenApiResponse(
-                error_responses(409)[409].response,
+            409: error_response(
                 description="`insufficient_chips`: you or a bot cannot cover the stake.",
             ),
             **error_responses(401, 429),
@@ -191,8 +188,7 @@ class GamePlayNowView(GameAPIView):
         request=s.PlayNowSerializer,
         responses={
             201: s.GameViewSerializer,
-            400: OpenApiResponse(
-                error_responses(400)[400].response,
+            400: error_response(
                 description="`invalid` (fields), `invalid_time_control`, `too_many_bots`.",
             ),
             **error_responses(401, 429),
@@ -220,12 +216,11 @@ class InviteJoinView(GameAPIView):
         request=None,
         responses={
             200: s.GameViewSerializer,
-            403: OpenApiResponse(
-                error_responses(403)[403].response,
+            403: error_response(
                 description="`bots_rated_vs_humans`: a rated game would seat a bot account "
                 "with people, which this site does not allow.",
             ),
-            409: OpenApiResponse(error_responses(409)[409].response, description="`game_full`."),
+            409: error_response(description="`game_full`."),
             **error_responses(401, 404, 429),
         },
     )
@@ -267,13 +262,11 @@ class GameJoinView(GameAPIView):
         request=s.JoinSerializer,
         responses={
             200: s.GameViewSerializer,
-            403: OpenApiResponse(
-                error_responses(403)[403].response,
+            403: error_response(
                 description="`seat_out`: you resigned; `bots_rated_vs_humans`: a rated game "
                 "would seat a bot account with people, which this site does not allow.",
             ),
-            409: OpenApiResponse(
-                error_responses(409)[409].response,
+            409: error_response(
                 description="`game_not_in_lobby`, `game_full`, `insufficient_chips` (you "
                 "cannot cover the game's stake).",
             ),
@@ -303,8 +296,8 @@ class GameLeaveView(GameAPIView):
         request=None,
         responses={
             204: None,
-            403: OpenApiResponse(error_responses(403)[403].response, description="`not_a_player`."),
-            409: OpenApiResponse(error_responses(409)[409].response, description="`game_over`."),
+            403: error_response(description="`not_a_player`."),
+            409: error_response(description="`game_over`."),
             **error_responses(401, 404, 429),
         },
     )
@@ -327,9 +320,8 @@ class GameStartView(GameAPIView):
         request=None,
         responses={
             200: s.GameViewSerializer,
-            403: OpenApiResponse(error_responses(403)[403].response, description="`not_host`."),
-            409: OpenApiResponse(
-                error_responses(409)[409].response,
+            403: error_response(description="`not_host`."),
+            409: error_response(
                 description="`game_not_in_lobby`, `not_enough_players`, `insufficient_chips` "
                 "(a player's balance no longer covers the stake).",
             ),
@@ -352,9 +344,8 @@ class GameAbortView(GameAPIView):
         request=None,
         responses={
             200: s.GameViewSerializer,
-            403: OpenApiResponse(error_responses(403)[403].response, description="`not_host`."),
-            409: OpenApiResponse(
-                error_responses(409)[409].response,
+            403: error_response(description="`not_host`."),
+            409: error_response(
                 description="`game_not_in_lobby`, `game_over`.",
             ),
             **error_responses(401, 404, 429),
@@ -378,9 +369,8 @@ class GameResignView(GameAPIView):
         request=None,
         responses={
             200: s.GameViewSerializer,
-            403: OpenApiResponse(error_responses(403)[403].response, description="`not_a_player`."),
-            409: OpenApiResponse(
-                error_responses(409)[409].response,
+            403: error_response(description="`not_a_player`."),
+            409: error_response(
                 description="`game_not_active`, `seat_out`.",
             ),
             **error_responses(401, 404, 429),
@@ -406,23 +396,19 @@ class GameActionView(GameAPIView):
         request=s.ActSerializer,
         responses={
             200: s.ActResultSerializer,
-            400: OpenApiResponse(
-                error_responses(400)[400].response,
+            400: error_response(
                 description="An illegal action, with the engine's code: `bad_action`, "
                 "`must_draw_first`, `already_drew`, `card_not_in_hand`, `opening_too_low`, "
                 "`adjacent_jokers`, `last_card`, `must_return_taken_card`, …; or `invalid`.",
             ),
-            403: OpenApiResponse(
-                error_responses(403)[403].response,
+            403: error_response(
                 description="`not_your_turn`, `not_a_player`, `seat_out`.",
             ),
-            409: OpenApiResponse(
-                error_responses(409)[409].response,
+            409: error_response(
                 description="`stale_ply` (with `details.current_ply`: re-read the game), "
                 "`game_not_active`.",
             ),
-            422: OpenApiResponse(
-                error_responses(422)[422].response,
+            422: error_response(
                 description="`idempotency_key_reused` with another action.",
             ),
             **error_responses(401, 404, 429),
@@ -486,8 +472,7 @@ class GameMoveListView(GameAPIView):
         parameters=[GAME_ID, s.MoveLogFilterSerializer, *cursor_parameters(MOVE_PAGE)],
         responses={
             200: s.MoveLogSerializer,
-            400: OpenApiResponse(
-                error_responses(400)[400].response,
+            400: error_response(
                 description=f"`invalid` (`after`, with `details.fields`), {LIST_ERRORS}",
             ),
             **error_responses(401, 404, 429),

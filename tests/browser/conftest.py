@@ -160,43 +160,6 @@ def starter_hand(monkeypatch: pytest.MonkeyPatch) -> Callable[[str], None]:
 
 
 @pytest.fixture
-def asgi_server(transactional_db: None) -> Iterator[str]:
-    """The whole ASGI application (pages, API and the /ws/v1/ websocket) served by
-    uvicorn in a thread of this process, on the test database; yields its base URL."""
-    import socket
-    import threading
-    import time
-
-    import uvicorn
-
-    from remi_site.asgi import application
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    config = uvicorn.Config(
-        application, host="127.0.0.1", port=port, log_level="warning", lifespan="off"
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, name="asgi-test-server", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(10)
-        if thread.is_alive():
-            # A connection that would not close holds a graceful shutdown up: cut it.
-            server.force_exit = True
-            thread.join(10)
-        assert not thread.is_alive(), "the test's uvicorn server did not stop"
-
-
-@pytest.fixture
 def asgi_player_factory(asgi_server: str, browser: Browser) -> Iterator[Callable[..., Player]]:
     """``player_factory`` against the ASGI server (websocket pushes instead of polling).
     The browser closes before the server stops, so no socket holds the shutdown up."""

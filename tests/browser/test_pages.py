@@ -48,6 +48,19 @@ def test_my_games_lists_only_mine_by_status(client: Any, user_factory: Callable[
     assert f"/games/{others.public_id}/" not in lobby + active
 
 
+def test_my_games_in_the_lobby_tab_lists_the_newest_first(
+    client: Any, user_factory: Callable[..., Any]
+) -> None:
+    ana = user_factory(username="ana")
+    older = services.game_create(owner=ana, preset="serbian", players=2)
+    newer = services.game_create(owner=ana, preset="macedonian", players=2)
+    client.force_login(ana)
+
+    page = client.get("/games/?status=lobby").content.decode()
+
+    assert page.index(f"/games/{newer.public_id}/") < page.index(f"/games/{older.public_id}/")
+
+
 def test_my_games_calls_a_game_against_bots_by_its_name(
     client: Any, user: Any, bots: list[Any]
 ) -> None:

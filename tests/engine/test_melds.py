@@ -91,7 +91,11 @@ def test_the_seed_notation_reads_as_rules_md_writes_it() -> None:
 
 @pytest.mark.parametrize("line", MACEDONIAN_SEED_VALID)
 def test_macedonian_seed_examples_are_melds(line: str) -> None:
-    check_meld(seed_cards(line), MACEDONIAN)
+    cards = seed_cards(line)
+
+    meld = check_meld(cards, MACEDONIAN)
+
+    assert sorted(map(str, meld.cards)) == sorted(map(str, cards))
 
 
 @pytest.mark.parametrize(("line", "code"), MACEDONIAN_SEED_INVALID)

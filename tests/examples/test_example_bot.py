@@ -6,17 +6,13 @@ receives (its ``--trace``) is checked against docs/asyncapi.yaml."""
 from __future__ import annotations
 
 import json
-import socket
 import subprocess
 import sys
-import threading
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
 from rest_framework.test import APIClient
 
 from games.models import Challenge, Game, Move
@@ -28,37 +24,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 ROOT = Path(__file__).resolve().parents[2]
 BOT = ROOT / "examples" / "bot.py"
 GAME_TIMEOUT_S = 300
-
-
-@pytest.fixture
-def asgi_server(transactional_db: None) -> Iterator[str]:
-    """The whole ASGI application (API and /ws/v1/) served by uvicorn in a thread of this
-    process, on the test database, with Celery eager (the built-in bots move inline);
-    yields its base URL."""
-    from remi_site.asgi import application
-
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    config = uvicorn.Config(
-        application, host="127.0.0.1", port=port, log_level="warning", lifespan="off"
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, name="example-bot-server", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(10)
-        if thread.is_alive():
-            server.force_exit = True
-            thread.join(10)
-        assert not thread.is_alive(), "the test's uvicorn server did not stop"
 
 
 @pytest.fixture
