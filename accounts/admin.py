@@ -28,6 +28,7 @@ from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import (
     Abandonment,
@@ -335,7 +336,7 @@ class AccountAdmin(ObjectActionsMixin, UserAdmin):
             )
         )
 
-    @admin.display(description="standing")
+    @admin.display(description=_("standing"))
     def standing(self, user: Any) -> str:
         found = [
             label
@@ -425,11 +426,11 @@ class ReportAdmin(ObjectActionsMixin, _ReadOnlyAdmin):
     )
     readonly_fields = fields
 
-    @admin.display(description="reported account", ordering="reported__username")
+    @admin.display(description=_("reported account"), ordering="reported__username")
     def reported_link(self, report: Report) -> str:
         return _account_link(report.reported)
 
-    @admin.display(description="game")
+    @admin.display(description=_("game"))
     def game_link(self, report: Report) -> str:
         game = report.game
         if game is None:
@@ -447,7 +448,7 @@ class ReportAdmin(ObjectActionsMixin, _ReadOnlyAdmin):
         )
         return format_html("{} · {} (looking at hidden cards is logged)", _game_link(game), deals)
 
-    @admin.display(description="chat around the reported line")
+    @admin.display(description=_("chat around the reported line"))
     def chat_context(self, report: Report) -> str:
         context = _report_context(report)
         if not context.chat:
@@ -471,7 +472,7 @@ class ReportAdmin(ObjectActionsMixin, _ReadOnlyAdmin):
             ),
         )
 
-    @admin.display(description="earlier reports about the account")
+    @admin.display(description=_("earlier reports about the account"))
     def earlier_reports(self, report: Report) -> str:
         earlier = _report_context(report).earlier_reports
         if not earlier:
@@ -492,7 +493,7 @@ class ReportAdmin(ObjectActionsMixin, _ReadOnlyAdmin):
             ),
         )
 
-    @admin.display(description="the account's sanctions and marks")
+    @admin.display(description=_("the account's sanctions and marks"))
     def account_record(self, report: Report) -> str:
         context = _report_context(report)
         lines = [
@@ -522,14 +523,14 @@ class ReportAdmin(ObjectActionsMixin, _ReadOnlyAdmin):
             reverse("admin:auth_user_change", args=[report.reported_id]),
         )
 
-    @admin.display(description="from")
+    @admin.display(description=_("from"))
     def source(self, report: Report) -> str:
         return report.source
 
     def has_dismiss_permission(self, request: HttpRequest) -> bool:
         return bool(request.user.has_perm(roles.RESOLVE_REPORT))
 
-    @admin.action(description="Dismiss the selected reports", permissions=["dismiss"])
+    @admin.action(description=_("Dismiss the selected reports"), permissions=["dismiss"])
     def dismiss_reports(
         self, request: HttpRequest, queryset: QuerySet[Report]
     ) -> HttpResponse | None:
@@ -543,7 +544,11 @@ class ReportAdmin(ObjectActionsMixin, _ReadOnlyAdmin):
                     reason=form.cleaned_data["reason"],
                 )
                 closed += 1
-            self.message_user(request, f"{closed} report(s) dismissed.", level=messages.SUCCESS)
+            self.message_user(
+                request,
+                _("%(closed)s report(s) dismissed.") % {"closed": closed},
+                level=messages.SUCCESS,
+            )
 
         return reasoned_action(
             self,
@@ -659,7 +664,7 @@ class ModActionAdmin(_ReadOnlyAdmin):
     )
     readonly_fields = fields
 
-    @admin.display(description="moderator", ordering="moderator__username")
+    @admin.display(description=_("moderator"), ordering="moderator__username")
     def moderator_name(self, action: ModAction) -> str:
         return "the site" if action.moderator is None else action.moderator.get_username()
 

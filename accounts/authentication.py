@@ -51,7 +51,7 @@ def request_user(request: HttpRequest | Request) -> User:
     checked, typed as a User rather than ``User | AnonymousUser``."""
     user = request.user
     if not isinstance(user, User) or not user.is_authenticated:
-        raise PermissionDenied("Authentication required.")
+        raise PermissionDenied(_("Authentication required."))
     return user
 
 

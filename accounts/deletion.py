@@ -6,8 +6,9 @@ exactly as they were, and the deleted player shows as "Deleted player". What goe
 the name (the username becomes ``deleted-<id>``), the email addresses, the profile,
 the password, every API token and every session (an inactive user with another
 password hash: Django ends the sessions on their next request, knox refuses the
-tokens, and the tokens are deleted too). Running games are resigned first, through
-the games' own command, and seats in games that have not started are given up.
+tokens, and the tokens are deleted too), and every open websocket (closed at once
+with 4404). Running games are resigned first, through the games' own command, and
+seats in games that have not started are given up.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import logging
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import (
     DELETED_DISPLAY_NAME,
@@ -29,6 +31,7 @@ from accounts.services import AccountError
 from games.errors import GameError
 from games.models import Game, Seat
 from games.play import services as game_services
+from games.play.moderation import sockets_close
 
 log = logging.getLogger(__name__)
 
@@ -44,10 +47,13 @@ class CannotDelete(AccountError):
 def account_delete(*, user: User, password: str) -> None:
     """Delete the user's account, confirmed by their password (see the module)."""
     if user.profile.is_builtin_bot:
-        raise CannotDelete("A built-in bot's account cannot be deleted.")
+        raise CannotDelete(_("A built-in bot's account cannot be deleted."))
     if not user.check_password(password):
-        raise WrongPassword("That is not your password.")
+        raise WrongPassword(_("That is not your password."))
     _close(user)
+    # Its open websockets too, at once: a handshake would be refused from now on, and
+    # nothing of what follows is for the account any more.
+    sockets_close(user_id=user.pk, reason="deleted")
     _leave_games(user)
     _anonymise(user)
 

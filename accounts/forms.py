@@ -5,34 +5,41 @@ from typing import Any
 from django import forms
 from django.contrib.auth import get_user_model, password_validation
 from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.utils.functional import lazy
+from django.utils.translation import gettext_lazy as _
 
 from accounts.history import RESULTS
-from accounts.models import DELETED_USERNAME_PREFIX, Language, Profile
+from accounts.models import DELETED_USERNAME_PREFIX, CardColours, Language, Profile
 from games.engine import PRESETS
+from games.engine_words import preset_display_name
 from games.models import Game, PlayerSettings
 
 User = get_user_model()
+# The password rules in the language of the request, not of the process's start.
+_password_rules = lazy(password_validation.password_validators_help_text_html, str)
 
 
 class SignupForm(forms.Form):
     username = forms.CharField(
         max_length=150,
         validators=[UnicodeUsernameValidator()],
-        help_text="Letters, digits and @/./+/-/_ only.",
+        help_text=_("Letters, digits and @/./+/-/_ only."),
         widget=forms.TextInput(attrs={"autocomplete": "username", "autofocus": True}),
     )
     display_name = forms.CharField(
-        max_length=40, required=False, help_text="What other players see. Defaults to the username."
+        max_length=40,
+        required=False,
+        help_text=_("What other players see. Defaults to the username."),
     )
-    email = forms.EmailField(required=False, help_text="Optional.")
+    email = forms.EmailField(required=False, help_text=_("Optional."))
     password1 = forms.CharField(
-        label="Password",
+        label=_("Password"),
         strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
-        help_text=password_validation.password_validators_help_text_html(),
+        help_text=_password_rules(),
     )
     password2 = forms.CharField(
-        label="Password again",
+        label=_("Password again"),
         strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
     )
@@ -41,20 +48,23 @@ class SignupForm(forms.Form):
         username: str = self.cleaned_data["username"]
         taken = User.objects.filter(username__iexact=username).exists()
         if taken or username.lower().startswith(DELETED_USERNAME_PREFIX):
-            raise forms.ValidationError("That username is taken.")
+            raise forms.ValidationError(_("That username is taken."))
         return username
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
         password1, password2 = cleaned.get("password1"), cleaned.get("password2")
         if password1 and password2 and password1 != password2:
-            self.add_error("password2", "The two passwords differ.")
+            self.add_error("password2", _("The two passwords differ."))
         elif password1:
             candidate = User(username=cleaned.get("username", ""), email=cleaned.get("email", ""))
             try:
                 password_validation.validate_password(password1, user=candidate)
             except forms.ValidationError as exc:
                 self.add_error("password1", exc)
+                # The errors name the rules the password breaks: the rules are shown once.
+                self.fields["password1"].help_text = ""
+                self["password1"].help_text = ""
         return cleaned
 
 
@@ -66,38 +76,51 @@ class ProfileForm(forms.ModelForm):
 
 
 class TokenCreateForm(forms.Form):
-    name = forms.CharField(max_length=64, help_text="What it is for, e.g. my-bot.")
+    name = forms.CharField(max_length=64, help_text=_("What it is for, e.g. my-bot."))
     expires_in_days = forms.IntegerField(
-        min_value=1, max_value=3650, required=False, help_text="Empty: until revoked."
+        min_value=1, max_value=3650, required=False, help_text=_("Empty: until revoked.")
     )
 
 
 class SettingsForm(forms.Form):
-    display_name = forms.CharField(max_length=40, help_text="What other players see.")
+    display_name = forms.CharField(max_length=40, help_text=_("What other players see."))
     language = forms.ChoiceField(
         choices=Language.choices,
-        help_text="The site's language (translations are on their way; English until then).",
+        help_text=_("The language of the site and of the emails we send you."),
     )
     email_turns = forms.ChoiceField(
-        label="“Your turn” emails",
+        label=_("“Your turn” emails"),
         choices=[
-            (PlayerSettings.EmailTurns.EACH_MOVE, "For each move, when I am not at the table"),
-            (PlayerSettings.EmailTurns.DAILY, "One daily digest"),
-            (PlayerSettings.EmailTurns.OFF, "None"),
+            (PlayerSettings.EmailTurns.EACH_MOVE, _("For each move, when I am not at the table")),
+            (PlayerSettings.EmailTurns.DAILY, _("One daily digest")),
+            (PlayerSettings.EmailTurns.OFF, _("None")),
         ],
     )
     email_challenges = forms.BooleanField(
-        label="Email me when someone challenges me", required=False
+        label=_("Email me when someone challenges me"), required=False
     )
-    chat_enabled = forms.BooleanField(label="Show the table chat", required=False)
-    show_online = forms.BooleanField(label="Let others see when I am online", required=False)
+    chat_enabled = forms.BooleanField(label=_("Show the table chat"), required=False)
+    show_online = forms.BooleanField(label=_("Let others see when I am online"), required=False)
+    card_colours = forms.ChoiceField(
+        label=_("Card colours"),
+        choices=CardColours.choices,
+        help_text=_("Four colours tell the suits apart at a glance: ♦ blue and ♣ green."),
+        required=False,
+    )
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        # A form sent without the deck's colours (an older page) leaves them as they are.
+        if not cleaned.get("card_colours"):
+            cleaned.pop("card_colours", None)
+        return cleaned
 
 
 class PasswordConfirmedForm(forms.Form):
     """A form that the account's password confirms."""
 
     password = forms.CharField(
-        label="Your password",
+        label=_("Your password"),
         strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
     )
@@ -109,16 +132,19 @@ class PasswordConfirmedForm(forms.Form):
     def clean_password(self) -> str:
         password: str = self.cleaned_data["password"]
         if not self.user.check_password(password):
-            raise forms.ValidationError("That is not your password.")
+            raise forms.ValidationError(_("That is not your password."))
         return password
 
 
 class EmailChangeForm(PasswordConfirmedForm):
     email = forms.EmailField(
-        label="New email address",
+        label=_("New email address"),
         required=False,
-        help_text="We send a link to it; it becomes your address once you open the link. "
-        "Empty: remove your address (you then cannot reset a forgotten password).",
+        help_text=_(
+            "We send a link to it; it becomes your address once you open the link. "
+            "Empty: remove your address (you then cannot reset a forgotten "
+            "password)."
+        ),
     )
     field_order = ["email", "password"]
 
@@ -127,35 +153,49 @@ class AccountDeleteForm(PasswordConfirmedForm):
     pass
 
 
+# Said when the form is shown, in the language of that request.
+_lazy_preset_name = lazy(preset_display_name, str)
+_RESULT_LABELS = {
+    "won": _("Won"),
+    "lost": _("Lost"),
+    "playing": _("Playing"),
+    "aborted": _("Aborted"),
+}
+
+
 class HistoryFilterForm(forms.Form):
     """The filters of the history page (a GET form: every field may be empty)."""
 
     variant = forms.ChoiceField(
-        label="Rules", required=False, choices=[("", "Any"), *((p, p) for p in PRESETS)]
+        label=_("Rules"),
+        required=False,
+        choices=[("", _("Any")), *((p, _lazy_preset_name(p)) for p in PRESETS)],
     )
     result = forms.ChoiceField(
-        required=False, choices=[("", "Any"), *((r, r.capitalize()) for r in RESULTS)]
-    )
-    opponent = forms.CharField(required=False, max_length=150, help_text="A username.")
-    time_control = forms.ChoiceField(
-        label="Time control",
+        label=_("Result"),
         required=False,
-        choices=[("", "Any"), *Game.TimeControl.choices],
+        choices=[("", _("Any")), *((r, _RESULT_LABELS.get(r, r)) for r in RESULTS)],
+    )
+    opponent = forms.CharField(required=False, max_length=150, help_text=_("A username."))
+    time_control = forms.ChoiceField(
+        label=_("Time control"),
+        required=False,
+        choices=[("", _("Any")), *Game.TimeControl.choices],
     )
     since = forms.DateField(
         required=False,
         widget=forms.DateInput(attrs={"type": "date"}),
-        help_text="Started on or after.",
+        help_text=_("Started on or after."),
     )
     until = forms.DateField(
         required=False,
         widget=forms.DateInput(attrs={"type": "date"}),
-        help_text="Started on or before.",
+        help_text=_("Started on or before."),
     )
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
         since, until = cleaned.get("since"), cleaned.get("until")
         if since and until and since > until:
-            self.add_error("until", "The end of the range comes before its start.")
+            self.add_error("until", _("The end of the range comes before its start."))
         return cleaned

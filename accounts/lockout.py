@@ -12,11 +12,13 @@ from typing import Any
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext_lazy
 
 from remi_site.api_errors import error_json_response
 
 LOCKED_OUT_CODE = "locked_out"
-LOCKED_OUT_MESSAGE = "Too many failed login attempts. Try again later."
+# Lazy: said in the language of the request that is refused.
+LOCKED_OUT_MESSAGE = gettext_lazy("Too many failed login attempts. Try again later.")
 
 
 def retry_after_seconds() -> int:
@@ -30,7 +32,7 @@ def lockout_response(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpRes
     response: HttpResponse
     if request.path.startswith("/api/"):
         response = error_json_response(
-            LOCKED_OUT_CODE, LOCKED_OUT_MESSAGE, status=429, details={"retry_after": seconds}
+            LOCKED_OUT_CODE, str(LOCKED_OUT_MESSAGE), status=429, details={"retry_after": seconds}
         )
     else:
         response = render(

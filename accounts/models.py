@@ -8,13 +8,14 @@ from django.core.validators import RegexValidator
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 from knox.models import AbstractAuthToken
 from knox.settings import CONSTANTS
 
 
 class Language(models.TextChoices):
-    """The languages a person may choose for the site (stored now; the translations
-    come later)."""
+    """The languages a person may choose for the site (``settings.LANGUAGES``); each
+    name is written in its own language, as the switcher shows it."""
 
     EN = "en", "English"
     MK = "mk", "Македонски"
@@ -27,6 +28,13 @@ class Language(models.TextChoices):
 # this name, and the username ``deleted-<id>``, which nobody may sign up with.
 DELETED_DISPLAY_NAME = "Deleted player"
 DELETED_USERNAME_PREFIX = "deleted-"
+
+
+class CardColours(models.TextChoices):
+    """How the suits are coloured wherever cards are drawn."""
+
+    TWO = "two", _("Two colours: ♠ ♣ black, ♥ ♦ red")
+    FOUR = "four", _("Four colours: ♠ black, ♥ red, ♦ blue, ♣ green")
 
 
 class Profile(models.Model):
@@ -73,6 +81,12 @@ class Profile(models.Model):
     )
     chat_enabled = models.BooleanField(default=True, help_text="Show the table chat.")
     show_online = models.BooleanField(default=True, help_text="Let others see when I am online.")
+    card_colours = models.CharField(
+        max_length=4,
+        choices=CardColours.choices,
+        default=CardColours.TWO,
+        help_text=_("The colours of the suits on the cards."),
+    )
     pending_email = models.EmailField(
         blank=True, help_text="An address waiting for its verification link."
     )
@@ -127,7 +141,7 @@ class ApiToken(AbstractAuthToken):
 
     class Meta:
         ordering = ["-created", "-id"]
-        verbose_name = "API token"
+        verbose_name = _("API token")
 
     def __str__(self) -> str:
         return f"{self.name} ({self.user})"
@@ -220,16 +234,16 @@ class Report(models.Model):
     queue and close each with their reason: resolved (action taken) or dismissed."""
 
     class Reason(models.TextChoices):
-        CHEATING = "cheating", "Cheating or collusion"
-        ABUSE = "abuse", "Abusive chat"
-        STALLING = "stalling", "Stalling"
-        NAME = "name", "Offensive name"
-        OTHER = "other", "Other"
+        CHEATING = "cheating", _("Cheating or collusion")
+        ABUSE = "abuse", _("Abusive chat")
+        STALLING = "stalling", _("Stalling")
+        NAME = "name", _("Offensive name")
+        OTHER = "other", _("Other")
 
     class Status(models.TextChoices):
-        OPEN = "open", "Open"
-        RESOLVED = "resolved", "Resolved (action taken)"
-        DISMISSED = "dismissed", "Dismissed"
+        OPEN = "open", _("Open")
+        RESOLVED = "resolved", _("Resolved (action taken)")
+        DISMISSED = "dismissed", _("Dismissed")
 
     reporter = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="reports_made"
@@ -295,9 +309,9 @@ class Sanction(models.Model):
     ``ends_at`` (a ban may be permanent) or until a moderator lifts it."""
 
     class Kind(models.TextChoices):
-        BAN = "ban", "Ban"
-        MUTE = "mute", "Chat mute"
-        PLAYBAN = "playban", "Playban (rated games)"
+        BAN = "ban", _("Ban")
+        MUTE = "mute", _("Chat mute")
+        PLAYBAN = "playban", _("Playban (rated games)")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="sanctions"
@@ -377,8 +391,8 @@ class FairPlayMark(models.Model):
     with another account): it leaves the leaderboards while the mark stands."""
 
     class Kind(models.TextChoices):
-        CHEATING = "cheating", "Cheating"
-        BOOSTING = "boosting", "Boosting"
+        CHEATING = "cheating", _("Cheating")
+        BOOSTING = "boosting", _("Boosting")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="fair_play_marks"
@@ -424,21 +438,21 @@ class ModAction(models.Model):
     """
 
     class Action(models.TextChoices):
-        ABORT = "abort", "Abort a game"
-        ADJUDICATE = "adjudicate", "Adjudicate a game"
-        BAN = "ban", "Ban"
-        UNBAN = "unban", "Unban"
-        MUTE = "mute", "Mute"
-        UNMUTE = "unmute", "Unmute"
-        PLAYBAN = "playban", "Playban (automatic)"
-        LIFT_PLAYBAN = "lift_playban", "Lift a playban"
-        HIDE_CHAT = "hide_chat", "Hide a chat line"
-        MARK = "mark", "Fair-play mark"
-        UNMARK = "unmark", "Remove a fair-play mark"
-        REVERT = "revert", "Revert rated results"
-        RESOLVE_REPORT = "resolve_report", "Resolve a report"
-        DISMISS_REPORT = "dismiss_report", "Dismiss a report"
-        LOOK_HIDDEN = "look_hidden", "Look at hidden cards"
+        ABORT = "abort", _("Abort a game")
+        ADJUDICATE = "adjudicate", _("Adjudicate a game")
+        BAN = "ban", _("Ban")
+        UNBAN = "unban", _("Unban")
+        MUTE = "mute", _("Mute")
+        UNMUTE = "unmute", _("Unmute")
+        PLAYBAN = "playban", _("Playban (automatic)")
+        LIFT_PLAYBAN = "lift_playban", _("Lift a playban")
+        HIDE_CHAT = "hide_chat", _("Hide a chat line")
+        MARK = "mark", _("Fair-play mark")
+        UNMARK = "unmark", _("Remove a fair-play mark")
+        REVERT = "revert", _("Revert rated results")
+        RESOLVE_REPORT = "resolve_report", _("Resolve a report")
+        DISMISS_REPORT = "dismiss_report", _("Dismiss a report")
+        LOOK_HIDDEN = "look_hidden", _("Look at hidden cards")
 
     # None: the site itself (an automatic playban).
     moderator = models.ForeignKey(

@@ -1,5 +1,5 @@
 """A person's settings: their name, language, which emails they want, the chat, and
-whether others see them online.
+whether others see them online, and how the cards are coloured.
 
 Most live on the profile; "your turn" emails are the games' play settings
 (``games.models.PlayerSettings``, the detailed notification settings), changed here
@@ -17,7 +17,14 @@ from accounts.models import Profile
 from games.models import PlayerSettings
 from games.play.vacation import play_settings_update
 
-PROFILE_SETTINGS = ("display_name", "language", "email_challenges", "chat_enabled", "show_online")
+PROFILE_SETTINGS = (
+    "display_name",
+    "language",
+    "email_challenges",
+    "chat_enabled",
+    "show_online",
+    "card_colours",
+)
 SETTINGS = (*PROFILE_SETTINGS, "email_turns")
 
 

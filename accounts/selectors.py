@@ -28,3 +28,11 @@ def public_user(*, username: str) -> User | None:
         .order_by("pk")
         .first()
     )
+
+
+def closed_account_with_password(*, username: str, password: str) -> bool:
+    """Whether ``username`` names an account that is closed (inactive) and ``password``
+    is its password: what a login that the backends refused may say without telling
+    anything to someone who does not know the password."""
+    user = User.objects.filter(username=username, is_active=False).first()
+    return user is not None and user.has_usable_password() and user.check_password(password)

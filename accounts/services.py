@@ -14,8 +14,9 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.utils.translation import gettext, gettext_noop
 
-from accounts.models import DELETED_USERNAME_PREFIX, ApiToken, Profile
+from accounts.models import DELETED_USERNAME_PREFIX, ApiToken, Language, Profile
 
 
 class AccountError(Exception):
@@ -49,20 +50,27 @@ class AccountHasGames(AccountError):
 
 
 @transaction.atomic
-def user_signup(*, username: str, password: str, email: str = "", display_name: str = "") -> User:
+def user_signup(
+    *, username: str, password: str, email: str = "", display_name: str = "", language: str = ""
+) -> User:
     """Create a person's account and profile. The password must already be validated.
 
     The email address waits for its verification (``Profile.pending_email``): the
-    caller sends the link (accounts.emails)."""
+    caller sends the link (accounts.emails). ``language``: the one the person signed up
+    in, kept when the site has it (else the default)."""
     if username.lower().startswith(DELETED_USERNAME_PREFIX) or (
         User.objects.filter(username__iexact=username).exists()
     ):
-        raise UsernameTaken(f"The username {username!r} is taken.")
+        raise UsernameTaken(
+            gettext("The username %(username)s is taken.") % {"username": repr(username)}
+        )
     user = User.objects.create_user(username=username, password=password)
     profile = user.profile
     profile.display_name = display_name or username
     profile.pending_email = User.objects.normalize_email(email)
-    profile.save(update_fields=["display_name", "pending_email"])
+    if language in Language.values:
+        profile.language = language
+    profile.save(update_fields=["display_name", "pending_email", "language"])
     return user
 
 
@@ -92,7 +100,8 @@ def token_create(
     User.objects.select_for_update().filter(pk=user.pk).first()
     if ApiToken.objects.filter(user=user).count() >= settings.API_TOKENS_PER_USER:
         raise TooManyTokens(
-            f"You have {settings.API_TOKENS_PER_USER} tokens, the most allowed. Revoke one first."
+            gettext("You have %(api_tokens_per_user)s tokens, the most allowed. Revoke one first.")
+            % {"api_tokens_per_user": settings.API_TOKENS_PER_USER}
         )
     token, raw = ApiToken.objects.create(user=user, expiry=expires_in, name=name)
     return token, raw
@@ -103,7 +112,7 @@ def token_revoke(*, user: User, token_id: int) -> None:
     """Delete one of the user's tokens; it stops working at once."""
     deleted, _ = ApiToken.objects.filter(user=user, pk=token_id).delete()
     if not deleted:
-        raise TokenNotFound("No such token.")
+        raise TokenNotFound(gettext("No such token."))
 
 
 # ------------------------------------------------------------------ bots
@@ -122,12 +131,16 @@ def account_upgrade_to_bot(*, user: User) -> Profile:
 
     profile = Profile.objects.select_for_update().get(user=user)
     if profile.is_bot:
-        raise AlreadyBot("This account is already a bot account.")
+        raise AlreadyBot(gettext("This account is already a bot account."))
     played = Seat.objects.filter(user=user, game__started_at__isnull=False).count()
     if played:
         raise AccountHasGames(
-            f"This account has played {played} game(s): only an account that has never "
-            "played a game can become a bot account. Create a new account for the bot."
+            gettext(
+                "This account has played %(played)s game(s): only an account that has "
+                "never played a game can become a bot account. Create a new account for"
+                " the bot."
+            )
+            % {"played": played}
         )
     profile.is_bot = True
     profile.bot_level = None
@@ -144,11 +157,26 @@ class BotSpec:
     bio: str
 
 
+# The bios are stored in English and shown in the reader's language (games.views).
 BUILTIN_BOTS = (
-    BotSpec("random-rita", "Random Rita", 1, "🎲", "Plays any legal move. Any at all."),
-    BotSpec("greedy-goran", "Greedy Goran", 2, "🐷", "Lays down the biggest meld he can, now."),
-    BotSpec("careful-katarina", "Careful Katarina", 3, "🦉", "Keeps her hand low and waits."),
-    BotSpec("expert-emil", "Expert Emil", 4, "🧠", "Counts every card you pick up."),
+    BotSpec(
+        "random-rita", "Random Rita", 1, "🎲", gettext_noop("Plays any legal move. Any at all.")
+    ),
+    BotSpec(
+        "greedy-goran",
+        "Greedy Goran",
+        2,
+        "🐷",
+        gettext_noop("Lays down the biggest meld he can, now."),
+    ),
+    BotSpec(
+        "careful-katarina",
+        "Careful Katarina",
+        3,
+        "🦉",
+        gettext_noop("Keeps her hand low and waits."),
+    ),
+    BotSpec("expert-emil", "Expert Emil", 4, "🧠", gettext_noop("Counts every card you pick up.")),
 )
 
 

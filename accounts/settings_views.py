@@ -16,14 +16,17 @@ from django.contrib.auth.forms import SetPasswordForm
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
+from django.utils import translation
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts import deletion, preferences, verification
 from accounts.authentication import request_user
-from accounts.emails import send_verification_email
+from accounts.emails import PasswordResetForm, send_verification_email
 from accounts.forms import AccountDeleteForm, EmailChangeForm, SettingsForm
 
 NOTIFICATIONS_PATH = "/settings/notifications/"
+VACATION_PATH = "/settings/vacation/"
 
 
 def _settings_page(
@@ -38,6 +41,7 @@ def _settings_page(
         "form": form or SettingsForm(initial=preferences.settings_of(user)),
         "email_form": email_form or EmailChangeForm(user=user),
         "notifications_url": NOTIFICATIONS_PATH,
+        "vacation_url": VACATION_PATH,
     }
     return render(request, "accounts/settings.html", context, status=status)
 
@@ -50,7 +54,9 @@ def settings_page(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _settings_page(request, form=form, status=400)
     preferences.settings_update(user=request_user(request), **form.cleaned_data)
-    messages.success(request, "Settings saved.")
+    # Said in the language just chosen: the next page is shown in it.
+    with translation.override(form.cleaned_data.get("language") or translation.get_language()):
+        messages.success(request, _("Settings saved."))
     return redirect("me:settings")
 
 
@@ -65,9 +71,9 @@ def email_change(request: HttpRequest) -> HttpResponse:
     if profile.pending_email:
         _send_link(request)
     elif user.email:
-        messages.success(request, f"Your address stays {user.email}.")
+        messages.success(request, _("Your address stays %(email)s.") % {"email": user.email})
     else:
-        messages.success(request, "Your email address is removed.")
+        messages.success(request, _("Your email address is removed."))
     return redirect("me:settings")
 
 
@@ -83,9 +89,17 @@ def _send_link(request: HttpRequest) -> None:
     user = request_user(request)
     address = user.profile.pending_email
     if send_verification_email(request=request, user=user):
-        messages.success(request, f"We sent a link to {address}: open it to confirm the address.")
+        messages.success(
+            request,
+            _("We sent a link to %(address)s: open it to confirm the address.")
+            % {"address": address},
+        )
     else:
-        messages.error(request, f"The email to {address} could not be sent. Try again later.")
+        messages.error(
+            request,
+            _("The email to %(address)s could not be sent. Try again later.")
+            % {"address": address},
+        )
 
 
 def verify_email(request: HttpRequest, token: str) -> HttpResponse:
@@ -107,7 +121,7 @@ class PasswordChangeView(auth_views.PasswordChangeView):
 
     def form_valid(self, form: Any) -> HttpResponse:
         response = super().form_valid(form)
-        messages.success(self.request, "Password changed. Your other sessions have ended.")
+        messages.success(self.request, _("Password changed. Your other sessions have ended."))
         return response
 
 
@@ -116,6 +130,7 @@ class PasswordResetView(auth_views.PasswordResetView):
     is said about whether there is one)."""
 
     template_name = "accounts/password_reset.html"
+    form_class = PasswordResetForm
     email_template_name = "accounts/email/password_reset.txt"
     subject_template_name = "accounts/email/password_reset_subject.txt"
     success_url = reverse_lazy("accounts:password-reset-done")
@@ -144,7 +159,7 @@ def account_delete(request: HttpRequest) -> HttpResponseBase:
             form.add_error(None, exc.message)
         else:
             logout(request)
-            messages.success(request, "Your account is deleted. Thank you for the games.")
+            messages.success(request, _("Your account is deleted. Thank you for the games."))
             return redirect("home")
     status = 400 if form.errors else 200
     return render(request, "accounts/delete.html", {"form": form}, status=status)

@@ -18,6 +18,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.core import signing
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from accounts.models import Profile
 from accounts.services import AccountError
@@ -39,13 +40,13 @@ def _read(token: str) -> tuple[int, str]:
     try:
         payload: Any = signing.loads(token, salt=SALT, max_age=LINK_MAX_AGE)
     except signing.SignatureExpired as exc:
-        raise InvalidLink("This link has expired: ask for a new one in your settings.") from exc
+        raise InvalidLink(_("This link has expired: ask for a new one in your settings.")) from exc
     except signing.BadSignature as exc:
-        raise InvalidLink("This link is not valid.") from exc
+        raise InvalidLink(_("This link is not valid.")) from exc
     try:
         return int(payload["user"]), str(payload["email"])
     except (TypeError, KeyError, ValueError) as exc:
-        raise InvalidLink("This link is not valid.") from exc
+        raise InvalidLink(_("This link is not valid.")) from exc
 
 
 @transaction.atomic
@@ -75,14 +76,16 @@ def email_verify(*, token: str) -> User:
     user_id, email = _read(token)
     user = User.objects.select_for_update().filter(pk=user_id, is_active=True).first()
     if user is None:
-        raise InvalidLink("This link is not valid.")
+        raise InvalidLink(_("This link is not valid."))
     profile = Profile.objects.select_for_update().get(user=user)
     if user.email == email and not profile.pending_email:
         return user  # followed again: it already worked
     if profile.pending_email != email:
         raise InvalidLink(
-            "This link is no longer valid: another address was asked for since. "
-            "Use the newest link, or ask for one again in your settings."
+            _(
+                "This link is no longer valid: another address was asked for since. Use"
+                " the newest link, or ask for one again in your settings."
+            )
         )
     user.email = email
     user.save(update_fields=["email"])

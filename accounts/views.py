@@ -11,7 +11,9 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts import selectors, services
@@ -35,18 +37,26 @@ def signup(request: HttpRequest) -> HttpResponse:
             password=form.cleaned_data["password1"],
             email=form.cleaned_data["email"],
             display_name=form.cleaned_data["display_name"],
+            language=translation.get_language(),
         )
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Welcome, {user.profile.display_name}!")
+        messages.success(
+            request, _("Welcome, %(display_name)s!") % {"display_name": user.profile.display_name}
+        )
         if user.profile.pending_email:
             if send_verification_email(request=request, user=user):
                 messages.info(
                     request,
-                    f"We sent a link to {user.profile.pending_email}: open it to confirm "
-                    "your address. Until then we send nothing else to it.",
+                    _(
+                        "We sent a link to %(pending_email)s: open it to confirm your address. "
+                        "Until then we send nothing else to it."
+                    )
+                    % {"pending_email": user.profile.pending_email},
                 )
             else:
-                messages.error(request, "The confirmation email could not be sent: see Settings.")
+                messages.error(
+                    request, _("The confirmation email could not be sent: see Settings.")
+                )
         next_url = request.GET.get("next", "")
         if url_has_allowed_host_and_scheme(next_url, {request.get_host()}):
             return redirect(next_url)
@@ -87,7 +97,7 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
     """Anyone's public page: profile, ratings, statistics and recent games."""
     person = selectors.public_user(username=username)
     if person is None:
-        raise Http404("No such player.")
+        raise Http404(_("No such player."))
     context = {
         "person": person,
         "ratings": ratings.ratings_of(person),
@@ -125,7 +135,7 @@ def profile(request: HttpRequest) -> HttpResponse:
     services.profile_update(
         user=user, **{field: form.cleaned_data[field] for field in form.Meta.fields}
     )
-    messages.success(request, "Profile saved.")
+    messages.success(request, _("Profile saved."))
     return redirect("accounts:profile")
 
 
@@ -155,7 +165,7 @@ def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
     try:
         services.token_revoke(user=request_user(request), token_id=token_id)
     except services.TokenNotFound:
-        messages.error(request, "No such token.")
+        messages.error(request, _("No such token."))
     else:
-        messages.success(request, "Token revoked.")
+        messages.success(request, _("Token revoked."))
     return redirect("accounts:profile")

@@ -26,6 +26,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import ModAction
 from accounts.moderation import roles
@@ -118,7 +119,7 @@ def _moderator(request: HttpRequest) -> User:
 
 
 class AdjudicateForm(ReasonForm):
-    loser = forms.TypedChoiceField(coerce=int, label="The player who loses")
+    loser = forms.TypedChoiceField(coerce=int, label=_("The player who loses"))
 
     def __init__(self, game: Game, data: Any = None) -> None:
         super().__init__(data)
@@ -214,7 +215,7 @@ class GameAdmin(ObjectActionsMixin, ReadOnlyAdmin):
     )
     readonly_fields = fields
 
-    @admin.display(description="move log")
+    @admin.display(description=_("move log"))
     def moves_link(self, game: Game) -> str:
         url = reverse("admin:games_move_changelist") + f"?game__id__exact={game.pk}"
         return format_html('<a href="{}">{} moves</a>', url, game.ply)
@@ -222,7 +223,7 @@ class GameAdmin(ObjectActionsMixin, ReadOnlyAdmin):
     def has_abort_permission(self, request: HttpRequest) -> bool:
         return bool(request.user.has_perm(roles.ABORT_OR_ADJUDICATE))
 
-    @admin.action(description="Abort the selected games (no result)", permissions=["abort"])
+    @admin.action(description=_("Abort the selected games (no result)"), permissions=["abort"])
     def abort_games(self, request: HttpRequest, queryset: QuerySet[Game]) -> HttpResponse | None:
         def perform(games: QuerySet[Game], form: forms.Form) -> None:
             aborted = 0
@@ -233,12 +234,19 @@ class GameAdmin(ObjectActionsMixin, ReadOnlyAdmin):
                     )
                 except Refused as error:
                     self.message_user(
-                        request, f"{game.public_id}: {error.message}", level=messages.WARNING
+                        request,
+                        _("%(public_id)s: %(message)s")
+                        % {"public_id": game.public_id, "message": error.message},
+                        level=messages.WARNING,
                     )
                 else:
                     aborted += 1
             if aborted:
-                self.message_user(request, f"{aborted} game(s) aborted.", level=messages.SUCCESS)
+                self.message_user(
+                    request,
+                    _("%(aborted)s game(s) aborted.") % {"aborted": aborted},
+                    level=messages.SUCCESS,
+                )
 
         return reasoned_action(
             self,
@@ -307,7 +315,7 @@ class DealAdmin(HiddenInformationAdmin):
     def get_queryset(self, request: HttpRequest) -> QuerySet[Deal]:
         return super().get_queryset(request).defer("deck", "card_ids", "reshuffle_seeds")
 
-    @admin.display(description="public view (what a spectator sees)")
+    @admin.display(description=_("public view (what a spectator sees)"))
     def public_view(self, row: Deal) -> str:
         return _json(EngineDeal.from_dict(row.state).view(None).to_dict())
 
@@ -343,7 +351,7 @@ class MoveAdmin(HiddenInformationAdmin):
     )
     readonly_fields = fields
 
-    @admin.display(boolean=True, description="by server")
+    @admin.display(boolean=True, description=_("by server"))
     def by_server(self, move: Move) -> bool:
         return move.user_id is None
 
@@ -371,7 +379,7 @@ class ChatMessageAdmin(ReadOnlyAdmin):
     def has_hide_permission(self, request: HttpRequest) -> bool:
         return bool(request.user.has_perm(roles.HIDE_CHAT))
 
-    @admin.action(description="Hide the selected lines from everyone", permissions=["hide"])
+    @admin.action(description=_("Hide the selected lines from everyone"), permissions=["hide"])
     def hide_messages(
         self, request: HttpRequest, queryset: QuerySet[ChatMessage]
     ) -> HttpResponse | None:
@@ -382,7 +390,11 @@ class ChatMessageAdmin(ReadOnlyAdmin):
                 )
                 for line in lines.select_related("user", "game")
             )
-            self.message_user(request, f"{hidden} line(s) hidden.", level=messages.SUCCESS)
+            self.message_user(
+                request,
+                _("%(hidden)s line(s) hidden.") % {"hidden": hidden},
+                level=messages.SUCCESS,
+            )
 
         return reasoned_action(
             self,

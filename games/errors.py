@@ -9,7 +9,14 @@ an engine ``IllegalAction`` keeps its own code (``adjacent_jokers``,
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from django.utils.translation import gettext
+
+from games.refusals import refusal_text
+
+if TYPE_CHECKING:
+    from games.engine import IllegalAction
 
 
 class GameError(Exception):
@@ -42,6 +49,11 @@ class IllegalMove(GameError):
     code = "illegal_action"
 
 
+def illegal_move(error: IllegalAction) -> IllegalMove:
+    """The engine's refusal as the services raise it: its code, said in the active language."""
+    return IllegalMove(refusal_text(error), code=error.code)
+
+
 class NotAllowed(GameError):
     """Not this user's game, turn or right (not the host, seat out, wrong invite code)."""
 
@@ -67,7 +79,8 @@ class StalePly(Conflict):
 
     def __init__(self, current_ply: int, expected_ply: int) -> None:
         super().__init__(
-            f"the game is at ply {current_ply}, not {expected_ply}: re-read the state",
+            gettext("the game is at ply %(current)s, not %(expected)s: re-read the state")
+            % {"current": current_ply, "expected": expected_ply},
             details={"current_ply": current_ply},
         )
         self.current_ply = current_ply

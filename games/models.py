@@ -14,6 +14,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy
 
 from games.engine import Ruleset
 
@@ -42,8 +43,8 @@ class Game(models.Model):
         PRIVATE = "private"
 
     class TimeControl(models.TextChoices):
-        LIVE = "live"
-        CORRESPONDENCE = "correspondence"
+        LIVE = "live", gettext_lazy("Live")
+        CORRESPONDENCE = "correspondence", gettext_lazy("Correspondence")
 
     public_id = models.CharField(max_length=16, unique=True, default=new_public_id, editable=False)
     # The preset the ruleset was copied from (the "variant" of the game lists) and the
@@ -98,6 +99,12 @@ class Game(models.Model):
     to_move = models.PositiveSmallIntegerField(null=True, blank=True)
     # The deal being played (or the last one played); 0 before the start.
     deal_number = models.PositiveSmallIntegerField(default=0)
+    # A live table's pause between deals: when the last deal ended and when the next one
+    # is dealt (the deal sweep honours it), and the seats that are ready for it (the
+    # next deal starts at once when every person still in is). Null: no pause.
+    deal_over_at = models.DateTimeField(null=True, blank=True)
+    next_deal_at = models.DateTimeField(null=True, blank=True)
+    deal_ready = models.JSONField(default=list, blank=True)
     # Match outcome: the winning positions and why the game ended.
     winners = models.JSONField(default=list, blank=True)
     end_reason = models.CharField(max_length=16, blank=True, default="")
@@ -120,6 +127,12 @@ class Game(models.Model):
                 fields=["deadline_at"],
                 name="game_active_deadline",
                 condition=Q(status="active", deadline_at__isnull=False),
+            ),
+            # The sweep of the pauses between deals that are due.
+            models.Index(
+                fields=["next_deal_at"],
+                name="game_active_next_deal",
+                condition=Q(status="active", next_deal_at__isnull=False),
             ),
             # The sweep of stalled bot turns.
             models.Index(
@@ -606,16 +619,19 @@ class Challenge(models.Model):
         CANCELLED = "cancelled"
 
     class DeclineReason(models.TextChoices):
-        GENERIC = "generic", "I am not accepting challenges at the moment."
-        LATER = "later", "This is not the right time for me, please ask again later."
-        TOO_FAST = "too_fast", "This time control is too fast for me."
-        TOO_SLOW = "too_slow", "This time control is too slow for me."
-        TIME_CONTROL = "time_control", "I am not accepting challenges with this time control."
-        RATED = "rated", "Please send me a rated challenge instead."
-        CASUAL = "casual", "Please send me a casual challenge instead."
-        RULES = "rules", "I am not accepting challenges with these rules."
-        NO_BOT = "no_bot", "I am not accepting challenges from bots."
-        ONLY_BOT = "only_bot", "I am only accepting challenges from bots."
+        GENERIC = "generic", gettext_lazy("I am not accepting challenges at the moment.")
+        LATER = "later", gettext_lazy("This is not the right time for me, please ask again later.")
+        TOO_FAST = "too_fast", gettext_lazy("This time control is too fast for me.")
+        TOO_SLOW = "too_slow", gettext_lazy("This time control is too slow for me.")
+        TIME_CONTROL = (
+            "time_control",
+            gettext_lazy("I am not accepting challenges with this time control."),
+        )
+        RATED = "rated", gettext_lazy("Please send me a rated challenge instead.")
+        CASUAL = "casual", gettext_lazy("Please send me a casual challenge instead.")
+        RULES = "rules", gettext_lazy("I am not accepting challenges with these rules.")
+        NO_BOT = "no_bot", gettext_lazy("I am not accepting challenges from bots.")
+        ONLY_BOT = "only_bot", gettext_lazy("I am only accepting challenges from bots.")
 
     public_id = models.CharField(max_length=16, unique=True, default=new_public_id, editable=False)
     challenger = models.ForeignKey(

@@ -90,7 +90,8 @@ def premove_apply(game_pk: int, ply: int) -> bool:
 
 @shared_task(name="games.tasks.sweep_deadlines", ignore_result=True)
 def sweep_deadlines() -> int:
-    """Apply the timeout policy to every overdue game; returns how many were handled."""
+    """Apply the timeout policy to every overdue game, and deal the next deal of every
+    live table whose pause between deals is over; returns how many were handled."""
     now = timezone.now()
     done = 0
     for game_pk, ply in timeouts.overdue_games(now):
@@ -99,6 +100,12 @@ def sweep_deadlines() -> int:
                 done += 1
         except Exception:
             logger.exception("timeout of game %s at ply %s failed", game_pk, ply)
+    for game_pk, ply in timeouts.due_pauses(now):
+        try:
+            if timeouts.pause_end(game_pk=game_pk, ply=ply, now=now):
+                done += 1
+        except Exception:
+            logger.exception("the next deal of game %s at ply %s failed", game_pk, ply)
     return done
 
 

@@ -24,9 +24,11 @@ from django.views.decorators.http import require_http_methods, require_safe
 from accounts.authentication import request_user
 from accounts.models import BUILTIN_BOTS
 from games.errors import GameNotFound, InvalidRequest
+from games.models import Game
 from games.notify import calendar, links, preferences, push, tokens, wording
 from games.notify.forms import NotificationSettingsForm
 from games.read import queue, selectors
+from games.read.score_sheet import score_sheet
 
 # The tabs of "my games": API status filter -> label.
 LIST_TABS = {
@@ -49,7 +51,8 @@ def _bots() -> list[dict[str, Any]]:
         .order_by("profile__bot_level", "username")
     )
     return [
-        selectors.user_card(user) | {"avatar": user.profile.avatar, "bio": user.profile.bio}
+        selectors.user_card(user)
+        | {"avatar": user.profile.avatar, "bio": _(user.profile.bio) if user.profile.bio else ""}
         for user in users
     ]
 
@@ -125,9 +128,31 @@ def detail(request: HttpRequest, game_id: str) -> HttpResponse:
         if not user.is_authenticated:
             # Perhaps a private game of theirs: logging in may show it.
             return redirect_to_login(request.get_full_path())
-        raise Http404("no such game") from None
-    context = {"game_id": game.public_id, "invite": invite, "preset": game.preset}
+        raise Http404(_("no such game")) from None
+    context: dict[str, Any] = {"game_id": game.public_id, "invite": invite, "preset": game.preset}
+    if game.status == Game.Status.FINISHED:
+        # The finished game's score sheet is on the page itself (the table's script
+        # keeps it in step while the game runs).
+        seats = list(selectors.seats_with_players().filter(game=game))
+        context["score_sheet"] = score_sheet(game, seats)
     return render(request, "games/table.html", context)
+
+
+@require_safe
+def replay(request: HttpRequest, game_id: str) -> HttpResponse:
+    """A finished game move by move with every hand face up (drawn by static/js/replay.js
+    from ``GET /api/v1/games/{id}/replay``). Found as the table is; a game not finished
+    yet has no replay: its table is shown instead."""
+    try:
+        game = selectors.game_get(public_id=game_id, user=request.user)
+    except GameNotFound:
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        raise Http404(_("no such game")) from None
+    if game.status != game.Status.FINISHED:
+        return redirect("games:detail", game_id=game.public_id)
+    context = {"game_id": game.public_id, "preset": game.preset}
+    return render(request, "games/replay.html", context)
 
 
 # ------------------------------------------------------------------ notifications
@@ -183,11 +208,11 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     confirmation, or a mail client's one-click ``List-Unsubscribe-Post``)."""
     wish = tokens.unsubscribe_read(token)
     if wish is None:
-        raise Http404("no such link")
+        raise Http404(_("no such link"))
     context = {"what": wording.unsubscribe_label(wish.kind), "game_id": wish.game_id}
     if request.method == "POST":
         if not preferences.unsubscribe_apply(wish):
-            raise Http404("no such link")
+            raise Http404(_("no such link"))
         return render(request, "games/unsubscribe.html", {**context, "done": True})
     return render(request, "games/unsubscribe.html", {**context, "done": False})
 
@@ -197,7 +222,7 @@ def calendar_feed(request: HttpRequest, secret: str) -> HttpResponse:
     """A player's deadlines as an ICS feed, for calendar apps (the URL is the secret)."""
     body = calendar.calendar_feed(secret=secret, now=timezone.now())
     if body is None:
-        raise Http404("no such calendar")
+        raise Http404(_("no such calendar"))
     response = HttpResponse(body, content_type="text/calendar; charset=utf-8")
     response["Content-Disposition"] = 'inline; filename="remi-deadlines.ics"'
     response["Cache-Control"] = "private, max-age=300"

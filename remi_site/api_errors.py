@@ -23,6 +23,7 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import JsonResponse
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
@@ -63,14 +64,15 @@ class PayloadTooLarge(ApiError):
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         super().__init__(
             "payload_too_large",
-            f"The request body is larger than {limit} bytes.",
+            _("The request body is larger than %(limit)s bytes.") % {"limit": limit},
             status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
             details={"max_bytes": limit},
         )
 
 
 def error_body(code: str, message: str, details: Mapping[str, Any] | None = None) -> dict[str, Any]:
-    return {"error": {"code": code, "message": message, "details": dict(details or {})}}
+    # str(): a message marked for translation is said in the request's language here.
+    return {"error": {"code": code, "message": str(message), "details": dict(details or {})}}
 
 
 def error_json_response(
@@ -116,7 +118,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         detail = exc.detail
         if isinstance(detail, dict):
             # Field errors: {"fields": {"name": ["This field is required."], …}}
-            body = error_body("invalid", "The request is not valid.", {"fields": response.data})
+            body = error_body("invalid", _("The request is not valid."), {"fields": response.data})
         else:
             # A validation error about the request as a whole: its own code.
             body = error_body(_first_code(exc.get_codes(), "invalid"), _first_message(detail), {})

@@ -79,6 +79,9 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # Django's LocaleMiddleware, after the session and the user: a signed-in person's
+    # saved language, else the language cookie, else Accept-Language.
+    "remi_site.language.AccountLocaleMiddleware",
     # A banned account's session ends at its next request (accounts.moderation).
     "remi_site.middleware.RefuseBannedSessions",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -102,6 +105,8 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                # LANGUAGE_CODE and LANGUAGES: <html lang>, the language switcher.
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "remi_site.context_processors.my_turn",
@@ -257,6 +262,9 @@ LIVE_ABSENT_WAIT_S = env.float("LIVE_ABSENT_WAIT_S", default=120.0)
 # Then the host may wait longer, continue without them or end the game; without a
 # choice in this time the default applies (continue; 2 players: the other one wins).
 LIVE_ABSENT_CHOICE_S = env.float("LIVE_ABSENT_CHOICE_S", default=60.0)
+# How long a live table shows a deal's summary before the next deal (unless every
+# person at it is ready sooner).
+REMI_DEAL_PAUSE_SECONDS = env.float("REMI_DEAL_PAUSE_SECONDS", default=15.0)
 # Bots: thinking budget per decision, and a human-like pause before moving live.
 BOT_TIME_BUDGET_S = env.float("BOT_TIME_BUDGET_S", default=2.0)
 BOT_LIVE_DELAY_S = env.float("BOT_LIVE_DELAY_S", default=1.0)
@@ -500,7 +508,20 @@ SERVER_EMAIL = env.str("SERVER_EMAIL", default=DEFAULT_FROM_EMAIL)
 
 # ------------------------------------------------------------------ i18n, static
 
-LANGUAGE_CODE = "en-us"
+LANGUAGE_CODE = "en"
+# The codes accounts.models.Language stores. Serbian in Cyrillic comes before Latin: a
+# browser asking for plain "sr" (or "sr-RS") gets the first "sr-…" listed, and Cyrillic
+# is the script of Serbia's official use. The names are each language's own.
+LANGUAGES = [
+    ("en", "English"),
+    ("mk", "Македонски"),
+    ("sr-cyrl", "Српски (ћирилица)"),
+    ("sr-latn", "Srpski (latinica)"),
+    ("pl", "Polski"),
+]
+# The site's catalogue (templates, remi_site); the apps keep theirs in <app>/locale. The
+# compiled .mo files are committed, so no machine needs gettext to serve them.
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

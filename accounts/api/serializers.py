@@ -6,6 +6,7 @@ from django.contrib.auth import get_user_model, password_validation
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import URLValidator
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -38,9 +39,11 @@ def validate_avatar(value: str) -> None:
         try:
             URLValidator(schemes=["https"])(value)
         except DjangoValidationError as exc:
-            raise serializers.ValidationError("Use an https:// URL.") from exc
+            raise serializers.ValidationError(_("Use an https:// URL.")) from exc
     elif len(value) > 8 or any(ch.isspace() for ch in value):
-        raise serializers.ValidationError("Use an emoji (up to 8 characters) or an https:// URL.")
+        raise serializers.ValidationError(
+            _("Use an emoji (up to 8 characters) or an https:// URL.")
+        )
 
 
 # ------------------------------------------------------------------ output

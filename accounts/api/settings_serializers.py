@@ -7,13 +7,18 @@ from typing import Any
 from rest_framework import serializers
 
 from accounts.api.serializers import EmailOrEmptyField
-from accounts.models import Language
+from accounts.models import CardColours, Language
 from games.models import PlayerSettings
 from remi_site import strict_fields as strict
 
 EMAIL_TURNS_HELP = (
     "“Your turn” emails: `each` move (not while you are at the table), a `daily` digest, "
     "or `off`. The detailed notification settings are `/me/notifications`."
+)
+
+CARD_COLOURS_HELP = (
+    "The deck's colours on every page that shows cards: `two` (♠ ♣ black, ♥ ♦ red) or "
+    "`four` (♠ black, ♥ red, ♦ blue, ♣ green)."
 )
 
 
@@ -30,6 +35,7 @@ class SettingsSerializer(serializers.Serializer[Any]):
     show_online = serializers.BooleanField(
         help_text="Others see when you are online (your public profile's `online`)."
     )
+    card_colours = serializers.ChoiceField(choices=CardColours.choices, help_text=CARD_COLOURS_HELP)
 
 
 class SettingsUpdateSerializer(serializers.Serializer[Any]):
@@ -41,6 +47,9 @@ class SettingsUpdateSerializer(serializers.Serializer[Any]):
     email_challenges = strict.BooleanField(required=False)
     chat_enabled = strict.BooleanField(required=False)
     show_online = strict.BooleanField(required=False)
+    card_colours = serializers.ChoiceField(
+        choices=CardColours.choices, required=False, help_text=CARD_COLOURS_HELP
+    )
 
 
 class PasswordConfirmSerializer(serializers.Serializer[Any]):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.contrib.auth import logout, password_validation, update_session_auth_hash
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -31,7 +32,7 @@ PASSWORD_SCOPE = "login"
 
 
 def _wrong_password() -> ApiError:
-    return ApiError("wrong_password", "That is not your password.")
+    return ApiError("wrong_password", _("That is not your password."))
 
 
 class SettingsView(APIView):

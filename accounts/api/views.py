@@ -10,6 +10,8 @@ from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth import authenticate, login, logout
+from django.utils import translation
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, status
 from rest_framework.request import Request
@@ -30,11 +32,12 @@ from accounts.api.serializers import (
     TokenCreateSerializer,
     TokenSerializer,
 )
-from accounts.authentication import request_user
+from accounts.authentication import AccountBanned, request_user
 from accounts.bot_sessions import BOT_SIGN_IN_CODE, BOT_SIGN_IN_MESSAGE, is_bot_account
 from accounts.emails import send_verification_email
 from accounts.lockout import LOCKED_OUT_CODE, LOCKED_OUT_MESSAGE, retry_after_seconds
 from accounts.models import ApiToken
+from accounts.moderation.selectors import ban_in_force
 from games import ratings
 from remi_site.api_errors import ApiError, error_response, error_responses
 from remi_site.pagination import (
@@ -44,6 +47,9 @@ from remi_site.pagination import (
     SequencePagination,
     page_serializer,
 )
+
+# A deactivated account: the password is right, the account may not sign in.
+ACCOUNT_CLOSED_CODE = "account_closed"
 
 TokenPageSerializer = page_serializer("TokenPageSerializer", TokenSerializer(many=True))
 
@@ -84,7 +90,7 @@ class SignupView(APIView):
         data = SignupSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         try:
-            user = services.user_signup(**data.validated_data)
+            user = services.user_signup(**data.validated_data, language=translation.get_language())
         except services.UsernameTaken as exc:
             raise ApiError(exc.code, exc.message) from exc
         login(request._request, user, backend=SESSION_BACKEND)
@@ -111,7 +117,11 @@ class LoginView(APIView):
                 description="Invalid input, or `invalid_credentials`.",
             ),
             403: error_response(
-                description="`bot_account`: a bot account signs in with its API tokens only.",
+                description="`bot_account`: a bot account signs in with its API tokens only. "
+                "`banned`: the account is banned (the reason and the end in `details`); no "
+                "session or token is given. `account_closed`: the password is right but the "
+                "account was deactivated. (A deleted account has no password left: its "
+                "login fails with `invalid_credentials`.)",
             ),
             429: error_response(
                 description="`throttled`, or `locked_out` after repeated failures.",
@@ -134,12 +144,20 @@ class LoginView(APIView):
                 seconds = retry_after_seconds()
                 raise ApiError(
                     LOCKED_OUT_CODE,
-                    LOCKED_OUT_MESSAGE,
+                    str(LOCKED_OUT_MESSAGE),
                     status=429,
                     details={"retry_after": seconds},
                     headers={"Retry-After": str(seconds)},
                 )
-            raise ApiError("invalid_credentials", "Wrong username or password.")
+            if selectors.closed_account_with_password(
+                username=data.validated_data["username"], password=data.validated_data["password"]
+            ):
+                raise ApiError(ACCOUNT_CLOSED_CODE, _("This account is closed."), status=403)
+            raise ApiError("invalid_credentials", _("Wrong username or password."))
+        ban = ban_in_force(user_id=user.pk)
+        if ban is not None:
+            # Neither a session nor a token for a banned account.
+            raise AccountBanned(ban)
         login(http_request, user)
         token = None
         if data.validated_data.get("token_name"):
@@ -230,8 +248,10 @@ class MeBotView(APIView):
             # The bot could never sign in again with this session's password.
             raise ApiError(
                 "token_required",
-                "Upgrade with an API token (Authorization: Bearer <token>): a bot account "
-                "has no web session, only its tokens.",
+                _(
+                    "Upgrade with an API token (Authorization: Bearer <token>): a bot "
+                    "account has no web session, only its tokens."
+                ),
                 status=403,
             )
         try:
@@ -253,7 +273,7 @@ class UserDetailView(APIView):
     def get(self, request: Request, username: str) -> Response:
         user = selectors.public_user(username=username)
         if user is None:
-            raise ApiError("not_found", "No such player.", status=404)
+            raise ApiError("not_found", _("No such player."), status=404)
         return Response(PlayerStatsSerializer(user).data)
 
 

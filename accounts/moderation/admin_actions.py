@@ -25,6 +25,7 @@ from django.db.models import Model, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
+from django.utils.translation import gettext as _
 
 from accounts.moderation.errors import ModerationError
 from games.errors import GameError
@@ -95,7 +96,7 @@ class ObjectActionsMixin(admin.ModelAdmin):
         obj = self.get_object(request, unquote(object_id))
         found = next((a for a in self.object_actions if a.name == action), None)
         if obj is None or found is None:
-            raise Http404("No such object or action.")
+            raise Http404(_("No such object or action."))
         if not self.has_view_permission(request, obj) or not request.user.has_perm(
             found.permission
         ):

@@ -8,6 +8,7 @@ from typing import Any
 
 from django import forms
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import (
     MODERATION_REASON_MAX_LENGTH,
@@ -20,12 +21,12 @@ from accounts.models import (
 class ReportForm(forms.Form):
     """A player's report (the account, game and line come with the page's address)."""
 
-    reason = forms.ChoiceField(choices=Report.Reason.choices, label="What happened")
+    reason = forms.ChoiceField(choices=Report.Reason.choices, label=_("What happened"))
     text = forms.CharField(
         required=False,
         max_length=REPORT_TEXT_MAX_LENGTH,
         widget=forms.Textarea(attrs={"rows": 5}),
-        label="Tell the moderators more (optional)",
+        label=_("Tell the moderators more (optional)"),
     )
 
 
@@ -35,13 +36,13 @@ class ReasonForm(forms.Form):
     reason = forms.CharField(
         max_length=MODERATION_REASON_MAX_LENGTH,
         widget=forms.Textarea(attrs={"rows": 3, "cols": 70}),
-        help_text="Required. Recorded in the modlog with your name.",
+        help_text=_("Required. Recorded in the modlog with your name."),
     )
 
 
 class BanForm(ReasonForm):
     days = forms.IntegerField(
-        required=False, min_value=1, max_value=3650, help_text="Empty: a permanent ban."
+        required=False, min_value=1, max_value=3650, help_text=_("Empty: a permanent ban.")
     )
 
     def ends_at(self) -> datetime | None:
@@ -60,9 +61,11 @@ class MarkForm(ReasonForm):
     kind = forms.ChoiceField(choices=FairPlayMark.Kind.choices)
     revert = forms.BooleanField(
         required=False,
-        label="Also take back the account's rated results",
-        help_text="Every rated game of the account stops counting, for everyone in it, and "
-        "the ratings are recomputed.",
+        label=_("Also take back the account's rated results"),
+        help_text=_(
+            "Every rated game of the account stops counting, for everyone in it, "
+            "and the ratings are recomputed."
+        ),
     )
 
 

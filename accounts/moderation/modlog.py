@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.utils.translation import gettext as _
 
 from accounts.models import MODERATION_REASON_MAX_LENGTH, ModAction, Report
 from accounts.moderation.errors import InvalidRequest
@@ -17,10 +18,11 @@ def reason_clean(reason: str) -> str:
     """A moderator's reason as stored: trimmed, not empty, not too long."""
     reason = (reason or "").strip()
     if not reason:
-        raise InvalidRequest("a reason is required", code="reason_required")
+        raise InvalidRequest(_("a reason is required"), code="reason_required")
     if len(reason) > MODERATION_REASON_MAX_LENGTH:
         raise InvalidRequest(
-            f"a reason is at most {MODERATION_REASON_MAX_LENGTH} characters",
+            _("a reason is at most %(moderation_reason_max_length)s characters")
+            % {"moderation_reason_max_length": MODERATION_REASON_MAX_LENGTH},
             code="reason_too_long",
         )
     return reason

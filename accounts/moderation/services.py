@@ -14,6 +14,7 @@ from datetime import datetime
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import REPORT_TEXT_MAX_LENGTH, FairPlayMark, ModAction, Report, Sanction
 from accounts.moderation.errors import Conflict, InvalidRequest, NotAllowed
@@ -25,9 +26,9 @@ from games.models import ChatMessage, Game, Seat
 def target_check(*, moderator: User, user: User) -> None:
     """Refuse a moderator's action on their own account, or on staff unless a superuser."""
     if moderator.pk == user.pk:
-        raise NotAllowed("a moderator does not act on their own account", code="own_account")
+        raise NotAllowed(_("a moderator does not act on their own account"), code="own_account")
     if (user.is_staff or user.is_superuser) and not moderator.is_superuser:
-        raise NotAllowed("only a superuser may act on a staff account", code="staff_account")
+        raise NotAllowed(_("only a superuser may act on a staff account"), code="staff_account")
 
 
 # ------------------------------------------------------------------ reports
@@ -46,31 +47,36 @@ def report_create(
     player of it) or from the profile (neither). The interface has checked that the
     reporter may see the game; the same report while it is open is refused."""
     if reporter.pk == reported.pk:
-        raise InvalidRequest("you cannot report yourself", code="report_self")
+        raise InvalidRequest(_("you cannot report yourself"), code="report_self")
     if reason not in Report.Reason.values:
         raise InvalidRequest(
-            f"reason is one of {', '.join(Report.Reason.values)}", code="report_reason"
+            _("reason is one of %(value)s") % {"value": ", ".join(Report.Reason.values)},
+            code="report_reason",
         )
     text = (text or "").strip()
     if len(text) > REPORT_TEXT_MAX_LENGTH:
         raise InvalidRequest(
-            f"a report's text is at most {REPORT_TEXT_MAX_LENGTH} characters",
+            _("a report's text is at most %(report_text_max_length)s characters")
+            % {"report_text_max_length": REPORT_TEXT_MAX_LENGTH},
             code="report_too_long",
         )
     if chat_message is not None:
         if chat_message.user_id != reported.pk:
-            raise InvalidRequest("that line was written by someone else", code="report_author")
+            raise InvalidRequest(_("that line was written by someone else"), code="report_author")
         if game is not None and game.pk != chat_message.game_id:
-            raise InvalidRequest("that line is from another game", code="report_game")
+            raise InvalidRequest(_("that line is from another game"), code="report_game")
         game = chat_message.game
     elif game is not None and not Seat.objects.filter(game=game, user=reported).exists():
-        raise InvalidRequest(f"{reported} does not play in that game", code="report_not_seated")
+        raise InvalidRequest(
+            _("%(reported)s does not play in that game") % {"reported": reported},
+            code="report_not_seated",
+        )
     with transaction.atomic():
         if report_open_exists(
             reporter=reporter, reported=reported, game=game, chat_message=chat_message
         ):
             raise Conflict(
-                "you have reported this already; a moderator will look at it",
+                _("you have reported this already; a moderator will look at it"),
                 code="already_reported",
             )
         return Report.objects.create(
@@ -87,11 +93,14 @@ def report_create(
 def report_close(*, report: Report, moderator: User, outcome: str, reason: str) -> Report:
     """Close an open report: ``resolved`` (action was taken) or ``dismissed``."""
     if outcome not in (Report.Status.RESOLVED, Report.Status.DISMISSED):
-        raise InvalidRequest("a report is resolved or dismissed", code="report_outcome")
+        raise InvalidRequest(_("a report is resolved or dismissed"), code="report_outcome")
     reason = reason_clean(reason)
     locked = Report.objects.select_for_update().get(pk=report.pk)
     if locked.status != Report.Status.OPEN:
-        raise Conflict(f"report #{locked.pk} is {locked.status} already", code="report_closed")
+        raise Conflict(
+            _("report #%(pk)s is %(status)s already") % {"pk": locked.pk, "status": locked.status},
+            code="report_closed",
+        )
     locked.status = outcome
     locked.resolved_at = timezone.now()
     locked.resolved_by = moderator
@@ -136,7 +145,7 @@ def _sanction_create(
     reason = reason_clean(reason)
     now = timezone.now()
     if ends_at is not None and ends_at <= now:
-        raise InvalidRequest("a sanction ends in the future", code="ends_in_the_past")
+        raise InvalidRequest(_("a sanction ends in the future"), code="ends_in_the_past")
     _lift_in_force(user=user, kind=kind, by=moderator, reason="replaced by a newer one", now=now)
     sanction = Sanction.objects.create(
         user=user, kind=kind, reason=reason, created_by=moderator, created_at=now, ends_at=ends_at
@@ -165,7 +174,9 @@ def _sanction_lift(*, user: User, moderator: User, kind: str, action: str, reaso
     reason = reason_clean(reason)
     lifted = _lift_in_force(user=user, kind=kind, by=moderator, reason=reason, now=timezone.now())
     if not lifted:
-        raise Conflict(f"{user} has no {kind} in force", code=f"no_{kind}")
+        raise Conflict(
+            _("%(user)s has no %(kind)s in force") % {"user": user, "kind": kind}, code=f"no_{kind}"
+        )
     modlog_record(moderator=moderator, action=action, reason=reason, target=user)
     return lifted
 
@@ -212,7 +223,7 @@ def mute_create(
     """Mute ``user`` in every table chat until ``ends_at`` (over the API and the
     websocket alike: ``games.play.chat`` refuses their lines)."""
     if ends_at is None:
-        raise InvalidRequest("a mute has an end", code="ends_at_required")
+        raise InvalidRequest(_("a mute has an end"), code="ends_at_required")
     return _sanction_create(
         user=user,
         moderator=moderator,
@@ -260,11 +271,15 @@ def mark_create(
     target_check(moderator=moderator, user=user)
     if kind not in FairPlayMark.Kind.values:
         raise InvalidRequest(
-            f"a mark is one of {', '.join(FairPlayMark.Kind.values)}", code="mark_kind"
+            _("a mark is one of %(value)s") % {"value": ", ".join(FairPlayMark.Kind.values)},
+            code="mark_kind",
         )
     reason = reason_clean(reason)
     if FairPlayMark.objects.filter(user=user, kind=kind, removed_at__isnull=True).exists():
-        raise Conflict(f"{user} is marked for {kind} already", code="already_marked")
+        raise Conflict(
+            _("%(user)s is marked for %(kind)s already") % {"user": user, "kind": kind},
+            code="already_marked",
+        )
     mark = FairPlayMark.objects.create(user=user, kind=kind, reason=reason, created_by=moderator)
     modlog_record(
         moderator=moderator,
@@ -287,7 +302,10 @@ def mark_remove(*, user: User, moderator: User, kind: str, reason: str) -> FairP
         .first()
     )
     if mark is None:
-        raise Conflict(f"{user} is not marked for {kind}", code="not_marked")
+        raise Conflict(
+            _("%(user)s is not marked for %(kind)s") % {"user": user, "kind": kind},
+            code="not_marked",
+        )
     mark.removed_at = timezone.now()
     mark.removed_by = moderator
     mark.remove_reason = reason

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth.models import User
+from django.utils.translation import gettext as _
 
 from accounts.moderation.errors import InvalidRequest, NotFound
 from accounts.selectors import public_user
@@ -40,26 +41,26 @@ def report_target(
             .first()
         )
         if line is None or not _may_see(reporter, line.game.public_id):
-            raise NotFound("no such chat line", code="not_found")
+            raise NotFound(_("no such chat line"), code="not_found")
         if game_id is not None and game_id != line.game.public_id:
-            raise InvalidRequest("that line is from another game", code="report_game")
+            raise InvalidRequest(_("that line is from another game"), code="report_game")
         if username is not None and username.lower() != line.user.get_username().lower():
-            raise InvalidRequest("that line was written by someone else", code="report_author")
+            raise InvalidRequest(_("that line was written by someone else"), code="report_author")
         return ReportTarget(reported=line.user, game=line.game, chat_message=line)
     if not username:
         raise InvalidRequest(
-            "name the account reported (username), or the chat line (message)",
+            _("name the account reported (username), or the chat line (message)"),
             code="report_target",
         )
     reported = public_user(username=username)
     if reported is None:
-        raise NotFound("no such player", code="not_found")
+        raise NotFound(_("no such player"), code="not_found")
     if game_id is None:
         return ReportTarget(reported=reported)
     try:
         game = game_get(public_id=game_id, user=reporter)
     except GameNotFound:
-        raise NotFound("no such game", code="not_found") from None
+        raise NotFound(_("no such game"), code="not_found") from None
     return ReportTarget(reported=reported, game=game)
 
 

@@ -10,6 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 
 from accounts.moderation import services
 from accounts.moderation.errors import ModerationError
@@ -54,7 +55,10 @@ def report(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         wait = report_wait(request)
         if wait is not None:
-            form.add_error(None, f"You have sent many reports: wait {round(wait)} s.")
+            form.add_error(
+                None,
+                _("You have sent many reports: wait %(seconds)s s.") % {"seconds": round(wait)},
+            )
             return _page(request, target, form, status=429)
         try:
             services.report_create(

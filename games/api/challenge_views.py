@@ -8,6 +8,7 @@ with ``games.challenges.selectors.challenge_entry``.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
@@ -99,7 +100,7 @@ class ChallengeListView(GameAPIView):
         if name is not None:
             destination = account_selectors.public_user(username=name)
             if destination is None:
-                raise GameNotFound("no such player", code="not_found")
+                raise GameNotFound(_("no such player"), code="not_found")
         challenge = services.challenge_create(
             challenger=request_user(request), destination=destination, **fields
         )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
@@ -101,7 +102,7 @@ def _seated_game(request: Request, game_id: str) -> tuple[Game, Any]:
     game = selectors.game_get(public_id=game_id, user=user)
     seat = selectors.seat_of(game, user)
     if seat is None:
-        raise NotAllowed("you are not playing in this game", code="not_a_player")
+        raise NotAllowed(_("you are not playing in this game"), code="not_a_player")
     return game, seat
 
 

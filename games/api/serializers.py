@@ -113,6 +113,18 @@ class RulesetSerializer(Serializer):
 class PresetSerializer(Serializer):
     name = serializers.CharField()
     ruleset = RulesetSerializer()
+    scoring_by_agreement = serializers.BooleanField(
+        help_text="The preset's source leaves the scores to the players' agreement: the "
+        "scoring fields (`normal_close`, `dry_hand_close`, `joker_close_doubles`) are "
+        "expected as house rules."
+    )
+
+
+class HouseRuleSerializer(Serializer):
+    name = serializers.CharField(help_text="The ruleset field.")
+    meaning = serializers.CharField(help_text="What the field means, in the active language.")
+    preset = serializers.CharField(help_text="The preset's value, in words.")
+    game = serializers.CharField(help_text="This game's value, in words.")
 
 
 # ------------------------------------------------------------------ actions
@@ -215,11 +227,24 @@ class CardPairSerializer(Serializer):
 MELD_KINDS = ["run", "set"]
 
 
+class TableJokerSerializer(Serializer):
+    position = serializers.IntegerField(help_text="The joker's place in the meld's `cards`.")
+    rank = serializers.CharField(
+        max_length=2, help_text="The rank it stands for: A, 2…10, J, Q, K."
+    )
+    card = _card(
+        allow_null=True,
+        help_text="The card it stands for in a run; null in a set, where it stands for any "
+        "suit the set lacks.",
+    )
+
+
 class TableMeldSerializer(Serializer):
     index = serializers.IntegerField(help_text="The meld's number for lay-offs and swaps.")
     owner = serializers.IntegerField(help_text="The seat that laid it.")
     kind = serializers.ChoiceField(choices=MELD_KINDS)
     cards = CardPairSerializer(many=True, help_text="In laid-out order (runs low to high).")
+    jokers = TableJokerSerializer(many=True, help_text="What each joker of the meld stands for.")
 
 
 class DealResultSerializer(Serializer):
@@ -521,6 +546,12 @@ class GameSummarySerializer(Serializer):
     created_at = serializers.DateTimeField()
     stake = serializers.IntegerField(help_text="Chips each player puts into the pot (0: none).")
     my_turn = serializers.BooleanField(help_text="The game is running and waits for your move.")
+    house_rules = HouseRuleSerializer(
+        many=True,
+        allow_null=True,
+        help_text="Every field of the game's ruleset that differs from its preset's; in lists "
+        "of games waiting for players (`status=open`, `lobby`) only, null elsewhere.",
+    )
 
 
 class SeatRatingChangeSerializer(Serializer):
@@ -532,11 +563,26 @@ class SeatRatingChangeSerializer(Serializer):
     provisional = serializers.BooleanField(help_text="The new rating is still provisional.")
 
 
+class DealPauseSerializer(Serializer):
+    deal = serializers.IntegerField(help_text="The deal that is over.")
+    ended_at = serializers.DateTimeField(allow_null=True, help_text="When it ended.")
+    next_deal_at = serializers.DateTimeField(
+        help_text="When the next deal is dealt, unless every player is ready sooner."
+    )
+    ready = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="The seats that are ready for the next deal (`POST .../ready`).",
+    )
+
+
 class GameViewSerializer(Serializer):
     id = serializers.CharField(help_text="The game's public id.")
     status = serializers.ChoiceField(choices=Game.Status.choices)
     preset = serializers.CharField(help_text="The variant.")
     ruleset = RulesetSerializer(help_text="The whole ruleset, fixed at creation.")
+    house_rules = HouseRuleSerializer(
+        many=True, help_text="Every field of the ruleset that differs from the preset's."
+    )
     players = serializers.IntegerField()
     visibility = serializers.ChoiceField(choices=Game.Visibility.choices)
     invite_code = serializers.CharField(
@@ -579,6 +625,12 @@ class GameViewSerializer(Serializer):
     deal = SeatViewSerializer(allow_null=True, help_text="Null before the game starts.")
     deals = FinishedDealSerializer(
         many=True, help_text="The results of the finished deals, in order."
+    )
+    pause = DealPauseSerializer(
+        allow_null=True,
+        help_text="A live table between two deals: the last deal's summary is shown until "
+        "`next_deal_at` or until every player is ready; null otherwise (correspondence "
+        "games deal the next deal at once).",
     )
     can = CanSerializer(help_text="What you may do now.")
 

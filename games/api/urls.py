@@ -11,6 +11,7 @@ from games.api import (
     meld_views,
     notify_views,
     queue_views,
+    replay_views,
     views,
 )
 
@@ -29,7 +30,9 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("games/<str:game_id>/abort", views.GameAbortView.as_view(), name="abort"),
     path("games/<str:game_id>/resign", views.GameResignView.as_view(), name="resign"),
     path("games/<str:game_id>/actions", views.GameActionView.as_view(), name="actions"),
+    path("games/<str:game_id>/ready", views.GameReadyView.as_view(), name="ready"),
     path("games/<str:game_id>/moves", views.GameMoveListView.as_view(), name="moves"),
+    path("games/<str:game_id>/replay", replay_views.GameReplayView.as_view(), name="replay"),
     path("games/<str:game_id>/hint", hint_views.GameHintView.as_view(), name="hint"),
     path("games/<str:game_id>/chat", chat_views.GameChatView.as_view(), name="chat"),
     path(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status
@@ -18,7 +19,7 @@ from games.api import serializers as s
 from games.api.errors import api_error
 from games.challenges import pairing
 from games.engine import IllegalAction, parse_action
-from games.errors import GameError, IllegalMove
+from games.errors import GameError, IllegalMove, illegal_move
 from games.play import services
 from games.play.bot_turns import game_play_now
 from games.read import selectors
@@ -383,6 +384,29 @@ class GameResignView(GameAPIView):
         return Response(self.view_of(request, game_id))
 
 
+class GameReadyView(GameAPIView):
+    @extend_schema(
+        operation_id="games_ready",
+        tags=["games"],
+        summary="Ready for the next deal",
+        description="A live table pauses after each deal (`pause` in the game: the deal's "
+        "summary, every hand shown). The next deal is dealt when every player still in "
+        "the game is ready (bots always are) or at `pause.next_deal_at`, whichever is "
+        "first. Correspondence games deal the next deal at once.",
+        parameters=[GAME_ID],
+        request=None,
+        responses={
+            200: s.GameViewSerializer,
+            403: error_response(description="`not_a_player`, `seat_out`."),
+            409: error_response(description="`game_not_active`, `no_deal_pause`."),
+            **error_responses(401, 404, 429),
+        },
+    )
+    def post(self, request: Request, game_id: str) -> Response:
+        services.game_deal_ready(game=game_id, user=request_user(request))
+        return Response(self.view_of(request, game_id))
+
+
 class GameActionView(GameAPIView):
     @extend_schema(
         operation_id="games_act",
@@ -406,7 +430,8 @@ class GameActionView(GameAPIView):
             ),
             409: error_response(
                 description="`stale_ply` (with `details.current_ply`: re-read the game), "
-                "`game_not_active`.",
+                "`game_not_active`, `deal_paused` (a live table between two deals, with "
+                "`details.next_deal_at`).",
             ),
             422: error_response(
                 description="`idempotency_key_reused` with another action.",
@@ -420,16 +445,18 @@ class GameActionView(GameAPIView):
         key = request.headers.get("Idempotency-Key") or None
         if key is not None and len(key) > MAX_IDEMPOTENCY_KEY:
             raise ApiError(
-                "invalid", f"Idempotency-Key is longer than {MAX_IDEMPOTENCY_KEY} characters"
+                "invalid",
+                _("Idempotency-Key is longer than %(max_idempotency_key)s characters")
+                % {"max_idempotency_key": MAX_IDEMPOTENCY_KEY},
             )
         action = data.validated_data["action"]
         if isinstance(action, str):
             try:
                 action = parse_action(action)
             except IllegalAction as error:
-                raise IllegalMove(error.message, code=error.code) from None
+                raise illegal_move(error) from None
         elif not isinstance(action, dict):
-            raise IllegalMove("an action is an object or its text form", code="bad_action")
+            raise IllegalMove(_("an action is an object or its text form"), code="bad_action")
         user = request_user(request)
         # The service finds and locks the game in one query, checks the seat and hides a
         # private game from others.

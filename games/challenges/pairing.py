@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from accounts.models import is_builtin_bot
 from games.errors import NotAllowed
@@ -31,8 +32,10 @@ def rated_pairing_check(*, rated: bool, users: Iterable[Any]) -> None:
     kinds = {is_bot_account(user) for user in users if not is_builtin_bot(user)}
     if kinds == {True, False}:
         raise NotAllowed(
-            "on this site bot accounts play rated games against other bots only: "
-            "make the game casual (rated: false)",
+            _(
+                "on this site bot accounts play rated games against other bots only: "
+                "make the game casual (rated: false)"
+            ),
             code=BOTS_RATED_VS_HUMANS,
         )
 

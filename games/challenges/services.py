@@ -16,6 +16,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from accounts.models import is_builtin_bot
 from games.challenges.pairing import rated_pairing_check
@@ -56,13 +57,13 @@ def challenge_create(
     ``Conflict`` a challenger with ``CHALLENGES_PER_USER`` challenges pending.
     """
     if destination is not None and destination.pk == challenger.pk:
-        raise InvalidRequest("you cannot challenge yourself", code="challenge_self")
+        raise InvalidRequest(_("you cannot challenge yourself"), code="challenge_self")
     if len(set(bots)) != len(bots):
-        raise InvalidRequest("each bot may sit once", code="invalid_players")
+        raise InvalidRequest(_("each bot may sit once"), code="invalid_players")
     seated_bots = bot_users(usernames=bots)
     if destination is not None:
         if destination.username in bots:
-            raise InvalidRequest("each bot may sit once", code="invalid_players")
+            raise InvalidRequest(_("each bot may sit once"), code="invalid_players")
         rated_pairing_check(rated=rated, users=[challenger, destination])
     terms: dict[str, Any] = {
         "preset": preset,
@@ -97,8 +98,11 @@ def _limit_check(challenger: User) -> None:
     pending = Challenge.objects.filter(challenger=challenger, status=Challenge.Status.PENDING)
     if pending.count() >= limit:
         raise Conflict(
-            f"you have {limit} challenges waiting for an answer, the most allowed: "
-            "cancel one first",
+            _(
+                "you have %(limit)s challenges waiting for an answer, the most allowed:"
+                " cancel one first"
+            )
+            % {"limit": limit},
             code="too_many_challenges",
             details={"limit": limit},
         )
@@ -135,14 +139,15 @@ def _lock(public_id: str) -> Challenge:
         .first()
     )
     if challenge is None:
-        raise GameNotFound("no such challenge", code="not_found")
+        raise GameNotFound(_("no such challenge"), code="not_found")
     return challenge
 
 
 def _pending_check(challenge: Challenge) -> None:
     if challenge.status != Challenge.Status.PENDING:
         raise Conflict(
-            f"the challenge is {challenge.status}, no longer waiting for an answer",
+            _("the challenge is %(status)s, no longer waiting for an answer")
+            % {"status": challenge.status},
             code="challenge_not_pending",
             details={"status": challenge.status},
         )
@@ -154,9 +159,9 @@ def challenge_accept(*, public_id: str, user: User) -> Challenge:
     with transaction.atomic():
         challenge = _lock(public_id)
         if challenge.challenger_id == user.pk:
-            raise NotAllowed("you cannot accept your own challenge", code="own_challenge")
+            raise NotAllowed(_("you cannot accept your own challenge"), code="own_challenge")
         if not challenge.is_open and challenge.destination_id != user.pk:
-            raise GameNotFound("no such challenge", code="not_found")
+            raise GameNotFound(_("no such challenge"), code="not_found")
         _pending_check(challenge)
         rated_pairing_check(rated=challenge.rated, users=[challenge.challenger, user])
         _tell(challenge, "challenge_accepted", acceptor=user)
@@ -196,16 +201,18 @@ def challenge_decline(
 ) -> Challenge:
     """The account challenged says no, with one of ``Challenge.DeclineReason``."""
     if reason not in Challenge.DeclineReason.values:
-        raise InvalidRequest(f"unknown reason {reason!r}", code="invalid_reason")
+        raise InvalidRequest(
+            _("unknown reason %(reason)s") % {"reason": repr(reason)}, code="invalid_reason"
+        )
     with transaction.atomic():
         challenge = _lock(public_id)
         if challenge.destination_id != user.pk:
             if challenge.is_open or challenge.challenger_id == user.pk:
                 raise NotAllowed(
-                    "only the account challenged may decline: cancel your own challenges",
+                    _("only the account challenged may decline: cancel your own challenges"),
                     code="not_challenged",
                 )
-            raise GameNotFound("no such challenge", code="not_found")
+            raise GameNotFound(_("no such challenge"), code="not_found")
         _pending_check(challenge)
         challenge.status = Challenge.Status.DECLINED
         challenge.decline_reason = reason
@@ -221,10 +228,10 @@ def challenge_cancel(*, public_id: str, user: User) -> Challenge:
         if challenge.challenger_id != user.pk:
             if challenge.is_open or challenge.destination_id == user.pk:
                 raise NotAllowed(
-                    "only the challenger may cancel: decline a challenge made to you",
+                    _("only the challenger may cancel: decline a challenge made to you"),
                     code="not_challenger",
                 )
-            raise GameNotFound("no such challenge", code="not_found")
+            raise GameNotFound(_("no such challenge"), code="not_found")
         _pending_check(challenge)
         challenge.status = Challenge.Status.CANCELLED
         challenge.save(update_fields=["status", "updated_at"])

@@ -22,6 +22,7 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.engine.pot import PotSplit, split_pot
 from games.errors import Conflict, InvalidRequest
@@ -91,7 +92,8 @@ def _move(
     balance = account.balance + amount
     if balance < 0:
         raise Conflict(
-            f"{account.user} has {account.balance} chips, {-amount} are needed",
+            _("%(user)s has %(balance)s chips, %(value)s are needed")
+            % {"user": account.user, "balance": account.balance, "value": -amount},
             code="insufficient_chips",
             details={"balance": account.balance, "needed": -amount},
         )
@@ -109,7 +111,8 @@ def stake_check(stake: int) -> int:
     """``stake`` if a game may ask it of each player, else ``InvalidRequest``."""
     if isinstance(stake, bool) or not isinstance(stake, int) or not 0 <= stake <= MAX_STAKE:
         raise InvalidRequest(
-            f"the stake must be a whole number of chips from 0 to {MAX_STAKE}",
+            _("the stake must be a whole number of chips from 0 to %(max_stake)s")
+            % {"max_stake": MAX_STAKE},
             code="invalid_stake",
         )
     return stake
@@ -126,8 +129,8 @@ def stake_affordable(*, users: Sequence[User], stake: int) -> None:
         account = account_open(user=user)
         if account.balance < stake:
             raise Conflict(
-                f"{user.get_username()} has {account.balance} chips: not enough for the "
-                f"stake of {stake}",
+                _("%(value)s has %(balance)s chips: not enough for the stake of %(stake)s")
+                % {"value": user.get_username(), "balance": account.balance, "stake": stake},
                 code="insufficient_chips",
                 details={"username": user.get_username(), "balance": account.balance},
             )
@@ -146,8 +149,12 @@ def stakes_take(*, game: Game, seats: Sequence[Seat]) -> int:
         account = accounts[seat.user_id]
         if account.balance < game.stake:
             raise Conflict(
-                f"{seat.user.get_username()} has {account.balance} chips: not enough for the "
-                f"stake of {game.stake}",
+                _("%(value)s has %(balance)s chips: not enough for the stake of %(stake)s")
+                % {
+                    "value": seat.user.get_username(),
+                    "balance": account.balance,
+                    "stake": game.stake,
+                },
                 code="insufficient_chips",
                 details={"seat": seat.position, "balance": account.balance},
             )

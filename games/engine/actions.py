@@ -42,13 +42,24 @@ class IllegalAction(ValueError):
 
     ``code`` is stable and machine-readable (``opening_too_low``,
     ``must_return_taken_card``, a meld code such as ``adjacent_jokers``, ...);
-    the message is meant for the player.
+    the message is meant for the player, in English. ``params`` hold the values
+    formatted into it and ``variant`` names which of a code's messages it is, so
+    that an interface can say the same in the player's language.
     """
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        params: Mapping[str, str | int] | None = None,
+        *,
+        variant: str = "",
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.params: dict[str, str | int] = dict(params or {})
+        self.variant = variant
 
     def __repr__(self) -> str:
         return f"IllegalAction({self.code!r}, {self.message!r})"
@@ -250,7 +261,12 @@ def _end(text: str | None) -> End | None:
 
 
 def _bad(text: str, why: str) -> IllegalAction:
-    return IllegalAction("bad_action", f"cannot read the action {text!r}: {why}")
+    return IllegalAction(
+        "bad_action",
+        f"cannot read the action {text!r}: {why}",
+        {"text": text, "why": why},
+        variant="unreadable",
+    )
 
 
 def action_from_dict(data: Mapping[str, Any]) -> Action:
@@ -260,7 +276,12 @@ def action_from_dict(data: Mapping[str, Any]) -> Action:
     except IllegalAction:
         raise
     except (KeyError, TypeError, ValueError, AttributeError) as error:
-        raise IllegalAction("bad_action", f"not a valid action: {data!r} ({error})") from None
+        raise IllegalAction(
+            "bad_action",
+            f"not a valid action: {data!r} ({error})",
+            {"data": repr(data), "why": str(error)},
+            variant="invalid",
+        ) from None
 
 
 def _from_dict(data: Mapping[str, Any]) -> Action:

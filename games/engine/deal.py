@@ -22,7 +22,7 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from .actions import (
     Action,
@@ -493,7 +493,9 @@ class Deal:
                 return self._swap_joker(action)
             case Discard():
                 return self._discard_card(action)
-        raise IllegalAction("bad_action", f"not an action: {action!r}")
+        raise IllegalAction(
+            "bad_action", f"not an action: {action!r}", {"action": repr(action)}, variant="unknown"
+        )
 
     def _draw_stock(self, action: DrawStock) -> Deal:
         self._require_not_drawn()
@@ -526,7 +528,11 @@ class Deal:
 
     def _undo_take(self, action: UndoTake) -> Deal:
         if not self.ruleset.discard_take_undo:
-            raise IllegalAction("undo_not_allowed", f"{self.ruleset.name} has no undo of a take")
+            raise IllegalAction(
+                "undo_not_allowed",
+                f"{self.ruleset.name} has no undo of a take",
+                {"ruleset": self.ruleset.name},
+            )
         taken = self._turn.taken
         if taken is None:
             raise IllegalAction("nothing_to_undo", "you did not take the discard this turn")
@@ -577,7 +583,9 @@ class Deal:
         try:
             return arrange_meld(cards, self.ruleset, laid_down=True)
         except IllegalMeld as error:
-            raise IllegalAction(error.code, str(error)) from None
+            raise IllegalAction(
+                error.code, str(error), error.params, variant=error.variant
+            ) from None
 
     def _check_opening(self, melds: Sequence[Meld], *, cards_left: int) -> int:
         ruleset = self.ruleset
@@ -590,6 +598,8 @@ class Deal:
         raise IllegalAction(
             "opening_too_low",
             f"these melds are worth {total}; opening needs {ruleset.opening_minimum}{hint}",
+            {"total": total, "minimum": ruleset.opening_minimum},
+            variant="" if ruleset.hand_needs_51 else "or_all_but_one",
         )
 
     def _lay_off(self, action: LayOff) -> Deal:
@@ -644,6 +654,7 @@ class Deal:
                 "must_return_taken_card",
                 f"you took {self._setup.card_of[owed]} without opening: "
                 "open now, or discard that card back",
+                {"card": str(self._setup.card_of[owed])},
             )
         new = self._copy()
         new._hands = _replaced(self._hands, seat, rest)
@@ -731,11 +742,15 @@ class Deal:
                 "not_opened",
                 f"you must open (melds worth {self.ruleset.opening_minimum}) "
                 f"before you can {doing}",
+                {"minimum": self.ruleset.opening_minimum},
+                variant=_NOT_OPENED_VARIANTS[doing],
             )
 
     def _meld_at(self, index: int) -> TableMeld:
         if not 0 <= index < len(self._table):
-            raise IllegalAction("no_such_meld", f"there is no meld {index} on the table")
+            raise IllegalAction(
+                "no_such_meld", f"there is no meld {index} on the table", {"index": index}
+            )
         return self._table[index]
 
     def _obligation(self) -> int | None:
@@ -761,16 +776,24 @@ class Deal:
                     del rest[position]
                     break
             else:
-                raise IllegalAction("card_not_in_hand", self._not_in_hand(card, cards))
+                raise self._not_in_hand(card, cards)
         return tuple(picked), tuple(rest)
 
-    def _not_in_hand(self, card: Card, wanted: Sequence[Card]) -> str:
+    def _not_in_hand(self, card: Card, wanted: Sequence[Card]) -> IllegalAction:
         held = sum(
             1 for card_id in self._hands[self._to_move] if self._setup.card_of[card_id] is card
         )
         if held == 0:
-            return f"you have no {card} in your hand"
-        return f"you hold {held} {card} but named it {sum(1 for c in wanted if c is card)} times"
+            return IllegalAction(
+                "card_not_in_hand", f"you have no {card} in your hand", {"card": str(card)}
+            )
+        named = sum(1 for c in wanted if c is card)
+        return IllegalAction(
+            "card_not_in_hand",
+            f"you hold {held} {card} but named it {named} times",
+            {"card": str(card), "held": held, "named": named},
+            variant="named_too_often",
+        )
 
     # ------------------------------------------------------------ snapshots
 
@@ -841,6 +864,10 @@ class Deal:
             result=result,
             last_event=None if event is None else Event.from_dict(event, setup.card_of, result),
         )
+
+
+# Which message of ``not_opened`` is meant, named for the interfaces that say it in other words.
+_NOT_OPENED_VARIANTS: Final[dict[str, str]] = {"lay off": "lay_off", "swap a joker": "swap_joker"}
 
 
 def _first_round_ban() -> IllegalAction:

@@ -7,7 +7,7 @@ card its position implies. Ranks of run positions go from 1 (ace low) to 14
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from enum import Enum
 from typing import Final
 
@@ -33,13 +33,30 @@ class MeldKind(Enum):
 
 
 class IllegalMeld(ValueError):
-    """Cards that do not form a meld. ``code`` is stable and machine-readable."""
+    """Cards that do not form a meld. ``code`` is stable and machine-readable.
 
-    def __init__(self, code: str, message: str, cards: Sequence[Card] = ()) -> None:
+    ``params`` hold the values formatted into the English message, and ``shown``
+    (the cards as text) when the cards follow it; ``variant`` names which of a
+    code's messages it is.
+    """
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        cards: Sequence[Card] = (),
+        params: Mapping[str, str | int] | None = None,
+        *,
+        variant: str = "",
+    ) -> None:
         shown = f" ({format_cards(cards)})" if cards else ""
         super().__init__(message + shown)
         self.code = code
         self.cards = tuple(cards)
+        self.params: dict[str, str | int] = dict(params or {})
+        if cards:
+            self.params["shown"] = format_cards(cards)
+        self.variant = variant
 
 
 class Meld:
@@ -243,6 +260,8 @@ def _check_set(cards: tuple[Card, ...], reals: list[Card], ruleset: Ruleset) -> 
             "too_many_jokers",
             f"a set may hold at most {ruleset.max_jokers_in_set} joker(s)",
             cards,
+            {"limit": ruleset.max_jokers_in_set},
+            variant="set",
         )
     if len({card.suit for card in reals}) != len(reals):
         raise IllegalMeld("duplicate_suit", "a set's cards must all be of different suits", cards)
@@ -265,7 +284,11 @@ def _check_run(
     limit = ruleset.max_jokers_in_run_laid
     if laid_down and limit is not None and jokers > limit:
         raise IllegalMeld(
-            "too_many_jokers", f"a run is laid down with at most {limit} joker(s)", cards
+            "too_many_jokers",
+            f"a run is laid down with at most {limit} joker(s)",
+            cards,
+            {"limit": limit},
+            variant="run",
         )
     index = next(i for i, card in enumerate(cards) if card.suit is not None)
     rank = cards[index].rank
@@ -284,6 +307,7 @@ def _check_run(
         "not_consecutive",
         "a run's cards must be consecutive, in laid-out order when it holds a joker",
         cards,
+        variant="with_joker",
     )
 
 

@@ -538,3 +538,7 @@ POLISH51: Final = Ruleset(
 PRESETS: Final[dict[str, Ruleset]] = {
     ruleset.name: ruleset for ruleset in (MACEDONIAN, SERBIAN, SERBIAN_OLD_REMI, POLISH51)
 }
+
+# Presets whose source leaves the scores to the players' agreement: the players set the
+# scoring fields (the closes, the unopened penalty, the multipliers) as house rules.
+SCORING_BY_AGREEMENT: Final[frozenset[str]] = frozenset({MACEDONIAN.name})

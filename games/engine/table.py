@@ -96,14 +96,22 @@ def lay_off(meld: Meld, card: Card, end: End | None, ruleset: Ruleset) -> tuple[
     """
     ends = [where for option, where in lay_off_options(meld, ruleset) if option is card]
     if not ends:
-        raise IllegalAction("does_not_fit", f"{card} does not fit {_describe(meld)}")
+        raise IllegalAction(
+            "does_not_fit",
+            f"{card} does not fit {_describe(meld)}",
+            {"card": str(card), "meld": str(meld)},
+            variant=_KIND_VARIANTS[meld.kind],
+        )
     if meld.kind is MeldKind.SET:
         return Meld(MeldKind.SET, (*meld.cards, card), meld.low, None), None
     if end is None:
         end = "high" if "high" in ends else "low"
     elif end not in ends:
         raise IllegalAction(
-            "does_not_fit", f"{card} fits only the {ends[0]} end of {_describe(meld)}"
+            "does_not_fit",
+            f"{card} fits only the {ends[0]} end of {_describe(meld)}",
+            {"card": str(card), "meld": str(meld)},
+            variant=_ONE_END_VARIANTS[ends[0]],
         )
     if end == "low":
         return Meld(MeldKind.RUN, (card, *meld.cards), meld.low - 1, meld.suit), end
@@ -138,13 +146,18 @@ def swap_joker(meld: Meld, cards: Sequence[Card], ruleset: Ruleset) -> tuple[Mel
     A second card (the polish51 set rule) is added after the first.
     """
     if JOKER not in meld.cards:
-        raise IllegalAction("no_joker", f"there is no joker in {_describe(meld)}")
+        raise IllegalAction(
+            "no_joker",
+            f"there is no joker in {_describe(meld)}",
+            {"meld": str(meld)},
+            variant=_KIND_VARIANTS[meld.kind],
+        )
     options = swap_options(meld, ruleset)
     if not options:
-        raise IllegalAction("joker_swap_not_allowed", _why_no_swap(meld))
+        raise _why_no_swap(meld)
     given = sorted(cards)
     if not any(sorted(option) == given for option in options):
-        raise IllegalAction("does_not_fit", _why_not_these(meld, cards, options, ruleset))
+        raise _why_not_these(meld, cards, options, ruleset)
     index = _joker_index(meld, cards[0])
     laid = list(meld.cards)
     laid[index] = cards[0]
@@ -159,23 +172,55 @@ def _joker_index(meld: Meld, card: Card) -> int:
     raise AssertionError("swap_options promised a joker for this card")
 
 
-def _why_no_swap(meld: Meld) -> str:
+def _why_no_swap(meld: Meld) -> IllegalAction:
+    params = {"meld": str(meld)}
     if len(meld.cards) >= 4:
-        return f"the set {meld} is closed: its joker cannot be taken"
-    return f"in the set {meld} a card only joins the set; the joker stays (lay the card off)"
+        return IllegalAction(
+            "joker_swap_not_allowed",
+            f"the set {meld} is closed: its joker cannot be taken",
+            params,
+            variant="closed_set",
+        )
+    return IllegalAction(
+        "joker_swap_not_allowed",
+        f"in the set {meld} a card only joins the set; the joker stays (lay the card off)",
+        params,
+        variant="joker_stays",
+    )
 
 
 def _why_not_these(
     meld: Meld, cards: Sequence[Card], options: list[tuple[Card, ...]], ruleset: Ruleset
-) -> str:
+) -> IllegalAction:
     wanted = " or ".join(format_cards(option) for option in options)
+    # The options without the English "or" between them, for other languages.
+    options_text = " / ".join(format_cards(option) for option in options)
+    params = {"meld": str(meld), "options": options_text, "given": format_cards(cards)}
     if (
         meld.kind is MeldKind.SET
         and len(meld.cards) == 3
         and ruleset.set_of_three_joker is SetJokerSwap.SWAP_BOTH
     ):
-        return f"the joker of {meld} is freed only by both missing suits at once: {wanted}"
-    return f"{format_cards(cards)} does not replace the joker of {meld}: give {wanted}"
+        return IllegalAction(
+            "does_not_fit",
+            f"the joker of {meld} is freed only by both missing suits at once: {wanted}",
+            params,
+            variant="both_suits",
+        )
+    return IllegalAction(
+        "does_not_fit",
+        f"{format_cards(cards)} does not replace the joker of {meld}: give {wanted}",
+        params,
+        variant="swap",
+    )
+
+
+# Which message of a code is meant, named for the interfaces that say it in other words.
+_KIND_VARIANTS: dict[MeldKind, str] = {MeldKind.RUN: "run", MeldKind.SET: "set"}
+_ONE_END_VARIANTS: dict[End | None, str] = {
+    "low": "run_low_end_only",
+    "high": "run_high_end_only",
+}
 
 
 def _describe(meld: Meld) -> str:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 from .actions import ACTION_KINDS
-from .cards import Card
+from .cards import Card, Suit
 from .scoring import DealResult
 from .table import TableMeld
 
@@ -133,4 +133,29 @@ def _meld(index: int, meld: TableMeld) -> dict[str, Any]:
         "owner": meld.owner,
         "kind": meld.kind.value,
         "cards": [_pair(card_id, card) for card_id, card in zip(meld.ids, meld.cards, strict=True)],
+        "jokers": _jokers(meld),
     }
+
+
+def _jokers(meld: TableMeld) -> list[dict[str, Any]]:
+    """What each joker of a table meld stands for: in a run one card; in a set any
+    suit the set lacks (``card`` is None), so only the rank is said."""
+    jokers = []
+    for position, card in enumerate(meld.cards):
+        if not card.is_joker:
+            continue
+        stands = meld.meld.stands_for(position)
+        rank = stands.rank if stands is not None else meld.meld.low
+        jokers.append(
+            {
+                "position": position,
+                "rank": _rank_text(rank),
+                "card": None if stands is None else str(stands),
+            }
+        )
+    return jokers
+
+
+def _rank_text(rank: int) -> str:
+    # A card's notation is its rank's text and a suit letter: any suit gives the rank.
+    return str(Card(rank, Suit.SPADES))[:-1]

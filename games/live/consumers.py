@@ -33,17 +33,20 @@ from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.contrib.auth import SESSION_KEY
+from django.utils import translation
+from django.utils.translation import gettext as _
 from redis.exceptions import RedisError
 
 from accounts.models import Profile
 from games.errors import GameError, GameNotFound
 from games.live import limits, presence, publisher
 from games.live.publisher import game_group
-from games.play import chat
+from games.play import alone_pause, chat
 from games.read import selectors
 from games.read.streams import stream_state
 from games.stream_events import STREAM
 from remi_site.client_ip import client_ip_from_scope
+from remi_site.language import scope_language
 from remi_site.throttling import ScopedRateThrottle
 
 logger = logging.getLogger(__name__)
@@ -52,6 +55,9 @@ logger = logging.getLogger(__name__)
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_FORBIDDEN = 4403  # authenticated, but not allowed to connect this way
 CLOSE_BANNED = 4410  # the account was banned while connected
+CLOSE_DELETED = 4404  # the account was deleted while connected
+# Why ``account_closed`` closes a user's connections, and the code each reason closes with.
+CLOSE_CODES_BY_REASON = {"banned": CLOSE_BANNED, "deleted": CLOSE_DELETED}
 CLOSE_TOO_MANY_CONNECTIONS = 4429
 CLOSE_FLOODING = 1008  # RFC 6455: policy violation
 CLOSE_SERVICE_RESTART = 1012  # RFC 6455: the channel layer (Redis) was lost: reconnect
@@ -126,6 +132,16 @@ class GameEventsConsumer(AsyncJsonWebsocketConsumer):
     _refresher: asyncio.Task[None] | None = None
     _slot = False  # holds one of the user's connection slots: a live connection
     _closing = False  # closed for flooding: the client's last frames are ignored
+    _language: str | None = None
+
+    async def dispatch(self, message: Any) -> None:
+        # Every answer, a refused chat line's reason too, in the person's language: the
+        # one saved in their settings, else their browser's (a websocket has no
+        # middleware to choose it).
+        if self._language is None:
+            self._language = await database_sync_to_async(scope_language)(self.scope)
+        with translation.override(self._language):
+            await super().dispatch(message)
 
     async def connect(self) -> None:
         self.user = self.scope.get("user")
@@ -237,15 +253,18 @@ class GameEventsConsumer(AsyncJsonWebsocketConsumer):
             return
         self._dropped = 0
         if text_data is None:
-            await self._error("bad_message", "send JSON text frames, not binary ones")
+            await self._error("bad_message", _("send JSON text frames, not binary ones"))
             return
         if len(text_data) > MAX_FRAME_CHARS:
-            await self._error("too_large", f"a message has at most {MAX_FRAME_CHARS} characters")
+            await self._error(
+                "too_large",
+                _("a message has at most %(count)d characters") % {"count": MAX_FRAME_CHARS},
+            )
             return
         try:
             content = json.loads(text_data)
         except (ValueError, RecursionError):
-            await self._error("bad_message", "the message is not valid JSON")
+            await self._error("bad_message", _("the message is not valid JSON"))
             return
         await self.receive_json(content)
 
@@ -256,7 +275,7 @@ class GameEventsConsumer(AsyncJsonWebsocketConsumer):
         if self._dropped == 1:
             await self._error(
                 "rate_limited",
-                "too many messages: this one and the next until retry_after were dropped",
+                _("too many messages: this one and the next until retry_after were dropped"),
                 retry_after=round(self._frames.retry_after_s(), 3),
             )
         elif self._dropped >= self._frames.burst:
@@ -270,11 +289,11 @@ class GameEventsConsumer(AsyncJsonWebsocketConsumer):
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if not isinstance(content, dict):
-            await self._error("bad_message", "send a JSON object")
+            await self._error("bad_message", _("send a JSON object"))
             return
         kind = content.get("type")
         if self.watcher and (kind == "chat" or "stream" in content):
-            await self._error("not_authenticated", "sign in to chat or to follow your events")
+            await self._error("not_authenticated", _("sign in to chat or to follow your events"))
         elif kind in ("subscribe", "unsubscribe") and "stream" in content:
             await self._stream(content, on=kind == "subscribe")
         elif kind == "subscribe":
@@ -286,9 +305,11 @@ class GameEventsConsumer(AsyncJsonWebsocketConsumer):
         elif kind == "chat":
             await self._chat(content)
         elif isinstance(kind, str):
-            await self._error("unknown_type", f"unknown message type {kind[:40]!r}")
+            await self._error(
+                "unknown_type", _("unknown message type %(type)s") % {"type": repr(kind[:40])}
+            )
         else:
-            await self._error("bad_message", "a message needs a type (string)")
+            await self._error("bad_message", _("a message needs a type (string)"))
 
     async def _ping(self) -> None:
         if time.monotonic() - self._touched_at >= PING_TOUCH_MIN_INTERVAL_S:
@@ -301,14 +322,17 @@ class GameEventsConsumer(AsyncJsonWebsocketConsumer):
         if not isinstance(game_id, str) or not (
             last_ply is None or (isinstance(last_ply, int) and not isinstance(last_ply, bool))
         ):
-            await self._error("bad_message", "subscribe needs game (string), ply (int or null)")
+            await self._error("bad_message", _("subscribe needs game (string), ply (int or null)"))
             return
         if not GAME_ID.fullmatch(game_id):
             # Never a Channels group name made of client text: no such game.
-            await self._error("not_found", "no such game", game=game_id[:40])
+            await self._error("not_found", _("no such game"), game=game_id[:40])
             return
         if game_id not in self.games and len(self.games) >= MAX_SUBSCRIPTIONS:
-            await self._error("too_many_subscriptions", f"at most {MAX_SUBSCRIPTIONS} games")
+            await self._error(
+                "too_many_subscriptions",
+                _("at most %(count)d games") % {"count": MAX_SUBSCRIPTIONS},
+            )
             return
         # Join first, then read the ply: no event can fall between the two.
         await self.channel_layer.group_add(game_group(game_id), self.channel_name)
@@ -316,18 +340,21 @@ class GameEventsConsumer(AsyncJsonWebsocketConsumer):
             info = await _subscription(self.user, game_id)
         except GameNotFound:
             await self.channel_layer.group_discard(game_group(game_id), self.channel_name)
-            await self._error("not_found", "no such game", game=game_id)
+            await self._error("not_found", _("no such game"), game=game_id)
             return
         self.games.add(game_id)
         await self._touch()
         await self.send_json({"type": "subscribed", "game": game_id, **info})
         if last_ply is not None and last_ply != info["ply"]:
             await self.send_json({"type": "resync", "game": game_id, "ply": info["ply"]})
+        if not self.watcher and info["seat"] is not None and info["status"] == "active":
+            # The one person of a game against bots is back: their paused turn goes on.
+            await database_sync_to_async(alone_pause.resume_turn)(game_id=game_id, user=self.user)
 
     async def _unsubscribe(self, content: dict[str, Any]) -> None:
         game_id = content.get("game")
         if not isinstance(game_id, str):
-            await self._error("bad_message", "unsubscribe needs game (string)")
+            await self._error("bad_message", _("unsubscribe needs game (string)"))
             return
         if game_id in self.games:
             self.games.discard(game_id)
@@ -343,7 +370,9 @@ class GameEventsConsumer(AsyncJsonWebsocketConsumer):
         On subscribing, its state first: the stream is on before the state is read, so
         nothing is missed (an event may come twice: clients treat them as idempotent)."""
         if content.get("stream") != STREAM:
-            await self._error("bad_message", f'the only stream is "{STREAM}"')
+            await self._error(
+                "bad_message", _('the only stream is "%(stream)s"') % {"stream": STREAM}
+            )
             return
         self.streaming = on
         await self.send_json({"type": "subscribed" if on else "unsubscribed", "stream": STREAM})
@@ -354,10 +383,10 @@ class GameEventsConsumer(AsyncJsonWebsocketConsumer):
     async def _chat(self, content: dict[str, Any]) -> None:
         game_id, text = content.get("game"), content.get("text")
         if not isinstance(game_id, str) or not isinstance(text, str):
-            await self._error("bad_message", "chat needs game (string), text (string)")
+            await self._error("bad_message", _("chat needs game (string), text (string)"))
             return
         if not GAME_ID.fullmatch(game_id):
-            await self._error("not_found", "no such game", game=game_id[:40])
+            await self._error("not_found", _("no such game"), game=game_id[:40])
             return
         try:
             sent = await _chat_post(self.user, game_id, text)
@@ -410,7 +439,7 @@ class GameEventsConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json(message["event"])
 
     async def account_closed(self, message: dict[str, Any]) -> None:
-        """The account was banned (``games.play.moderation.ban_enforce``): every one of
-        its connections closes at once."""
+        """The account was banned (``games.play.moderation.ban_enforce``) or deleted
+        (``accounts.deletion``): every one of its connections closes at once."""
         self._closing = True
-        await self.close(code=CLOSE_BANNED)
+        await self.close(code=CLOSE_CODES_BY_REASON.get(message.get("reason", ""), CLOSE_BANNED))

@@ -158,16 +158,17 @@ def publish_public_event(game_id: str, ply: int, event: Mapping[str, Any]) -> No
 
 # ------------------------------------------------------------------ after commit
 
-# (game, ply) pairs already handled by this process when the state is read again
+# (game, ply, deal) already handled by this process when the state is read again
 # after the commit (a service nested in an outer transaction: several commit hooks
-# of one commit see the same, final, state).
-_handled: OrderedDict[tuple[str, int], None] = OrderedDict()
+# of one commit see the same, final, state). The deal counts too: a live table's next
+# deal, dealt after the pause between deals, starts at the ply the last one ended.
+_handled: OrderedDict[tuple[str, int, int], None] = OrderedDict()
 _handled_lock = threading.Lock()
 
 
-def _first_time(game_id: str, ply: int) -> bool:
+def _first_time(game_id: str, ply: int, deal: int = 0) -> bool:
     with _handled_lock:
-        key = (game_id, ply)
+        key = (game_id, ply, deal)
         if key in _handled:
             return False
         _handled[key] = None
@@ -400,7 +401,7 @@ def _read_state(game_id: str) -> CommittedState | None:
     # (Lobby events share ply 0 with the start: only an active game is marked handled.)
     if game is None or game.status != Game.Status.ACTIVE:
         return None
-    if not _first_time(game_id, game.ply):
+    if not _first_time(game_id, game.ply, game.deal_number):
         return None
     row = Deal.objects.filter(game=game, number=game.deal_number).only("state").first()
     if row is None:

@@ -9,7 +9,7 @@ from django.db.models import F, Prefetch
 
 from games.models import Game, PlayerSettings, Seat
 from games.notify import links, recipients, wording
-from games.notify.messages import email_send
+from games.notify.messages import email_send, recipient_locale
 from games.notify.tokens import Kind
 
 # A digest is sent at most once in this long (beat looks every hour).
@@ -36,24 +36,25 @@ def digests_send(now: datetime) -> int:
         ).update(last_digest_at=now)
         if not claimed:
             continue
-        games = [
-            {
-                **wording.about(game, list(game.seats.all()), user.pk),
-                "url": links.game_url(game.public_id),
-                "deadline": game.deadline_at,
-                "left": ""
-                if game.deadline_at is None
-                else wording.time_left(game.deadline_at - now),
-            }
-            for game in waiting
-        ]
-        email_send(
-            user=user,
-            prefs=prefs,
-            template="digest",
-            kind=Kind.DIGEST,
-            context={"games": games, "count": len(games)},
-        )
+        with recipient_locale(user, prefs):
+            games = [
+                {
+                    **wording.about(game, list(game.seats.all()), user.pk),
+                    "url": links.game_url(game.public_id),
+                    "deadline": game.deadline_at,
+                    "left": ""
+                    if game.deadline_at is None
+                    else wording.time_left(game.deadline_at - now),
+                }
+                for game in waiting
+            ]
+            email_send(
+                user=user,
+                prefs=prefs,
+                template="digest",
+                kind=Kind.DIGEST,
+                context={"games": games, "count": len(games)},
+            )
         sent += 1
     return sent
 

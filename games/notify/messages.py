@@ -6,7 +6,8 @@ one click."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 from django.conf import settings
@@ -19,6 +20,20 @@ from games.notify import links
 from games.notify.preferences import zone_of
 from games.notify.tokens import Kind, Unsubscribe, unsubscribe_token
 from games.notify.wording import display_name
+
+
+def language_of(user: Any) -> str:
+    """The recipient's saved language (the site's default for one without a profile)."""
+    language = str(getattr(getattr(user, "profile", None), "language", "") or "")
+    return language if language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+
+
+@contextmanager
+def recipient_locale(user: Any, prefs: PlayerSettings) -> Iterator[None]:
+    """The recipient's language and time zone, for all that a message to them says
+    (its words are built before the email is: the time left, the result, the names)."""
+    with translation.override(language_of(user)), timezone.override(zone_of(prefs)):
+        yield
 
 
 def email_build(
@@ -48,7 +63,7 @@ def email_build(
         "settings_url": links.settings_url(),
         "game_url": links.game_url(game_id) if game_id else "",
     }
-    with translation.override(settings.LANGUAGE_CODE), timezone.override(zone_of(prefs)):
+    with recipient_locale(user, prefs):
         subject = " ".join(render_to_string(f"emails/{template}_subject.txt", full).split())
         text = render_to_string(f"emails/{template}.txt", full)
         html = render_to_string(f"emails/{template}.html", full)

@@ -14,7 +14,7 @@ from django.utils.translation import gettext
 from games import clock
 from games.models import Game, PlayerSettings, Seat
 from games.notify import links, push, recipients, wording
-from games.notify.messages import email_send
+from games.notify.messages import email_send, recipient_locale
 from games.notify.preferences import is_muted, preferences_of
 from games.notify.tokens import Kind
 
@@ -65,37 +65,38 @@ def turn_notice(*, game_pk: int, ply: int, user_id: int) -> bool:
         return False
     if not _claim(f"remi:notice:turn:{game.public_id}:{ply}:{user_id}"):
         return False
-    context = {
-        **wording.about(game, seats, user_id),
-        "deadline": game.deadline_at,
-        "left": _left(game),
-    }
-    sent = False
-    if by_email:
-        sent = email_send(
-            user=user,
-            prefs=prefs,
-            template="turn",
-            kind=Kind.TURN,
-            context=context,
-            game_id=game.public_id,
-        )
-    if prefs.push_turns:
-        body = gettext("Your turn against %(opponents)s (%(preset)s).") % context
-        sent = (
-            push.push_send(
-                user_id=user_id,
-                payload={
-                    "kind": "turn",
-                    "title": gettext("Your turn"),
-                    "body": body,
-                    "url": links.game_url(game.public_id),
-                    "tag": f"turn-{game.public_id}",
-                },
+    with recipient_locale(user, prefs):
+        context = {
+            **wording.about(game, seats, user_id),
+            "deadline": game.deadline_at,
+            "left": _left(game),
+        }
+        sent = False
+        if by_email:
+            sent = email_send(
+                user=user,
+                prefs=prefs,
+                template="turn",
+                kind=Kind.TURN,
+                context=context,
+                game_id=game.public_id,
             )
-            > 0
-            or sent
-        )
+        if prefs.push_turns:
+            body = gettext("Your turn against %(opponents)s (%(preset)s).") % context
+            sent = (
+                push.push_send(
+                    user_id=user_id,
+                    payload={
+                        "kind": "turn",
+                        "title": gettext("Your turn"),
+                        "body": body,
+                        "url": links.game_url(game.public_id),
+                        "tag": f"turn-{game.public_id}",
+                    },
+                )
+                > 0
+                or sent
+            )
     return sent
 
 
@@ -125,24 +126,25 @@ def strike_notice(*, game_id: str, ply: int, position: int, strikes: int, out: b
         return False
     if not _claim(f"remi:notice:strike:{game_id}:{ply}:{position}"):
         return False
-    still_to_move = game.status == Game.Status.ACTIVE and game.to_move == position
-    context = {
-        **wording.about(game, seats, user.pk),
-        "strikes": strikes,
-        "limit": clock.strike_limit(game),
-        "out": out,
-        "over": game.status != Game.Status.ACTIVE,
-        "deadline": game.deadline_at if still_to_move else None,
-        "left": _left(game) if still_to_move else "",
-    }
-    return email_send(
-        user=user,
-        prefs=prefs,
-        template="strike",
-        kind=Kind.STRIKE,
-        context=context,
-        game_id=game_id,
-    )
+    with recipient_locale(user, prefs):
+        still_to_move = game.status == Game.Status.ACTIVE and game.to_move == position
+        context = {
+            **wording.about(game, seats, user.pk),
+            "strikes": strikes,
+            "limit": clock.strike_limit(game),
+            "out": out,
+            "over": game.status != Game.Status.ACTIVE,
+            "deadline": game.deadline_at if still_to_move else None,
+            "left": _left(game) if still_to_move else "",
+        }
+        return email_send(
+            user=user,
+            prefs=prefs,
+            template="strike",
+            kind=Kind.STRIKE,
+            context=context,
+            game_id=game_id,
+        )
 
 
 # ------------------------------------------------------------------ the end
@@ -178,42 +180,43 @@ def _tell_result(
     game: Game, seats: list[Seat], seat: Seat, prefs: PlayerSettings, *, by_email: bool
 ) -> bool:
     user = seat.user
-    context = {
-        **wording.about(game, seats, user.pk),
-        "result": wording.result(seats, game.winners, seat.position),
-        "won": seat.position in game.winners,
-        "reason": wording.end_reason(game.end_reason),
-        "totals": [
-            {"name": wording.display_name(s.user), "total": s.total, "you": s.pk == seat.pk}
-            for s in seats
-        ],
-    }
-    sent = False
-    if by_email:
-        sent = email_send(
-            user=user,
-            prefs=prefs,
-            template="game_over",
-            kind=Kind.GAME_OVER,
-            context=context,
-            game_id=game.public_id,
-        )
-    if prefs.push_game_over:
-        sent = (
-            push.push_send(
-                user_id=user.pk,
-                payload={
-                    "kind": "game_over",
-                    "title": gettext("Game over against %(opponents)s") % context,
-                    "body": context["result"],
-                    "url": links.game_url(game.public_id),
-                    "tag": f"over-{game.public_id}",
-                },
+    with recipient_locale(user, prefs):
+        context = {
+            **wording.about(game, seats, user.pk),
+            "result": wording.result(seats, game.winners, seat.position),
+            "won": seat.position in game.winners,
+            "reason": wording.end_reason(game.end_reason),
+            "totals": [
+                {"name": wording.display_name(s.user), "total": s.total, "you": s.pk == seat.pk}
+                for s in seats
+            ],
+        }
+        sent = False
+        if by_email:
+            sent = email_send(
+                user=user,
+                prefs=prefs,
+                template="game_over",
+                kind=Kind.GAME_OVER,
+                context=context,
+                game_id=game.public_id,
             )
-            > 0
-            or sent
-        )
-    return sent
+        if prefs.push_game_over:
+            sent = (
+                push.push_send(
+                    user_id=user.pk,
+                    payload={
+                        "kind": "game_over",
+                        "title": gettext("Game over against %(opponents)s") % context,
+                        "body": context["result"],
+                        "url": links.game_url(game.public_id),
+                        "tag": f"over-{game.public_id}",
+                    },
+                )
+                > 0
+                or sent
+            )
+        return sent
 
 
 # ------------------------------------------------------------------ challenges
@@ -226,8 +229,9 @@ def challenge_notice(*, user_id: int, challenger: str, url: str, preset: str = "
     prefs = PlayerSettings.objects.filter(user_id=user_id).first()
     if prefs is None or not prefs.push_challenges:
         return 0
-    title = gettext("%(name)s challenges you") % {"name": challenger}
-    body = wording.preset_label(preset) if preset else ""
+    with recipient_locale(prefs.user, prefs):
+        title = gettext("%(name)s challenges you") % {"name": challenger}
+        body = wording.preset_label(preset) if preset else ""
     target = url if url.startswith(("http://", "https://")) else links.absolute(url)
     return push.push_send(
         user_id=user_id,

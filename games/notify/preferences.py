@@ -12,6 +12,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext
 
 from games.errors import InvalidRequest
 from games.models import DEFAULT_REMINDER_HOURS, Game, GameMute, PlayerSettings
@@ -62,7 +63,9 @@ def time_zones() -> tuple[str, ...]:
 def time_zone_error(name: str) -> str | None:
     """Why ``name`` is no time zone a player may choose, or None ("" is: none chosen)."""
     if name and name not in time_zones():
-        return f"{name!r} is not a time zone (use an IANA name such as Europe/Belgrade)"
+        return gettext("%(name)s is not a time zone (use an IANA name such as Europe/Belgrade)") % {
+            "name": repr(name)
+        }
     return None
 
 
@@ -70,15 +73,15 @@ def reminder_hours_error(hours: Iterable[Any]) -> str | None:
     """Why ``hours`` are not reminder lead times, or None."""
     values = list(hours)
     if len(values) > MAX_REMINDERS:
-        return f"at most {MAX_REMINDERS} reminders"
+        return gettext("at most %(count)s reminders") % {"count": MAX_REMINDERS}
     for value in values:
         if isinstance(value, bool) or not isinstance(value, int):
-            return "each reminder is a whole number of hours"
+            return gettext("each reminder is a whole number of hours")
         if not MIN_REMINDER_HOURS <= value <= MAX_REMINDER_HOURS:
-            return (
-                f"each reminder is {MIN_REMINDER_HOURS} to {MAX_REMINDER_HOURS} hours "
-                "before the deadline"
-            )
+            return gettext("each reminder is %(least)s to %(most)s hours before the deadline") % {
+                "least": MIN_REMINDER_HOURS,
+                "most": MAX_REMINDER_HOURS,
+            }
     return None
 
 
@@ -106,7 +109,9 @@ def preferences_update(*, user: Any, changes: Mapping[str, Any]) -> PlayerSettin
     stay as they are. A bad value is ``InvalidRequest`` naming the field."""
     unknown = set(changes) - set(CHOICES)
     if unknown:
-        raise InvalidRequest(f"unknown setting(s): {', '.join(sorted(unknown))}")
+        raise InvalidRequest(
+            gettext("unknown setting(s): %(value)s") % {"value": ", ".join(sorted(unknown))}
+        )
     errors = _errors(changes)
     if errors:
         raise InvalidRequest("; ".join(errors.values()), code="invalid", details={"fields": errors})
@@ -127,20 +132,30 @@ def preferences_update(*, user: Any, changes: Mapping[str, Any]) -> PlayerSettin
 def _errors(changes: Mapping[str, Any]) -> dict[str, str]:
     errors: dict[str, str] = {}
     if "email_turns" in changes and changes["email_turns"] not in PlayerSettings.EmailTurns.values:
-        errors["email_turns"] = f"unknown email preference {changes['email_turns']!r}"
+        errors["email_turns"] = gettext("unknown email preference %(email_turns)s") % {
+            "email_turns": repr(changes["email_turns"])
+        }
     if "time_zone" in changes:
         zone = changes["time_zone"]
-        problem = "a time zone is a string" if not isinstance(zone, str) else time_zone_error(zone)
+        problem = (
+            gettext("a time zone is a string")
+            if not isinstance(zone, str)
+            else time_zone_error(zone)
+        )
         if problem:
             errors["time_zone"] = problem
     if "reminder_hours" in changes:
         hours = changes["reminder_hours"]
-        problem = "a list of hours" if not isinstance(hours, list) else reminder_hours_error(hours)
+        problem = (
+            gettext("a list of hours")
+            if not isinstance(hours, list)
+            else reminder_hours_error(hours)
+        )
         if problem:
             errors["reminder_hours"] = problem
     for name in BOOLEAN_CHOICES:
         if name in changes and not isinstance(changes[name], bool):
-            errors[name] = "true or false"
+            errors[name] = gettext("true or false")
     return errors
 
 

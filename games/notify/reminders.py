@@ -24,7 +24,7 @@ from games import clock
 from games.live import publisher
 from games.models import DEFAULT_REMINDER_HOURS, Game, PlayerSettings, Seat, SentReminder
 from games.notify import wording
-from games.notify.messages import email_send
+from games.notify.messages import email_send, recipient_locale
 from games.notify.preferences import is_muted, preferences_of, reminder_hours_of
 from games.notify.tokens import Kind
 
@@ -136,15 +136,17 @@ def _remind(seat: Seat, now: datetime) -> None:
     if is_muted(user_id=seat.user_id, game=game):
         return
     seats = list(Seat.objects.filter(game=game).select_related("user__profile"))
-    email_send(
-        user=seat.user,
-        prefs=preferences_of(seat.user),
-        template="reminder",
-        kind=Kind.REMINDER,
-        context={
-            **wording.about(game, seats, seat.user_id),
-            "deadline": deadline,
-            "left": wording.time_left(deadline - now),
-        },
-        game_id=game.public_id,
-    )
+    prefs = preferences_of(seat.user)
+    with recipient_locale(seat.user, prefs):
+        email_send(
+            user=seat.user,
+            prefs=prefs,
+            template="reminder",
+            kind=Kind.REMINDER,
+            context={
+                **wording.about(game, seats, seat.user_id),
+                "deadline": deadline,
+                "left": wording.time_left(deadline - now),
+            },
+            game_id=game.public_id,
+        )

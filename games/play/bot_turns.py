@@ -21,6 +21,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from accounts.models import is_builtin_bot
 from games import bots
@@ -110,7 +111,7 @@ def stalled_bot_turns(
 
 def _apply(game: Game, user: User, actions: list[Any], ply: int) -> int:
     if not actions:
-        raise IllegalMove("the bot had nothing to play", code="bot_no_action")
+        raise IllegalMove(_("the bot had nothing to play"), code="bot_no_action")
     with transaction.atomic():
         for action in actions:
             result = services.game_act(game=game, user=user, action=action, expected_ply=ply)
@@ -138,7 +139,7 @@ def game_play_now(
     from accounts.services import bots_ensure
 
     if not 1 <= bots_count <= 3:
-        raise InvalidRequest("play against 1 to 3 bots", code="too_many_bots")
+        raise InvalidRequest(_("play against 1 to 3 bots"), code="too_many_bots")
     # The built-in ladder has one account per level: a table of several bots uses the
     # accounts of the nearest levels.
     ladder = sorted(bots_ensure(), key=lambda bot: abs((bot.profile.bot_level or 0) - level))

@@ -20,6 +20,7 @@ import unicodedata
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.errors import Conflict, InvalidRequest, NotAllowed
 from games.live.publisher import publish_game_event
@@ -33,16 +34,17 @@ def clean_text(text: str) -> str:
     """The line as it will be stored: trimmed, control characters refused, not empty."""
     text = unicodedata.normalize("NFC", text).strip()
     if not text:
-        raise InvalidRequest("a chat message cannot be empty", code="chat_empty")
+        raise InvalidRequest(_("a chat message cannot be empty"), code="chat_empty")
     if len(text) > CHAT_MAX_LENGTH:
         raise InvalidRequest(
-            f"a chat message is at most {CHAT_MAX_LENGTH} characters (this one has {len(text)})",
+            _("a chat message is at most %(chat_max_length)s characters (this one has %(count)s)")
+            % {"chat_max_length": CHAT_MAX_LENGTH, "count": len(text)},
             code="chat_too_long",
             details={"max_length": CHAT_MAX_LENGTH},
         )
     if any(unicodedata.category(char) == "Cc" for char in text):
         raise InvalidRequest(
-            "a chat message cannot hold control characters (line breaks included)",
+            _("a chat message cannot hold control characters (line breaks included)"),
             code="chat_control_characters",
         )
     return text
@@ -52,9 +54,9 @@ def clean_text(text: str) -> str:
 def post_message(*, game: Game, user: User, text: str) -> ChatMessage:
     """Write one line in ``game``'s chat as ``user`` (who must sit at the table)."""
     if seat_of(game, user) is None:
-        raise NotAllowed("only the players at the table can chat; spectators read")
+        raise NotAllowed(_("only the players at the table can chat; spectators read"))
     if game.status == Game.Status.ABORTED:
-        raise Conflict("the game was aborted: its chat is closed", code="chat_closed")
+        raise Conflict(_("the game was aborted: its chat is closed"), code="chat_closed")
     sanctions.chat_check(user=user)  # a muted player's line is refused, whatever the interface
     message = ChatMessage.objects.create(game=game, user=user, ply=game.ply, text=clean_text(text))
     event = {"type": "chat", "message": message_entry(message)}

@@ -13,6 +13,7 @@ from __future__ import annotations
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import clock
 from games.errors import Conflict, GameNotFound, InvalidRequest, NotAllowed
@@ -23,14 +24,14 @@ from games.models import EXTRA_TIME_MAX_DAYS, ExtraTimeRequest, Game, Seat
 def _locked(game: Game) -> tuple[Game, list[Seat]]:
     locked = Game.objects.select_for_update().filter(pk=game.pk).first()
     if locked is None:
-        raise GameNotFound("no such game")
+        raise GameNotFound(_("no such game"))
     return locked, list(Seat.objects.filter(game=locked).order_by("position"))
 
 
 def _seat_of(seats: list[Seat], user: User) -> Seat:
     seat = next((seat for seat in seats if seat.user_id == user.pk), None)
     if seat is None:
-        raise NotAllowed("you are not playing in this game", code="not_a_player")
+        raise NotAllowed(_("you are not playing in this game"), code="not_a_player")
     return seat
 
 
@@ -45,16 +46,20 @@ def extra_time_request(*, game: Game, user: User, days: int) -> ExtraTimeRequest
     """``user``, whose turn it is in the correspondence ``game``, asks the others for
     ``days`` (1 to ``EXTRA_TIME_MAX_DAYS``) more on this turn."""
     if not 1 <= days <= EXTRA_TIME_MAX_DAYS:
-        raise InvalidRequest(f"ask for 1 to {EXTRA_TIME_MAX_DAYS} days", code="invalid_days")
+        raise InvalidRequest(
+            _("ask for 1 to %(extra_time_max_days)s days")
+            % {"extra_time_max_days": EXTRA_TIME_MAX_DAYS},
+            code="invalid_days",
+        )
     with transaction.atomic():
         game, seats = _locked(game)
         seat = _seat_of(seats, user)
         if game.time_control != Game.TimeControl.CORRESPONDENCE:
-            raise Conflict("extra time is for correspondence games", code="not_correspondence")
+            raise Conflict(_("extra time is for correspondence games"), code="not_correspondence")
         if game.status != Game.Status.ACTIVE or game.deadline_at is None:
-            raise Conflict("the game is not being played", code="game_not_active")
+            raise Conflict(_("the game is not being played"), code="game_not_active")
         if game.to_move != seat.position or seat.status == Seat.Status.OUT:
-            raise NotAllowed("ask for more time on your own turn", code="not_your_turn")
+            raise NotAllowed(_("ask for more time on your own turn"), code="not_your_turn")
         _expire_stale(game)
         try:
             with transaction.atomic():
@@ -63,7 +68,7 @@ def extra_time_request(*, game: Game, user: User, days: int) -> ExtraTimeRequest
                 )
         except IntegrityError:
             raise Conflict(
-                "a request for more time is already waiting", code="request_pending"
+                _("a request for more time is already waiting"), code="request_pending"
             ) from None
     return request
 
@@ -79,11 +84,11 @@ def extra_time_answer(*, game: Game, user: User, request_id: int, grant: bool) -
             ExtraTimeRequest.objects.select_for_update().filter(game=game, pk=request_id).first()
         )
         if request is None:
-            raise GameNotFound("no such request")
+            raise GameNotFound(_("no such request"))
         if request.seat_id == seat.pk:
-            raise NotAllowed("another player answers your request", code="own_request")
+            raise NotAllowed(_("another player answers your request"), code="own_request")
         if seat.status == Seat.Status.OUT:
-            raise NotAllowed("you resigned from this game", code="seat_out")
+            raise NotAllowed(_("you resigned from this game"), code="seat_out")
         if request.status == ExtraTimeRequest.Status.PENDING and (
             request.ply != game.ply or game.status != Game.Status.ACTIVE
         ):
@@ -91,7 +96,10 @@ def extra_time_answer(*, game: Game, user: User, request_id: int, grant: bool) -
             request.answered_at = timezone.now()
             request.save(update_fields=["status", "answered_at"])
         if request.status != ExtraTimeRequest.Status.PENDING:
-            raise Conflict(f"the request is {request.status}", code=f"request_{request.status}")
+            raise Conflict(
+                _("the request is %(status)s") % {"status": request.status},
+                code=f"request_{request.status}",
+            )
         request.status = (
             ExtraTimeRequest.Status.GRANTED if grant else ExtraTimeRequest.Status.DECLINED
         )

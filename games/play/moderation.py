@@ -15,6 +15,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.utils.translation import gettext
 
 from accounts.models import ModAction
 from accounts.moderation.errors import Conflict as ModerationConflict
@@ -54,14 +55,20 @@ def game_adjudicate(*, game: Game, position: int, moderator: User, reason: str) 
     ends, the lowest total among the others winning; a rated game is rated."""
     reason = reason_clean(reason)
     if not 0 <= position < game.players:
-        raise InvalidRequest(f"the game has seats 0 to {game.players - 1}", code="invalid_seat")
+        raise InvalidRequest(
+            gettext("the game has seats 0 to %(value)s") % {"value": game.players - 1},
+            code="invalid_seat",
+        )
     for _ in range(_ATTEMPTS):
         game = Game.objects.get(pk=game.pk)
         seat = Seat.objects.select_related("user").get(game=game, position=position)
         if game.status != Game.Status.ACTIVE:
-            raise Conflict("the game is not being played", code="game_not_active")
+            raise Conflict(gettext("the game is not being played"), code="game_not_active")
         if seat.status == Seat.Status.OUT:
-            raise Conflict(f"seat {position} is out already", code="seat_out")
+            raise Conflict(
+                gettext("seat %(position)s is out already") % {"position": position},
+                code="seat_out",
+            )
         with transaction.atomic():
             ended = services.game_seat_out_and_end(
                 game=game, position=position, expected_ply=game.ply, reason="adjudicated"
@@ -76,7 +83,7 @@ def game_adjudicate(*, game: Game, position: int, moderator: User, reason: str) 
                     details={"loser": position, "winners": list(ended.winners)},
                 )
                 return ended
-    raise Conflict("the game kept moving: try again", code="conflict")
+    raise Conflict(gettext("the game kept moving: try again"), code="conflict")
 
 
 def chat_hide(*, message: ChatMessage, moderator: User, reason: str) -> bool:

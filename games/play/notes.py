@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from django.contrib.auth.models import User
+from django.utils.translation import gettext
 
 from games.errors import InvalidRequest, NotAllowed
 from games.models import NOTE_MAX_LENGTH, Game, Note, Seat
@@ -13,10 +14,11 @@ def note_check(text: str) -> None:
     """Refuse what no note may hold: NUL characters (PostgreSQL's text cannot store
     them) and more than ``NOTE_MAX_LENGTH`` characters."""
     if "\x00" in text:
-        raise InvalidRequest("a note cannot contain NUL characters", code="invalid_text")
+        raise InvalidRequest(gettext("a note cannot contain NUL characters"), code="invalid_text")
     if len(text) > NOTE_MAX_LENGTH:
         raise InvalidRequest(
-            f"a note has at most {NOTE_MAX_LENGTH} characters",
+            gettext("a note has at most %(note_max_length)s characters")
+            % {"note_max_length": NOTE_MAX_LENGTH},
             code="note_too_long",
             details={"max_length": NOTE_MAX_LENGTH},
         )
@@ -27,7 +29,9 @@ def note_save(*, game: Game, user: User, text: str) -> Note | None:
     game: a finished game's note stays with it). Blank text deletes the note."""
     note_check(text)
     if not Seat.objects.filter(game=game, user_id=user.pk).exists():
-        raise NotAllowed("only the players of this game keep notes on it", code="not_a_player")
+        raise NotAllowed(
+            gettext("only the players of this game keep notes on it"), code="not_a_player"
+        )
     if not text.strip():
         Note.objects.filter(game=game, user_id=user.pk).delete()
         return None

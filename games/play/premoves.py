@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.utils.translation import gettext
 
 from games.engine import Card, DrawStock
 from games.errors import Conflict, GameError, InvalidRequest, NotAllowed
@@ -31,14 +32,19 @@ MAX_UNLESS_CARDS = 10
 
 def _parse_unless(cards: Sequence[str]) -> list[str]:
     if len(cards) > MAX_UNLESS_CARDS:
-        raise InvalidRequest(f"name at most {MAX_UNLESS_CARDS} cards", code="too_many_cards")
+        raise InvalidRequest(
+            gettext("name at most %(max_unless_cards)s cards")
+            % {"max_unless_cards": MAX_UNLESS_CARDS},
+            code="too_many_cards",
+        )
     parsed: list[str] = []
     for text in cards:
         try:
             card = str(Card.parse(text))
         except ValueError:
             raise InvalidRequest(
-                f"not a card: {text[:8]!r} (e.g. AS, 10H, JK)", code="invalid_card"
+                gettext("not a card: %(value)s (e.g. AS, 10H, JK)") % {"value": repr(text[:8])},
+                code="invalid_card",
             ) from None
         if card not in parsed:
             parsed.append(card)
@@ -48,7 +54,7 @@ def _parse_unless(cards: Sequence[str]) -> list[str]:
 def _seat_for(game: Game, user: User) -> Seat:
     seat = Seat.objects.filter(game=game, user_id=user.pk).first()
     if seat is None:
-        raise NotAllowed("you are not playing in this game", code="not_a_player")
+        raise NotAllowed(gettext("you are not playing in this game"), code="not_a_player")
     return seat
 
 
@@ -59,11 +65,13 @@ def premove_queue(*, game: Game, user: User, unless: Sequence[str] = ()) -> PreM
     cards = _parse_unless(unless)
     seat = _seat_for(game, user)
     if game.time_control != Game.TimeControl.CORRESPONDENCE:
-        raise Conflict("a draw is queued in correspondence games only", code="not_correspondence")
+        raise Conflict(
+            gettext("a draw is queued in correspondence games only"), code="not_correspondence"
+        )
     if game.status != Game.Status.ACTIVE:
-        raise Conflict("the game is not being played", code="game_not_active")
+        raise Conflict(gettext("the game is not being played"), code="game_not_active")
     if seat.status == Seat.Status.OUT:
-        raise NotAllowed("you resigned from this game", code="seat_out")
+        raise NotAllowed(gettext("you resigned from this game"), code="seat_out")
     premove, _ = PreMove.objects.update_or_create(
         seat=seat, defaults={"game": game, "unless": cards}
     )

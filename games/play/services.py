@@ -17,13 +17,15 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import F, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.models import is_builtin_bot
 from games import clock, ratings, stats
@@ -44,10 +46,10 @@ from games.errors import (
     Conflict,
     GameNotFound,
     IdempotencyKeyReused,
-    IllegalMove,
     InvalidRequest,
     NotAllowed,
     StalePly,
+    illegal_move,
 )
 from games.live import outbox, publisher
 from games.models import Deal, Game, Move, PlayerSettings, Seat, new_invite_code
@@ -73,6 +75,9 @@ _GAME_PLAY_FIELDS = [
     "bot_to_move",
     "to_move",
     "deal_number",
+    "deal_over_at",
+    "next_deal_at",
+    "deal_ready",
     "status",
     "winners",
     "end_reason",
@@ -155,25 +160,33 @@ def game_create(
     ruleset = ruleset_build(preset=preset, overrides=overrides or {})
     if not ruleset.min_players <= players <= ruleset.max_players:
         raise InvalidRequest(
-            f"{preset} is played by {ruleset.min_players} to {ruleset.max_players} players",
+            gettext("%(preset)s is played by %(min_players)s to %(max_players)s players")
+            % {
+                "preset": preset,
+                "min_players": ruleset.min_players,
+                "max_players": ruleset.max_players,
+            },
             code="invalid_players",
         )
     if visibility not in Game.Visibility.values:
-        raise InvalidRequest(f"unknown visibility {visibility!r}", code="invalid_visibility")
+        raise InvalidRequest(
+            gettext("unknown visibility %(visibility)s") % {"visibility": repr(visibility)},
+            code="invalid_visibility",
+        )
     seconds_per_turn, days_per_move = _time_control_check(
         time_control, seconds_per_turn, days_per_move
     )
     _timeout_policy_check(time_control, strike_limit, absent_wait_s)
     _time_bank_check(time_control, time_bank_s)
     if len(bots) > players - 1:
-        raise InvalidRequest("more bots than free seats", code="too_many_bots")
+        raise InvalidRequest(gettext("more bots than free seats"), code="too_many_bots")
     for bot in bots:
         if not is_builtin_bot(bot):
-            raise InvalidRequest(f"{bot} is not a bot", code="not_a_bot")
+            raise InvalidRequest(gettext("%(bot)s is not a bot") % {"bot": bot}, code="not_a_bot")
     if rated and bots:
         # The server plays for built-in bots: a rated game is between players only.
         raise InvalidRequest(
-            "a rated game cannot seat built-in bots; make it casual (rated: false)",
+            gettext("a rated game cannot seat built-in bots; make it casual (rated: false)"),
             code="rated_with_bots",
         )
     if rated:
@@ -209,12 +222,15 @@ def ruleset_build(*, preset: str, overrides: Mapping[str, Any]) -> Ruleset:
     """The preset with house-rule overrides; ``InvalidRequest`` names what is wrong."""
     if preset not in PRESETS:
         raise InvalidRequest(
-            f"unknown preset {preset!r} (one of {', '.join(PRESETS)})", code="unknown_preset"
+            gettext("unknown preset %(preset)s (one of %(value)s)")
+            % {"preset": repr(preset), "value": ", ".join(PRESETS)},
+            code="unknown_preset",
         )
     fixed = _FIXED_RULESET_FIELDS & set(overrides)
     if fixed:
         raise InvalidRequest(
-            f"a house rule cannot change {', '.join(sorted(fixed))}", code="invalid_ruleset"
+            gettext("a house rule cannot change %(value)s") % {"value": ", ".join(sorted(fixed))},
+            code="invalid_ruleset",
         )
     data = {**PRESETS[preset].to_dict(), **overrides}
     try:
@@ -226,7 +242,9 @@ def ruleset_build(*, preset: str, overrides: Mapping[str, Any]) -> Ruleset:
         if min(ruleset.match_deals) < 1:
             raise ValueError("a match has at least one deal")
     except (ValueError, TypeError, IndexError) as error:
-        raise InvalidRequest(f"invalid house rules: {error}", code="invalid_ruleset") from None
+        raise InvalidRequest(
+            gettext("invalid house rules: %(error)s") % {"error": error}, code="invalid_ruleset"
+        ) from None
     return ruleset
 
 
@@ -237,7 +255,8 @@ def _time_control_check(
         seconds = DEFAULT_SECONDS_PER_TURN if seconds_per_turn is None else seconds_per_turn
         if not 10 <= seconds <= MAX_SECONDS_PER_TURN:
             raise InvalidRequest(
-                f"seconds_per_turn must be from 10 to {MAX_SECONDS_PER_TURN}",
+                gettext("seconds_per_turn must be from 10 to %(max_seconds_per_turn)s")
+                % {"max_seconds_per_turn": MAX_SECONDS_PER_TURN},
                 code="invalid_time_control",
             )
         return seconds, None
@@ -245,24 +264,32 @@ def _time_control_check(
         days = DEFAULT_DAYS_PER_MOVE if days_per_move is None else days_per_move
         if not 1 <= days <= MAX_DAYS_PER_MOVE:
             raise InvalidRequest(
-                f"days_per_move must be from 1 to {MAX_DAYS_PER_MOVE}",
+                gettext("days_per_move must be from 1 to %(max_days_per_move)s")
+                % {"max_days_per_move": MAX_DAYS_PER_MOVE},
                 code="invalid_time_control",
             )
         return None, days
-    raise InvalidRequest(f"unknown time control {kind!r}", code="invalid_time_control")
+    raise InvalidRequest(
+        gettext("unknown time control %(kind)s") % {"kind": repr(kind)}, code="invalid_time_control"
+    )
 
 
 def _timeout_policy_check(kind: str, strike_limit: int | None, absent_wait_s: int | None) -> None:
     if strike_limit is not None and not 1 <= strike_limit <= MAX_STRIKE_LIMIT:
         raise InvalidRequest(
-            f"strike_limit must be from 1 to {MAX_STRIKE_LIMIT}", code="invalid_time_control"
+            gettext("strike_limit must be from 1 to %(max_strike_limit)s")
+            % {"max_strike_limit": MAX_STRIKE_LIMIT},
+            code="invalid_time_control",
         )
     if absent_wait_s is not None:
         if kind != Game.TimeControl.LIVE:
-            raise InvalidRequest("absent_wait_s is for live games", code="invalid_time_control")
+            raise InvalidRequest(
+                gettext("absent_wait_s is for live games"), code="invalid_time_control"
+            )
         if not 10 <= absent_wait_s <= MAX_ABSENT_WAIT_S:
             raise InvalidRequest(
-                f"absent_wait_s must be from 10 to {MAX_ABSENT_WAIT_S}",
+                gettext("absent_wait_s must be from 10 to %(max_absent_wait_s)s")
+                % {"max_absent_wait_s": MAX_ABSENT_WAIT_S},
                 code="invalid_time_control",
             )
 
@@ -272,12 +299,13 @@ def _time_bank_check(kind: str, time_bank_s: int | None) -> None:
         return
     if kind != Game.TimeControl.LIVE:
         raise InvalidRequest(
-            "time_bank_s is for live games (correspondence games have no time bank)",
+            gettext("time_bank_s is for live games (correspondence games have no time bank)"),
             code="invalid_time_control",
         )
     if not 0 <= time_bank_s <= MAX_TIME_BANK_S:
         raise InvalidRequest(
-            f"time_bank_s must be from 0 to {MAX_TIME_BANK_S} seconds",
+            gettext("time_bank_s must be from 0 to %(max_time_bank_s)s seconds")
+            % {"max_time_bank_s": MAX_TIME_BANK_S},
             code="invalid_time_control",
         )
 
@@ -295,7 +323,7 @@ def game_join(*, game: Game, user: User, invite_code: str | None = None) -> Seat
         seat = _seat_of(seats, user)
         if seat is not None:
             if seat.status == Seat.Status.OUT:
-                raise NotAllowed("you resigned from this game", code="seat_out")
+                raise NotAllowed(gettext("you resigned from this game"), code="seat_out")
             if seat.status == Seat.Status.LEFT and not game.is_over:
                 seat.status = Seat.Status.ACTIVE
                 seat.save(update_fields=["status"])
@@ -304,13 +332,13 @@ def game_join(*, game: Game, user: User, invite_code: str | None = None) -> Seat
         if game.is_private and not secrets.compare_digest(
             (invite_code or "").encode(), game.invite_code.encode()
         ):
-            raise GameNotFound("no such game")
+            raise GameNotFound(gettext("no such game"))
         if game.status != Game.Status.LOBBY:
-            raise Conflict("the game has already started", code="game_not_in_lobby")
+            raise Conflict(gettext("the game has already started"), code="game_not_in_lobby")
         taken = {s.position for s in seats}
         free = [position for position in range(game.players) if position not in taken]
         if not free:
-            raise Conflict("the game is full", code="game_full")
+            raise Conflict(gettext("the game is full"), code="game_full")
         if game.rated:
             sanctions.playban_check(user=user)
         chips.stake_affordable(users=[user], stake=game.stake)
@@ -318,7 +346,7 @@ def game_join(*, game: Game, user: User, invite_code: str | None = None) -> Seat
             with transaction.atomic():
                 seat = Seat.objects.create(game=game, user=user, position=free[0])
         except IntegrityError:  # pragma: no cover - the game lock makes this impossible
-            raise Conflict("the seat was just taken", code="game_full") from None
+            raise Conflict(gettext("the seat was just taken"), code="game_full") from None
         game.save(update_fields=["updated_at"])
         _notify(game, {"type": "player_joined", "seat": seat.position, "user": _name(user)})
     return seat
@@ -335,9 +363,9 @@ def game_leave(*, game: Game, user: User) -> None:
         game = _lock(game)
         seat = _seat_of(_seats(game), user)
         if seat is None:
-            raise NotAllowed("you are not playing in this game", code="not_a_player")
+            raise NotAllowed(gettext("you are not playing in this game"), code="not_a_player")
         if game.is_over:
-            raise Conflict("the game is over", code="game_over")
+            raise Conflict(gettext("the game is over"), code="game_over")
         if game.status == Game.Status.LOBBY:
             if game.owner_id == user.pk:
                 _abort(game, reason="host_left")
@@ -362,13 +390,13 @@ def game_abort(*, game: Game, user: User | None = None) -> Game:
     with transaction.atomic():
         game = _lock(game)
         if game.is_over:
-            raise Conflict("the game is over", code="game_over")
+            raise Conflict(gettext("the game is over"), code="game_over")
         if user is not None:
             if game.owner_id != user.pk:
-                raise NotAllowed("only the host may abort the game", code="not_host")
+                raise NotAllowed(gettext("only the host may abort the game"), code="not_host")
             if game.status != Game.Status.LOBBY:
                 raise Conflict(
-                    "a game that has started cannot be aborted; resign instead",
+                    gettext("a game that has started cannot be aborted; resign instead"),
                     code="game_not_in_lobby",
                 )
         _abort(game, reason="aborted")
@@ -396,13 +424,15 @@ def game_start(*, game: Game, user: User) -> Game:
     with transaction.atomic():
         game = _lock(game)
         if game.owner_id != user.pk:
-            raise NotAllowed("only the host may start the game", code="not_host")
+            raise NotAllowed(gettext("only the host may start the game"), code="not_host")
         if game.status != Game.Status.LOBBY:
-            raise Conflict("the game has already started", code="game_not_in_lobby")
+            raise Conflict(gettext("the game has already started"), code="game_not_in_lobby")
         seats = _seats(game)
         if len(seats) < game.players:
             raise Conflict(
-                f"{len(seats)} of {game.players} seats are taken", code="not_enough_players"
+                gettext("%(count)s of %(players)s seats are taken")
+                % {"count": len(seats), "players": game.players},
+                code="not_enough_players",
             )
         if game.rated:
             for seat in seats:
@@ -474,7 +504,9 @@ def game_act(
     A stale ply raises ``StalePly`` (nothing applied). A repeated
     ``idempotency_key`` returns the move logged the first time, whatever the ply
     is now; the same key with another action raises ``IdempotencyKeyReused``.
-    When a deal ends the next one is dealt at once, or the match ends. Turns of
+    When a deal ends the next one is dealt at once (a live table first pauses: see
+    ``game_deal_ready``; moves meanwhile raise ``Conflict`` ``deal_paused``), or the
+    match ends. Turns of
     seats that are out (resigned) are then played by the server.
 
     ``game`` may be given by its public id: the game row is then read only once,
@@ -489,7 +521,9 @@ def game_act(
         # The only unique index a sound move can meet is the idempotency key's: a key
         # already used (at an earlier ply) for another request of this user.
         if idempotency_key is not None and _key_used(game, user, idempotency_key):
-            raise IdempotencyKeyReused("this idempotency key was used for another action") from None
+            raise IdempotencyKeyReused(
+                gettext("this idempotency key was used for another action")
+            ) from None
         raise
 
 
@@ -506,8 +540,8 @@ def _act(
     seat = _seat_of(seats, user)
     if seat is None:
         if game.is_private:
-            raise GameNotFound("no such game")
-        raise NotAllowed("you are not playing in this game", code="not_a_player")
+            raise GameNotFound(gettext("no such game"))
+        raise NotAllowed(gettext("you are not playing in this game"), code="not_a_player")
     if idempotency_key is not None and expected_ply != game.ply:
         # A retry of a move that was applied comes with the ply it was made at, now
         # stale: answer it with the move logged the first time. (A key reused with the
@@ -520,24 +554,30 @@ def _act(
         if first is not None:
             if first.payload != payload:
                 raise IdempotencyKeyReused(
-                    "this idempotency key was used for another action",
+                    gettext("this idempotency key was used for another action"),
                     details={"ply": first.ply},
                 )
             return ActResult(game=game, seat=seat, move=first, replayed=True, seats=seats)
     if game.status != Game.Status.ACTIVE:
-        raise Conflict("the game is not being played", code="game_not_active")
+        raise Conflict(gettext("the game is not being played"), code="game_not_active")
+    if game.next_deal_at is not None:
+        raise Conflict(
+            gettext("the deal is over: the next deal starts when every player is ready"),
+            code="deal_paused",
+            details={"next_deal_at": game.next_deal_at.isoformat()},
+        )
     if expected_ply != game.ply:
         raise StalePly(game.ply, expected_ply)
     if seat.status == Seat.Status.OUT:
-        raise NotAllowed("you resigned from this game", code="seat_out")
+        raise NotAllowed(gettext("you resigned from this game"), code="seat_out")
     assert row is not None  # an active game has a deal
     deal = EngineDeal.from_dict(row.state)
     if deal.to_move != seat.position:
-        raise NotAllowed("it is not your turn", code="not_your_turn")
+        raise NotAllowed(gettext("it is not your turn"), code="not_your_turn")
     try:
         deal = deal.apply(parsed)
     except IllegalAction as error:
-        raise IllegalMove(error.message, code=error.code) from None
+        raise illegal_move(error) from None
 
     deal_number = game.deal_number
     changed_seats: set[Seat] = set()
@@ -600,7 +640,7 @@ def _save_play(game: Game, row: Deal, move: Move | None) -> None:
         cursor.execute(sql, params)
         found = cursor.fetchone()
     if found is None:  # pragma: no cover - the game row is locked by this transaction
-        raise Conflict("the game was not saved", code="conflict")
+        raise Conflict(gettext("the game was not saved"), code="conflict")
     if move is not None:
         move.pk = found[0]
         move._state.adding = False
@@ -648,7 +688,7 @@ def _parse_action(action: Action | Mapping[str, Any]) -> Action:
         try:
             return action_from_dict(action)
         except IllegalAction as error:
-            raise IllegalMove(error.message, code=error.code) from None
+            raise illegal_move(error) from None
     return action
 
 
@@ -695,18 +735,23 @@ def _after_move(
     seats: list[Seat],
     changed: set[Seat],
     *,
-    mover: int,
+    mover: int | None,
     save_deal: bool = True,
 ) -> tuple[EngineDeal, Deal]:
-    """Save the deal after a move by seat ``mover``: end it, deal the next one or end
-    the match; play the turns of seats that are out; restart the turn clock when the
-    turn has passed. Returns the current engine deal and its row (``save_deal=False``:
-    its new state is left for the caller to save, see ``_save_play``)."""
-    new_deal = False
+    """Save the deal after a move by seat ``mover``: end it, deal the next one (or pause
+    a live table before it) or end the match; play the turns of seats that are out;
+    restart the turn clock when the turn has passed. ``mover`` None: ``deal`` was just
+    dealt. Returns the current engine deal and its row (``save_deal=False``: its new
+    state is left for the caller to save, see ``_save_play``)."""
+    new_deal = mover is None
     while True:
         if deal.is_over:
             row = _deal_finish(game, row, deal, seats, changed)
             if game.status != Game.Status.ACTIVE:
+                return deal, row
+            if game.next_deal_at is not None:
+                if mover is not None and clock.bank_charge(game, seats[mover], timezone.now()):
+                    changed.add(seats[mover])
                 return deal, row
             deal = EngineDeal.from_dict(row.state)
             new_deal = True
@@ -723,7 +768,7 @@ def _after_move(
         row.save(update_fields=["state"])
     if new_deal or deal.to_move != mover:
         now = timezone.now()
-        if clock.bank_charge(game, seats[mover], now):
+        if mover is not None and clock.bank_charge(game, seats[mover], now):
             changed.add(seats[mover])
         _turn_start(game, now, seats[deal.to_move])
     return deal, row
@@ -746,6 +791,40 @@ def _deal_finish(
         seat.total += score
         changed.add(seat)
 
+    match = _match_of(game, row, deal)
+    # The game view's and the move log's own shape of the result (games.read.results).
+    summary = deal_result(number=row.number, match=match)
+    pause = not match.is_over and _pauses(game, seats)
+    next_deal_at = now + deal_pause() if pause else None
+    _notify(
+        game,
+        {
+            "type": "deal_over",
+            "deal": row.number,
+            "result": summary,
+            "ended_at": now.isoformat(),
+            "next_deal_at": None if next_deal_at is None else next_deal_at.isoformat(),
+        },
+    )
+    if match.is_over:
+        _game_finish(game, seats, reason="completed", now=now)
+        return row
+    if next_deal_at is not None:
+        # A live table shows the deal's summary first (docs/rules.md): the sweep or
+        # the players' "ready" deals the next one.
+        game.deal_over_at = now
+        game.next_deal_at = next_deal_at
+        game.deal_ready = []
+        game.deadline_at = None
+        game.turn_started_at = None
+        game.to_move = None
+        game.bot_to_move = False
+        return row
+    return _next_deal(game, row, deal, match)
+
+
+def _match_of(game: Game, row: Deal, deal: EngineDeal) -> Match:
+    """The match with ``deal`` (the finished deal of ``row``) as its current deal."""
     past = [
         DealResult.from_dict(r)
         for r in Deal.objects.filter(game=game, number__lt=row.number, result__isnull=False)
@@ -753,19 +832,134 @@ def _deal_finish(
         .values_list("result", flat=True)
         if r is not None
     ]
-    match = Match(deal, tuple(past))
-    # The game view's and the move log's own shape of the result (games.read.results).
-    summary = deal_result(number=row.number, match=match)
-    _notify(game, {"type": "deal_over", "deal": row.number, "result": summary})
-    if match.is_over:
-        _game_finish(game, seats, reason="completed", now=now)
-        return row
+    return Match(deal, tuple(past))
+
+
+def deal_pause() -> timedelta:
+    """How long a live table waits between deals (``REMI_DEAL_PAUSE_SECONDS``)."""
+    return timedelta(seconds=float(settings.REMI_DEAL_PAUSE_SECONDS))
+
+
+def _pauses(game: Game, seats: Sequence[Seat]) -> bool:
+    """A live table with a person still in it pauses between deals; bots never wait,
+    and a correspondence game deals the next one at once."""
+    return (
+        game.time_control == Game.TimeControl.LIVE
+        and deal_pause() > timedelta(0)
+        and bool(_people_in(seats))
+    )
+
+
+def _people_in(seats: Sequence[Seat]) -> list[int]:
+    """The positions of the persons (not bots) still in the game."""
+    return [
+        seat.position
+        for seat in seats
+        if seat.status != Seat.Status.OUT and not is_builtin_bot(seat.user)
+    ]
+
+
+def _next_deal(game: Game, row: Deal, deal: EngineDeal, match: Match) -> Deal:
+    """Deal the deal after ``row`` (whose finished engine state is ``deal``)."""
     number = row.number + 1
     following = deal_source(deal.ruleset, game.players, dealer=match.next_dealer, number=number)
     match.with_next_deal(following)  # checks the dealer and the ruleset
     new_row = _deal_create(game, following, number=number)
+    game.deal_over_at = None
+    game.next_deal_at = None
+    game.deal_ready = []
     _notify(game, {"type": "deal_started", "deal": number, "dealer": following.dealer})
     return new_row
+
+
+# ------------------------------------------------------------------ the pause between deals
+
+
+def game_deal_ready(*, game: Game | str, user: User) -> Game:
+    """``user`` has seen the finished deal's summary of a live table: the next deal is
+    dealt once every person still in the game is ready (bots always are), else when
+    the pause's due time passes (``game_next_deal``). Saying it twice changes nothing."""
+    with transaction.atomic():
+        game, row = _lock_with_deal(game)
+        seats = _seats(game)
+        seat = _seat_of(seats, user)
+        if seat is None:
+            if game.is_private:
+                raise GameNotFound(gettext("no such game"))
+            raise NotAllowed(gettext("you are not playing in this game"), code="not_a_player")
+        if game.status != Game.Status.ACTIVE:
+            raise Conflict(gettext("the game is not being played"), code="game_not_active")
+        if game.next_deal_at is None or row is None:
+            raise Conflict(gettext("no deal is waiting to be dealt"), code="no_deal_pause")
+        if seat.status == Seat.Status.OUT:
+            raise NotAllowed(gettext("you resigned from this game"), code="seat_out")
+        if seat.position not in game.deal_ready:
+            game.deal_ready = sorted([*game.deal_ready, seat.position])
+            _notify(
+                game,
+                {
+                    "type": "deal_ready",
+                    "deal": row.number,
+                    "seat": seat.position,
+                    "ready": list(game.deal_ready),
+                },
+            )
+        if set(_people_in(seats)) <= set(game.deal_ready):
+            _deal_after_pause(game, row, seats)
+        else:
+            game.save(update_fields=["deal_ready", "updated_at"])
+    return game
+
+
+def game_next_deal(*, game: Game, expected_ply: int, now: datetime | None = None) -> Game | None:
+    """The pause of a live table is over (``next_deal_at`` passed): deal the next deal.
+    The game row is claimed with ``SKIP LOCKED``: None when another transaction holds
+    it, the ply moved on, or no pause is due (a sweep never deals twice)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        rows = _CLAIM_AT_PLY(game.pk, expected_ply)
+        if not rows:
+            return None
+        game, row = rows[0].game, rows[0]
+        if game.next_deal_at is None or game.next_deal_at > now:
+            return None
+        _deal_after_pause(game, row, _seats(game))
+    return game
+
+
+def due_deal_pauses(now: datetime, limit: int = 500) -> list[tuple[int, int]]:
+    """(game pk, ply) of the active games whose pause between deals is over, oldest
+    first (the partial index ``game_active_next_deal``)."""
+    rows = (
+        Game.objects.filter(
+            status=Game.Status.ACTIVE, next_deal_at__isnull=False, next_deal_at__lte=now
+        )
+        .order_by("next_deal_at")
+        .values_list("pk", "ply")[:limit]
+    )
+    return list(rows)
+
+
+def _deal_after_pause(game: Game, row: Deal, seats: list[Seat]) -> None:
+    """Deal the next deal of the locked, paused ``game`` (``row``: the finished deal),
+    play the turns of seats that are out, start the turn clock and save."""
+    finished = EngineDeal.from_dict(row.state)
+    new_row = _next_deal(game, row, finished, _match_of(game, row, finished))
+    changed: set[Seat] = set()
+    deal, new_row = _after_move(
+        game, new_row, EngineDeal.from_dict(new_row.state), seats, changed, mover=None
+    )
+    for changed_seat in changed:
+        changed_seat.save(update_fields=_SEAT_PLAY_FIELDS)
+    game.save(update_fields=_GAME_PLAY_FIELDS)
+    _committed(game, deal, seats, hands=None, new_turn=True)
+
+
+def _resume_if_ready(game: Game, row: Deal, seats: list[Seat]) -> None:
+    """A seat left a paused table (resigned, put out): deal on when nobody still in
+    is waited for."""
+    if game.next_deal_at is not None and set(_people_in(seats)) <= set(game.deal_ready):
+        _deal_after_pause(game, row, seats)
 
 
 def _game_finish(game: Game, seats: list[Seat], *, reason: str, now: datetime) -> None:
@@ -785,6 +979,8 @@ def _game_over(
     game.end_reason = reason
     game.finished_at = now
     game.deadline_at = None
+    game.next_deal_at = None
+    game.deal_ready = []
     stats.game_finished(game=game, seats=seats)  # before the ratings: the lock order
     changes = ratings.game_rate(game=game, seats=seats)
     split = chips.pot_settle(game=game, seats=seats)
@@ -811,12 +1007,12 @@ def game_resign(*, game: Game, user: User) -> Game:
         seat = _seat_of(seats, user)
         if seat is None:
             if game.is_private:
-                raise GameNotFound("no such game")
-            raise NotAllowed("you are not playing in this game", code="not_a_player")
+                raise GameNotFound(gettext("no such game"))
+            raise NotAllowed(gettext("you are not playing in this game"), code="not_a_player")
         if game.status != Game.Status.ACTIVE:
-            raise Conflict("the game is not being played", code="game_not_active")
+            raise Conflict(gettext("the game is not being played"), code="game_not_active")
         if seat.status == Seat.Status.OUT:
-            raise Conflict("you have already resigned", code="seat_out")
+            raise Conflict(gettext("you have already resigned"), code="seat_out")
         changed = {seat}
         row = _current_deal(game)
         _log_seat_out(game, row, seat, by=user)
@@ -824,6 +1020,8 @@ def game_resign(*, game: Game, user: User) -> Game:
         if len(still_in) < 2:
             winners = [s.position for s in still_in]
             _game_over(game, seats, winners=winners, reason="resigned", now=timezone.now())
+        elif game.next_deal_at is not None:
+            _resume_if_ready(game, row, seats)
         else:
             deal = EngineDeal.from_dict(row.state)
             _after_move(game, row, deal, seats, changed, mover=deal.to_move)
@@ -841,7 +1039,7 @@ def _lock(game: Game) -> Game:
     try:
         return Game.objects.select_for_update().get(pk=game.pk)
     except Game.DoesNotExist:
-        raise GameNotFound("no such game") from None
+        raise GameNotFound(gettext("no such game")) from None
 
 
 def _seats(game: Game) -> list[Seat]:
@@ -892,7 +1090,7 @@ def _lock_with_deal(game: Game | str) -> tuple[Game, Deal | None]:
     if isinstance(game, str):
         found = Game.objects.filter(public_id=game).first()
         if found is None:
-            raise GameNotFound("no such game")
+            raise GameNotFound(gettext("no such game"))
         game = found
     return _lock(game), None
 
@@ -1102,6 +1300,9 @@ def _seat_out(
     if len(still_in) < 2:
         winners = [s.position for s in still_in]
         _game_over(game, seats, winners=winners, reason=reason, now=timezone.now())
+        return
+    if game.next_deal_at is not None:
+        _resume_if_ready(game, row, seats)
         return
     deal = EngineDeal.from_dict(row.state)
     _after_move(game, row, deal, seats, changed, mover=deal.to_move)

@@ -20,7 +20,8 @@ worker never apply one twice.
   one). A host who does not choose within ``LIVE_ABSENT_CHOICE_S`` (60 s) gets the
   default: continue without them, or end the game when that leaves fewer than two.
   When nobody can choose (the host is the absent player, a bot or out) the default
-  applies at once.
+  applies at once. A game of one person and only bots waits for that person instead:
+  their turn's clock stops until they come back (``alone_pause``).
 
 The wait is recorded in the database (``AbsentWait``, one row per game and ply,
 written under the game's row lock), so neither a lost cache nor a second worker
@@ -38,12 +39,13 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import clock
 from games.errors import Conflict, GameNotFound, InvalidRequest, NotAllowed, StalePly
 from games.live import presence, publisher
 from games.models import AbsentWait, Game, Seat
-from games.play import services
+from games.play import alone_pause, services
 
 CHOICES = ("wait", "continue", "end")
 
@@ -62,7 +64,8 @@ def overdue_games(now: datetime, limit: int = 500) -> list[tuple[int, int]]:
 
 def timeout_apply(*, game_pk: int, ply: int, now: datetime | None = None) -> str | None:
     """Apply the timeout policy to the deadline of ``ply``; returns what was done
-    (``"played"``, ``"out"``, ``"waiting"``, ``"choice"``) or None when nothing was due."""
+    (``"played"``, ``"out"``, ``"waiting"``, ``"choice"``, ``"paused"``) or None when
+    nothing was due."""
     now = now or timezone.now()
     game = Game.objects.filter(pk=game_pk, ply=ply, status=Game.Status.ACTIVE).first()
     if game is None or game.deadline_at is None or game.deadline_at > now:
@@ -70,6 +73,10 @@ def timeout_apply(*, game_pk: int, ply: int, now: datetime | None = None) -> str
     if game.time_control == Game.TimeControl.LIVE:
         absent = _absent_seat(game)
         if absent is not None:
+            seats = list(Seat.objects.select_related("user__profile").filter(game=game))
+            if alone_pause.only_person(seats, absent):
+                paused = alone_pause.pause_turn(game=game, position=absent.position, now=now)
+                return "paused" if paused else None
             return _absent_player(game, absent, now)
     turn = services.game_timeout_turn(
         game=game, expected_ply=ply, strike_limit=clock.strike_limit(game), now=now
@@ -77,6 +84,21 @@ def timeout_apply(*, game_pk: int, ply: int, now: datetime | None = None) -> str
     if turn is None:
         return None
     return "out" if turn.out else "played"
+
+
+def due_pauses(now: datetime, limit: int = 500) -> list[tuple[int, int]]:
+    """(game pk, ply) of live games whose pause between deals is over, oldest first."""
+    return services.due_deal_pauses(now, limit)
+
+
+def pause_end(*, game_pk: int, ply: int, now: datetime | None = None) -> bool:
+    """Deal the next deal of a live table whose pause after a deal is over; False when
+    nothing was due (another sweep dealt it, or the players were ready first)."""
+    now = now or timezone.now()
+    game = Game.objects.filter(pk=game_pk).first()
+    if game is None:
+        return False
+    return services.game_next_deal(game=game, expected_ply=ply, now=now) is not None
 
 
 def _absent_seat(game: Game) -> Seat | None:
@@ -276,30 +298,35 @@ def absent_choose(
     row lock; the choice is refused unless the host is choosing for the current ply."""
     now = now or timezone.now()
     if choice not in CHOICES:
-        raise InvalidRequest(f"choose one of {', '.join(CHOICES)}", code="invalid_choice")
+        raise InvalidRequest(
+            _("choose one of %(value)s") % {"value": ", ".join(CHOICES)}, code="invalid_choice"
+        )
     with transaction.atomic():
         locked = Game.objects.select_for_update().filter(pk=game.pk).first()
         if locked is None:
-            raise GameNotFound("no such game")
+            raise GameNotFound(_("no such game"))
         if locked.owner_id != user.pk:
-            raise NotAllowed("only the table's host may choose", code="not_host")
+            raise NotAllowed(_("only the table's host may choose"), code="not_host")
         if locked.status != Game.Status.ACTIVE:
-            raise Conflict("the game is not being played", code="game_not_active")
+            raise Conflict(_("the game is not being played"), code="game_not_active")
         if expected_ply is not None and expected_ply != locked.ply:
             raise StalePly(locked.ply, expected_ply)
         wait = AbsentWait.objects.filter(game=locked, ply=locked.ply).first()
         if wait is None or wait.stage != AbsentWait.Stage.CHOICE:
             raise Conflict(
-                "no absent player to decide about: the table has not waited out the player to move",
+                _(
+                    "no absent player to decide about: the table has not waited out the "
+                    "player to move"
+                ),
                 code="no_absent_player",
             )
         seats = list(Seat.objects.select_related("user__profile").filter(game=locked))
         absent_user = next(s.user_id for s in seats if s.position == wait.position)
         if absent_user in presence.connected_users(locked.public_id):
-            raise Conflict("the player is back: they may move", code="player_returned")
+            raise Conflict(_("the player is back: they may move"), code="player_returned")
         if choice not in _choices(seats, wait.position):
             raise Conflict(
-                "continuing would leave fewer than two players: wait or end the game",
+                _("continuing would leave fewer than two players: wait or end the game"),
                 code="cannot_continue",
             )
         if choice == "wait":

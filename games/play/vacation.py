@@ -17,6 +17,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from games.clock import DAY
 from games.errors import Conflict, InvalidRequest
@@ -83,15 +84,18 @@ def vacation_start(*, user: Any, days: float, now: datetime | None = None) -> Va
     during the vacation starts its clock when the vacation ends."""
     now = now or timezone.now()
     if days <= 0:
-        raise InvalidRequest("a vacation lasts at least part of a day", code="invalid_vacation")
+        raise InvalidRequest(
+            gettext("a vacation lasts at least part of a day"), code="invalid_vacation"
+        )
     with transaction.atomic():
         row = PlayerSettings.objects.select_for_update().get(pk=settings_for(user).pk)
         _accrue(row, now)
         if row.vacation_until is not None and row.vacation_until > now:
-            raise Conflict("you are already on vacation", code="already_on_vacation")
+            raise Conflict(gettext("you are already on vacation"), code="already_on_vacation")
         if days > row.vacation_days + 1e-9:
             raise InvalidRequest(
-                f"only {row.vacation_days:.1f} vacation days are left",
+                gettext("only %(vacation_days)s vacation days are left")
+                % {"vacation_days": format(row.vacation_days, ".1f")},
                 code="not_enough_vacation",
                 details={"days_left": row.vacation_days},
             )
@@ -114,7 +118,7 @@ def vacation_end(*, user: Any, now: datetime | None = None) -> VacationState:
         row = PlayerSettings.objects.select_for_update().get(pk=settings_for(user).pk)
         _accrue(row, now)
         if row.vacation_until is None or row.vacation_until <= now:
-            raise Conflict("you are not on vacation", code="not_on_vacation")
+            raise Conflict(gettext("you are not on vacation"), code="not_on_vacation")
         unused = row.vacation_until - now
         row.vacation_days = min(vacation_cap(), row.vacation_days + unused / DAY)
         row.vacation_until = now
@@ -130,7 +134,11 @@ def play_settings_update(
     """Change the user's notification preferences ("your turn" emails: each move, a
     daily digest or off; reminders on or off). ``None`` leaves a preference as it is."""
     if email_turns is not None and email_turns not in PlayerSettings.EmailTurns.values:
-        raise InvalidRequest(f"unknown email preference {email_turns!r}", code="invalid")
+        raise InvalidRequest(
+            gettext("unknown email preference %(email_turns)s")
+            % {"email_turns": repr(email_turns)},
+            code="invalid",
+        )
     with transaction.atomic():
         row = PlayerSettings.objects.select_for_update().get(pk=settings_for(user).pk)
         changed = []

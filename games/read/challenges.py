@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 from django.contrib.auth.models import User
 from django.db.models import Q, QuerySet
+from django.utils.translation import gettext as _
 
 from games.errors import GameNotFound
 from games.models import Challenge
@@ -26,7 +27,7 @@ def challenge_get(*, public_id: str, user: User) -> Challenge:
     and anyone for an open one. Anything else is ``GameNotFound``."""
     challenge = _with_people(Challenge.objects.filter(public_id=public_id)).first()
     if challenge is None or not _may_see(challenge, user):
-        raise GameNotFound("no such challenge", code="not_found")
+        raise GameNotFound(_("no such challenge"), code="not_found")
     return challenge
 
 

@@ -11,6 +11,8 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from games.engine import Card, meld_value
 from games.engine import Deal as EngineDeal
 from games.engine.legal import Hint, hint
@@ -27,15 +29,15 @@ def hint_for(*, game: Game, user: User) -> dict[str, Any]:
     """
     if game.rated:
         raise NotAllowed(
-            "hints are for casual games and games against bots: this game is rated",
+            _("hints are for casual games and games against bots: this game is rated"),
             code="hints_not_allowed",
         )
     seat = seat_of(game, user)
     if seat is None:
-        raise NotAllowed("only the players at the table get hints", code="not_a_player")
+        raise NotAllowed(_("only the players at the table get hints"), code="not_a_player")
     deal = current_deal(game) if game.status == Game.Status.ACTIVE else None
     if deal is None or deal.is_over:
-        raise Conflict("the game is not being played", code="game_not_active")
+        raise Conflict(_("the game is not being played"), code="game_not_active")
     return _answer(deal, hint(deal, seat.position))
 
 

@@ -105,7 +105,12 @@ def _check_seating(record: dict[str, Any], report: ReplayReport) -> None:
 
 
 def _check_turn_columns(game: Game, deal: EngineDeal, report: ReplayReport) -> None:
-    """The game's ``to_move`` and ``bot_to_move`` columns say what the log says."""
+    """The game's ``to_move`` and ``bot_to_move`` columns say what the log says (a
+    live table between two deals has nobody to move)."""
+    if deal.is_over and game.next_deal_at is not None:
+        if game.to_move is not None or game.bot_to_move:
+            report.problems.append(f"to_move is {game.to_move} while the table pauses")
+        return
     if game.to_move != deal.to_move:
         report.problems.append(f"to_move is {game.to_move}; the replay's is {deal.to_move}")
     seat = game.seats.select_related("user__profile").get(position=deal.to_move)

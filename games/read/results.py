@@ -10,8 +10,12 @@ result, so its hands never leave the server this way.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from typing import Any
+
+from django.db import connection
 
 from games.engine import Card, DealResult, Discard, Match, Ruleset
 from games.engine import Deal as EngineDeal
@@ -90,7 +94,32 @@ def finished_deals(game: Game, current: EngineDeal | None = None) -> list[dict[s
     running_first = game.deal_number == 1 and current is not None and not current.is_over
     if game.deal_number == 0 or running_first:
         return []
-    return list(_results(_finished_rows(game)).values())
+    if current is None:
+        return list(_results(_finished_rows(game)).values())
+    finished = game.deal_number - (0 if current.is_over else 1)
+    key = (game.pk, game.public_id, finished)
+    with _kept_lock:
+        kept = _kept.get(key)
+        if kept is not None:
+            _kept.move_to_end(key)
+            return list(kept)
+    results = tuple(_results(_finished_rows(game)).values())
+    if connection.in_atomic_block:
+        return list(results)  # not committed yet: a rollback could still undo a deal
+    with _kept_lock:
+        _kept[key] = results
+        while len(_kept) > _KEPT_GAMES:
+            _kept.popitem(last=False)
+    return list(results)
+
+
+# A finished deal never changes, and neither do the deals before it: every move of a
+# deal would otherwise rebuild each earlier deal from its snapshot to answer with the
+# same results (a fifth of a move's time late in a match). Kept per process, by the
+# game's key and its number of finished deals, for the most recently answered games.
+_KEPT_GAMES = 2048
+_kept: OrderedDict[tuple[int, str, int], tuple[dict[str, Any], ...]] = OrderedDict()
+_kept_lock = threading.Lock()
 
 
 def _finished_rows(game: Game) -> Iterable[Deal]:

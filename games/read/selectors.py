@@ -26,6 +26,7 @@ from django.db.models import (
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import BUILTIN_BOTS
 from games import clock, ratings
@@ -41,10 +42,14 @@ from games.engine import (
 )
 from games.engine import Deal as EngineDeal
 from games.engine.legal import legal_moves
+from games.engine.rulesets import SCORING_BY_AGREEMENT
 from games.engine.seating import SeatingDraw
+from games.engine_words import engine_text, preset_description, preset_display_name
 from games.errors import Conflict, GameNotFound, InvalidRequest, NotAllowed
 from games.models import Deal, Game, Move, PlayerSettings, Seat
 from games.read.results import deal_log, finished_deals
+from games.read.rules import house_rules_of
+from games.refusals import refusal_text
 from remi_site.prepared import PreparedQuery
 
 User = AuthUser | AnonymousUser
@@ -56,14 +61,36 @@ LIST_STATUSES = ("open", "my_turn", "active", "finished", "aborted", "lobby")
 
 
 def preset_name(preset: str) -> str:
-    """The one name a preset goes by on every page (its ruleset's display name)."""
-    ruleset = PRESETS.get(preset)
-    return ruleset.display_name if ruleset is not None else preset
+    """The one name a preset goes by on every page (its ruleset's display name), in the
+    active language."""
+    return preset_display_name(preset)
+
+
+def _ruleset_shown(ruleset: Mapping[str, Any]) -> dict[str, Any]:
+    """A stored ruleset with the words players read in the active language (a preset's
+    name and description; a name of the host's own stays as written)."""
+    shown = dict(ruleset)
+    for key in ("display_name", "description"):
+        if isinstance(shown.get(key), str):
+            shown[key] = engine_text(shown[key])
+    return shown
 
 
 def ruleset_presets() -> list[dict[str, Any]]:
-    """Every preset with every field (``Ruleset.to_dict``)."""
-    return [{"name": name, "ruleset": ruleset.to_dict()} for name, ruleset in PRESETS.items()]
+    """Every preset with every field (``Ruleset.to_dict``), its name and description in
+    the active language."""
+    return [
+        {
+            "name": name,
+            "ruleset": {
+                **ruleset.to_dict(),
+                "display_name": preset_display_name(name),
+                "description": preset_description(name),
+            },
+            "scoring_by_agreement": name in SCORING_BY_AGREEMENT,
+        }
+        for name, ruleset in PRESETS.items()
+    ]
 
 
 def bot_users(*, usernames: Sequence[str]) -> list[AuthUser]:
@@ -77,7 +104,9 @@ def bot_users(*, usernames: Sequence[str]) -> list[AuthUser]:
     }
     missing = [name for name in usernames if name not in found]
     if missing:
-        raise InvalidRequest(f"no bot named {missing[0]!r}", code="unknown_bot")
+        raise InvalidRequest(
+            _("no bot named %(value)s") % {"value": repr(missing[0])}, code="unknown_bot"
+        )
     return [found[name] for name in usernames]
 
 
@@ -111,7 +140,7 @@ def game_for_invite(*, invite_code: str) -> Game:
         else None
     )
     if game is None:
-        raise GameNotFound("no game with this invite code")
+        raise GameNotFound(_("no game with this invite code"))
     return game
 
 
@@ -181,7 +210,7 @@ def game_get(*, public_id: str, user: User) -> Game:
     if game is not None:
         _with_seats(game, _SEATS_OF_GAME(game.pk))
     if game is None or (game.is_private and seat_of(game, user) is None):
-        raise GameNotFound("no such game")
+        raise GameNotFound(_("no such game"))
     return game
 
 
@@ -217,7 +246,7 @@ def game_get_for_join(*, public_id: str, user: User, invite_code: str | None) ->
     (the service checks the code)."""
     game = Game.objects.filter(public_id=public_id).first()
     if game is None or (game.is_private and not invite_code and not _is_seated(game, user)):
-        raise GameNotFound("no such game")
+        raise GameNotFound(_("no such game"))
     return game
 
 
@@ -253,11 +282,17 @@ def game_list(*, user: AuthUser, filters: Mapping[str, Any]) -> QuerySet[Game]:
         games = Game.objects.filter(pk__in=mine)
     else:
         games = Game.objects.filter(Q(visibility=Game.Visibility.PUBLIC) | Q(pk__in=mine))
-    # A list shows no game's ruleset: its JSON stays in the database.
-    games = games.select_related("owner").defer("ruleset").prefetch_related(_seats_prefetch())
+    # A list shows no game's ruleset: its JSON stays in the database, except for the
+    # games waiting for players, whose house rules are shown before anyone joins.
+    games = games.select_related("owner").prefetch_related(_seats_prefetch())
+    if status not in ("open", Game.Status.LOBBY):
+        games = games.defer("ruleset")
     if status:
         if status not in LIST_STATUSES:
-            raise InvalidRequest(f"unknown status filter {status!r}", code="invalid_filter")
+            raise InvalidRequest(
+                _("unknown status filter %(status)s") % {"status": repr(status)},
+                code="invalid_filter",
+            )
         if status == "my_turn":
             waiting = Seat.objects.filter(
                 user_id=user.pk,
@@ -314,7 +349,10 @@ def _history_filters(
     result = filters.get("result")
     if result:
         if result not in HISTORY_RESULTS:
-            raise InvalidRequest(f"unknown result filter {result!r}", code="invalid_filter")
+            raise InvalidRequest(
+                _("unknown result filter %(result)s") % {"result": repr(result)},
+                code="invalid_filter",
+            )
         if result in ("won", "lost"):
             won = _games_won(user)
             games = games.filter(status=Game.Status.FINISHED)
@@ -414,7 +452,8 @@ def game_view_for(
         "id": game.public_id,
         "status": game.status,
         "preset": game.preset,
-        "ruleset": game.ruleset,
+        "ruleset": _ruleset_shown(game.ruleset),
+        "house_rules": house_rules_of(game.preset, game.ruleset),
         "players": game.players,
         "visibility": game.visibility,
         "invite_code": game.invite_code if seat is not None and game.is_private else None,
@@ -438,7 +477,22 @@ def game_view_for(
         "seating": seating_view(game),
         "deal": view,
         "deals": finished_deals(game, deal),
+        "pause": deal_pause_view(game),
         "can": _can(game, seats, seat, view),
+    }
+
+
+def deal_pause_view(game: Game) -> dict[str, Any] | None:
+    """A live table's pause between deals: when the deal ended, when the next one is
+    dealt (sooner when every person in the game is ready) and who is ready; None when
+    no pause is running."""
+    if game.next_deal_at is None or game.status != Game.Status.ACTIVE:
+        return None
+    return {
+        "deal": game.deal_number,
+        "ended_at": game.deal_over_at,
+        "next_deal_at": game.next_deal_at,
+        "ready": list(game.deal_ready),
     }
 
 
@@ -557,7 +611,15 @@ def game_summary(game: Game, user: User) -> dict[str, Any]:
         "created_at": game.created_at,
         "stake": game.stake,
         "my_turn": _my_turn(game, seats, user),
+        "house_rules": _house_rules_loaded(game),
     }
+
+
+def _house_rules_loaded(game: Game) -> list[dict[str, Any]] | None:
+    """The game's house rules, when its ruleset was read (None: a list that left it)."""
+    if "ruleset" in game.get_deferred_fields():
+        return None
+    return house_rules_of(game.preset, game.ruleset)
 
 
 def _my_turn(game: Game, seats: Sequence[Seat], user: User) -> bool:
@@ -592,9 +654,9 @@ def meld_check_for(*, game: Game, user: User, melds: Sequence[Sequence[int]]) ->
     """
     seat = seat_of(game, user)
     if seat is None:
-        raise NotAllowed("only the players at the table can check melds", code="not_a_player")
+        raise NotAllowed(_("only the players at the table can check melds"), code="not_a_player")
     if game.status != Game.Status.ACTIVE:
-        raise Conflict("the game is not being played", code="game_not_active")
+        raise Conflict(_("the game is not being played"), code="game_not_active")
     deal = current_deal(game)
     assert deal is not None  # an active game has a deal
     held = set(deal.hand_ids(seat.position))
@@ -602,14 +664,15 @@ def meld_check_for(*, game: Game, user: User, melds: Sequence[Sequence[int]]) ->
     foreign = sorted({card_id for card_id in named if card_id not in held})
     if foreign:
         raise InvalidRequest(
-            f"not in your hand: card id(s) {', '.join(map(str, foreign))}",
+            _("not in your hand: card id(s) %(value)s") % {"value": ", ".join(map(str, foreign))},
             code="cards_not_in_hand",
             details={"ids": foreign},
         )
     twice = sorted({card_id for card_id in named if named.count(card_id) > 1})
     if twice:
         raise InvalidRequest(
-            f"each card may be named once: card id(s) {', '.join(map(str, twice))}",
+            _("each card may be named once: card id(s) %(value)s")
+            % {"value": ", ".join(map(str, twice))},
             code="cards_named_twice",
             details={"ids": twice},
         )
@@ -629,13 +692,13 @@ def meld_check_for(*, game: Game, user: User, melds: Sequence[Sequence[int]]) ->
     opening: dict[str, Any] = {"valid": False, "code": None, "message": None}
     if refusal is not None:
         # A lay-down is refused at its first meld that is none (``Deal.apply``).
-        opening.update(code=refusal.code, message=str(refusal))
+        opening.update(code=refusal.code, message=refusal_text(refusal))
     else:
         try:
             deal.check_opening(seat.position, checked)
             opening["valid"] = True
         except IllegalAction as error:
-            opening.update(code=error.code, message=error.message)
+            opening.update(code=error.code, message=refusal_text(error))
     return {
         "melds": answers,
         "total": sum(answer["value"] or 0 for answer in answers),
@@ -650,7 +713,7 @@ def _meld_answer(
     if meld is None:
         assert error is not None
         laid = list(ids)  # as named
-        kind, value, code, message = None, None, error.code, str(error)
+        kind, value, code, message = None, None, error.code, refusal_text(error)
     else:
         # The cards as laid out, each with an id of the player's that holds that card
         # (twins are interchangeable).

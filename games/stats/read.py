@@ -26,7 +26,9 @@ _RECENT_GAME_FIELDS = (
     "winners",
     "end_reason",
 )
-_TABLE_FIELDS = ("game_id", "position", "total", "status")
+_TABLE_FIELDS = ("game_id", "position", "total", "status", "user_id")
+# What a recent game shows of each opponent.
+_OPPONENT_FIELDS = ("user__username", "user__profile__display_name", "user__profile__is_bot")
 
 
 def player_stats(user: User) -> list[FamilyStats]:
@@ -65,7 +67,14 @@ def recent_games(user: User, *, limit: int = RECENT_GAMES) -> list[dict[str, Any
         Seat.objects.filter(user=user, game_id__in=latest, game__status=Game.Status.FINISHED)
         .select_related("game")
         .only("position", "total", *(f"game__{name}" for name in _RECENT_GAME_FIELDS))
-        .prefetch_related(Prefetch("game__seats", queryset=Seat.objects.only(*_TABLE_FIELDS)))
+        .prefetch_related(
+            Prefetch(
+                "game__seats",
+                queryset=Seat.objects.select_related("user__profile").only(
+                    *_TABLE_FIELDS, *_OPPONENT_FIELDS
+                ),
+            )
+        )
         .order_by("-game__finished_at", "-game_id")
     )
     games = []
@@ -84,6 +93,16 @@ def recent_games(user: User, *, limit: int = RECENT_GAMES) -> list[dict[str, Any
                 "place": places[seat.position],
                 "total": seat.total,
                 "end_reason": game.end_reason,
+                "opponents": [_opponent(other) for other in table if other.pk != seat.pk],
             }
         )
     return games
+
+
+def _opponent(seat: Seat) -> dict[str, Any]:
+    """Who sat at another seat of a recent game, as the player page links them."""
+    return {
+        "username": seat.user.username,
+        "display_name": seat.user.profile.display_name,
+        "is_bot": seat.user.profile.is_bot,
+    }

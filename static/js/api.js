@@ -1,6 +1,8 @@
 // The REST API, as the web pages use it: session cookie + CSRF token, JSON in and out,
 // and the API's one error shape ({"error": {"code", "message", "details"}}).
 
+import { gettext, interpolate } from "./i18n.js";
+
 export class ApiError extends Error {
   constructor(status, code, message, details = {}) {
     super(message);
@@ -32,7 +34,7 @@ export async function api(path, { method = "GET", body, headers = {} } = {}) {
   try {
     response = await fetch(path, init);
   } catch {
-    throw new ApiError(0, "network", "The server cannot be reached. Check your connection.");
+    throw new ApiError(0, "network", gettext("The server cannot be reached. Check your connection."));
   }
   if (response.status === 204) return null;
   let data = null;
@@ -45,10 +47,10 @@ export async function api(path, { method = "GET", body, headers = {} } = {}) {
     const error = data && data.error;
     if (error) throw new ApiError(response.status, error.code, error.message, error.details || {});
     const retry = response.headers.get("Retry-After");
-    const message =
-      response.status === 429
-        ? `Too many requests${retry ? `: try again in ${retry} s` : ""}.`
-        : `The server answered ${response.status}.`;
+    let message;
+    if (response.status !== 429) message = interpolate(gettext("The server answered %(status)s."), { status: response.status }, true);
+    else if (retry) message = interpolate(gettext("Too many requests: try again in %(seconds)s s."), { seconds: retry }, true);
+    else message = gettext("Too many requests.");
     throw new ApiError(response.status, "http_" + response.status, message);
   }
   return data;

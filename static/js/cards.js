@@ -2,18 +2,21 @@
 // No rules here: what makes a meld and what it is worth is the engine's alone, asked
 // through POST /api/v1/games/{id}/melds/check (table/meld-check.js).
 
+// Every page that draws cards colours them as the player chose (two or four colours).
+import "./deck-colours.js";
 import { el } from "./dom.js";
+import { gettext, interpolate } from "./i18n.js";
 
 export const SUITS = {
-  S: { symbol: "♠", name: "spades", red: false },
-  H: { symbol: "♥", name: "hearts", red: true },
-  C: { symbol: "♣", name: "clubs", red: false },
-  D: { symbol: "♦", name: "diamonds", red: true },
+  S: { symbol: "♠", name: gettext("spades"), red: false },
+  H: { symbol: "♥", name: gettext("hearts"), red: true },
+  C: { symbol: "♣", name: gettext("clubs"), red: false },
+  D: { symbol: "♦", name: gettext("diamonds"), red: true },
 };
 // Alternating colours when sorted by suit.
 const SUIT_ORDER = ["S", "H", "C", "D"];
 const RANK_LABEL = { 1: "A", 11: "J", 12: "Q", 13: "K" };
-const RANK_NAME = { 1: "ace", 11: "jack", 12: "queen", 13: "king" };
+const RANK_NAME = { 1: gettext("ace"), 11: gettext("jack"), 12: gettext("queen"), 13: gettext("king") };
 
 export function parseCard(text) {
   if (text === "JK") return { text, joker: true, rank: null, suit: null };
@@ -29,14 +32,15 @@ export function rankLabel(rank) {
 
 export function cardName(text) {
   const card = parseCard(text);
-  if (card.joker) return "joker";
-  return `${RANK_NAME[card.rank] ?? card.rank} of ${SUITS[card.suit].name}`;
+  if (card.joker) return gettext("joker");
+  // Translators: a card's name, e.g. "7 of hearts", "queen of spades".
+  return interpolate(gettext("%(rank)s of %(suit)s"), { rank: RANK_NAME[card.rank] ?? card.rank, suit: SUITS[card.suit].name }, true);
 }
 
 // "7♥" for log lines and messages.
 export function cardShort(text) {
   const card = parseCard(text);
-  if (card.joker) return "Joker";
+  if (card.joker) return gettext("Joker");
   return rankLabel(card.rank) + SUITS[card.suit].symbol;
 }
 
@@ -48,7 +52,7 @@ export function drawFace(node, text) {
   if (card.joker) {
     node.classList.add("card-joker");
     const corner = el("span", "corner corner-top");
-    corner.append(el("span", "corner-joker", "JOKER"));
+    corner.append(el("span", "corner-joker", gettext("JOKER")));
     const bottom = corner.cloneNode(true);
     bottom.className = "corner corner-bottom";
     const centre = el("span", "pip pip-joker");

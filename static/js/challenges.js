@@ -4,16 +4,17 @@
 
 import { api } from "./api.js";
 import { $, button, el } from "./dom.js";
+import { gettext, interpolate, ngettext } from "./i18n.js";
 
 const REASONS = {
-  generic: "Not now",
-  later: "Later, please",
-  too_fast: "Too fast for me",
-  too_slow: "Too slow for me",
-  rated: "Rated, please",
-  casual: "Casual, please",
-  rules: "Not these rules",
-  no_bot: "No bots, please",
+  generic: gettext("Not now"),
+  later: gettext("Later, please"),
+  too_fast: gettext("Too fast for me"),
+  too_slow: gettext("Too slow for me"),
+  rated: gettext("Rated, please"),
+  casual: gettext("Casual, please"),
+  rules: gettext("Not these rules"),
+  no_bot: gettext("No bots, please"),
 };
 const POLL_MS = 10000;
 
@@ -23,9 +24,17 @@ function name(user) {
 
 function terms(challenge) {
   const tc = challenge.time_control;
-  const pace = tc.kind === "live" ? `${tc.seconds_per_turn} s a turn` : `${tc.days_per_move} days a move`;
-  const bots = challenge.bots.length ? ` · with ${challenge.bots.join(", ")}` : "";
-  return `${challenge.preset} · ${pace} · ${challenge.rated ? "rated" : "casual"}${bots}`;
+  const pace =
+    tc.kind === "live"
+      ? interpolate(gettext("%(seconds)s s a turn"), { seconds: tc.seconds_per_turn }, true)
+      : interpolate(
+          ngettext("%(days)s day a move", "%(days)s days a move", tc.days_per_move),
+          { days: tc.days_per_move },
+          true,
+        );
+  const parts = [challenge.preset, pace, challenge.rated ? gettext("rated") : gettext("casual")];
+  if (challenge.bots.length) parts.push(interpolate(gettext("with %(bots)s"), { bots: challenge.bots.join(", ") }, true));
+  return parts.join(" · ");
 }
 
 // ------------------------------------------------------------------ a player's page
@@ -51,7 +60,11 @@ function challengeForm(form) {
         window.location.href = `/games/${challenge.game}/`;
         return;
       }
-      status.textContent = `Challenge sent: ${terms(challenge)}. It waits under "My games" until ${form.dataset.displayName} answers.`;
+      status.textContent = interpolate(
+        gettext('Challenge sent: %(terms)s. It waits under "My games" until %(name)s answers.'),
+        { terms: terms(challenge), name: form.dataset.displayName },
+        true,
+      );
     } catch (error) {
       status.textContent = error.message;
       submit.disabled = false;
@@ -65,10 +78,10 @@ function incomingRow(challenge, refresh) {
   const row = el("li", "game-row challenge-row");
   const main = el("div", "game-row-main");
   main.append(
-    el("div", "game-row-title", `${name(challenge.challenger)} challenges you`),
+    el("div", "game-row-title", interpolate(gettext("%(name)s challenges you"), { name: name(challenge.challenger) }, true)),
     el("div", "game-row-meta", terms(challenge)),
   );
-  const accept = button("Accept", "button button-small", async () => {
+  const accept = button(gettext("Accept"), "button button-small", async () => {
     accept.disabled = true;
     try {
       const accepted = await api(`/api/v1/challenges/${challenge.id}/accept`, { method: "POST" });
@@ -79,13 +92,13 @@ function incomingRow(challenge, refresh) {
     }
   });
   const reason = el("select", "pace");
-  reason.setAttribute("aria-label", "Why you decline");
+  reason.setAttribute("aria-label", gettext("Why you decline"));
   for (const [value, label] of Object.entries(REASONS)) {
     const option = el("option", null, label);
     option.value = value;
     reason.append(option);
   }
-  const decline = button("Decline", "button button-small button-ghost", async () => {
+  const decline = button(gettext("Decline"), "button button-small button-ghost", async () => {
     decline.disabled = true;
     await api(`/api/v1/challenges/${challenge.id}/decline`, {
       method: "POST",
@@ -100,12 +113,17 @@ function incomingRow(challenge, refresh) {
 function outgoingRow(challenge, refresh) {
   const row = el("li", "game-row challenge-row");
   const main = el("div", "game-row-main");
-  const to = challenge.destination ? name(challenge.destination) : "anyone";
   main.append(
-    el("div", "game-row-title", `You challenged ${to}`),
-    el("div", "game-row-meta", `${terms(challenge)} · waiting for an answer`),
+    el(
+      "div",
+      "game-row-title",
+      challenge.destination
+        ? interpolate(gettext("You challenged %(name)s"), { name: name(challenge.destination) }, true)
+        : gettext("Your open challenge to anyone"),
+    ),
+    el("div", "game-row-meta", `${terms(challenge)} · ${gettext("waiting for an answer")}`),
   );
-  const cancel = button("Cancel", "button button-small button-ghost", async () => {
+  const cancel = button(gettext("Cancel"), "button button-small button-ghost", async () => {
     cancel.disabled = true;
     await api(`/api/v1/challenges/${challenge.id}/cancel`, { method: "POST" }).catch(() => null);
     refresh();

@@ -3,13 +3,16 @@
 // poll, so a page without a websocket still sees new lines.
 
 import { api } from "./api.js";
+import { reportButton } from "./chat-report.js";
 import { el } from "./dom.js";
+import { formatTime, gettext } from "./i18n.js";
 
 const MAX_LENGTH = 300;
 
 export class TableChat {
-  constructor({ api: path, list, form, input, note, count }) {
+  constructor({ api: path, list, form, input, note, count, me = "" }) {
     this.path = `${path}/chat`;
+    this.me = me; // the signed-in user's username ("" for a visitor): who may report a line
     this.list = list;
     this.form = form;
     this.input = input;
@@ -33,7 +36,8 @@ export class TableChat {
     this.canWrite = seated && status !== "aborted";
     this.form.hidden = !this.canWrite;
     this.note.hidden = this.canWrite;
-    this.note.textContent = status === "aborted" ? "The game was aborted: the chat is closed." : "Spectators read the players' chat.";
+    this.note.textContent =
+      status === "aborted" ? gettext("The game was aborted: the chat is closed.") : gettext("Spectators read the players' chat.");
   }
 
   // A websocket event (or null for a poll). Returns true if it was a chat event.
@@ -100,10 +104,10 @@ export class TableChat {
     const who = el("b", null, message.user.display_name);
     if (message.user.is_bot) who.classList.add("chat-bot");
     const text = el("span", null, ` ${message.text}`); // el() sets textContent: a line is never HTML
-    const clock = new Date(message.sent_at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
-    const time = el("time", null, clock);
+    const time = el("time", null, formatTime(message.sent_at));
     time.dateTime = message.sent_at;
     item.append(time, who, text);
+    if (this.me && message.user.username !== this.me) item.append(" ", reportButton(message));
     // Lines arrive in id order except when a post's answer races its own event.
     const later = [...this.list.children].find((node) => Number(node.dataset.id) > message.id);
     this.list.insertBefore(item, later || null);

@@ -3,25 +3,40 @@
 
 import { api } from "./api.js";
 import { $, el } from "./dom.js";
+import { houseRulesList } from "./house-rules.js";
+import { gettext, interpolate, ngettext } from "./i18n.js";
 
 const form = $("new-game");
 
 // House rules offered in the lobby: ruleset field -> how to ask.
 const HOUSE_RULES = [
-  { field: "opening_minimum", kind: "number", label: "Points needed to open", min: 1, max: 200 },
-  { field: "hand_needs_51", kind: "bool", label: "Going out in one go (a hand) also needs the opening minimum" },
-  { field: "no_opening_in_first_round", kind: "bool", label: "Nobody lays down in their first turn" },
-  { field: "discard_take_undo", kind: "bool", label: "Undo after taking the discard (put it back, draw instead)" },
-  { field: "seating_by_card_draw", kind: "bool", label: "Draw cards for the seats: the highest card starts, the others follow clockwise" },
-  { field: "match_end_score", kind: "number", label: "The match ends when a total reaches (empty: never)", min: 50, max: 5000, nullable: true },
+  { field: "opening_minimum", kind: "number", label: gettext("Points needed to open"), min: 1, max: 200 },
+  { field: "hand_needs_51", kind: "bool", label: gettext("Going out in one go (a hand) also needs the opening minimum") },
+  { field: "no_opening_in_first_round", kind: "bool", label: gettext("Nobody lays down in their first turn") },
+  { field: "discard_take_undo", kind: "bool", label: gettext("Undo after taking the discard (put it back, draw instead)") },
+  { field: "seating_by_card_draw", kind: "bool", label: gettext("Draw cards for the seats: the highest card starts, the others follow clockwise") },
+  { field: "match_end_score", kind: "number", label: gettext("The match ends when a total reaches (empty: never)"), min: 50, max: 5000, nullable: true },
 ];
 
+// The scoring fields, offered where the preset leaves the scores to the players'
+// agreement (`scoring_by_agreement`): a part of a close's row (docs/rules.md §8).
+const SCORING_RULES = [
+  { row: "normal_close", part: "winner", label: gettext("Going out scores"), min: -10000, max: 10000 },
+  { row: "normal_close", part: "multiplier", label: gettext("The others' cards count × (going out)"), min: 0, max: 16 },
+  { row: "normal_close", part: "unopened", label: gettext("A player who never opened scores (empty: their cards)"), min: 0, max: 10000, nullable: true },
+  { row: "dry_hand_close", part: "winner", label: gettext("Going out with the whole hand at once scores"), min: -10000, max: 10000 },
+  { row: "dry_hand_close", part: "multiplier", label: gettext("The others' cards count × (whole hand)"), min: 0, max: 16 },
+  { row: "dry_hand_close", part: "unopened", label: gettext("Never opened, against a whole hand (empty: their cards)"), min: 0, max: 10000, nullable: true },
+];
+const SCORING_SWITCHES = [{ field: "joker_close_doubles", kind: "bool", label: gettext("Going out with a joker doubles every score") }];
+
 const PACE = {
-  live: { legend: "Seconds per turn", options: [30, 60, 90, 120], unit: "s", initial: 60 },
-  correspondence: { legend: "Days per move", options: [1, 2, 3, 5, 7, 14], unit: "days", initial: 3 },
+  live: { legend: gettext("Seconds per turn"), options: [30, 60, 90, 120], initial: 60 },
+  correspondence: { legend: gettext("Days per move"), options: [1, 2, 3, 5, 7, 14], initial: 3 },
 };
 
 let rulesets = {};
+let byAgreement = {}; // preset name -> its scores are house rules
 
 function toast(message, kind = "error") {
   const box = $("toasts");
@@ -39,14 +54,17 @@ function value(name) {
 
 function facts(rules) {
   const deals = rules.match_deals.every((n) => n === 1)
-    ? "one deal"
-    : `${rules.match_deals[0]}/${rules.match_deals[1]}/${rules.match_deals[2]} deals`;
+    ? gettext("one deal")
+    : interpolate(gettext("%(deals)s deals"), { deals: rules.match_deals.slice(0, 3).join("/") }, true);
+  const cards = interpolate(ngettext("%(count)s card", "%(count)s cards", rules.hand_size), { count: rules.hand_size }, true);
   return [
-    `${rules.jokers} jokers`,
-    `${rules.hand_size} cards${rules.starter_extra_card ? " (starter 15)" : ""}`,
-    `open with ${rules.opening_minimum}`,
+    interpolate(ngettext("%(count)s joker", "%(count)s jokers", rules.jokers), { count: rules.jokers }, true),
+    rules.starter_extra_card ? interpolate(gettext("%(cards)s (starter 15)"), { cards }, true) : cards,
+    interpolate(gettext("open with %(points)s"), { points: rules.opening_minimum }, true),
     deals,
-    rules.match_end_score ? `ends at ${rules.match_end_score}` : "lowest total wins",
+    rules.match_end_score
+      ? interpolate(gettext("ends at %(score)s"), { score: rules.match_end_score }, true)
+      : gettext("lowest total wins"),
   ];
 }
 
@@ -73,15 +91,21 @@ function renderPlayers() {
     box.append(label);
   }
   $("players-help").hidden = seatLimit(rules) <= rules.max_players;
-  $("players-help").textContent = `${rules.max_players + 1} to ${seatLimit(rules)} seats are a house rule of these rules: a bigger table, the same deal sizes.`;
+  $("players-help").textContent = interpolate(
+    gettext("%(from)s to %(to)s seats are a house rule of these rules: a bigger table, the same deal sizes."),
+    { from: rules.max_players + 1, to: seatLimit(rules) },
+    true,
+  );
 }
 
 function renderPresets(list) {
   const box = $("presets");
   box.replaceChildren();
   rulesets = {};
+  byAgreement = {};
   list.forEach((preset, index) => {
     rulesets[preset.name] = preset.ruleset;
+    byAgreement[preset.name] = Boolean(preset.scoring_by_agreement);
     const info = { title: preset.ruleset.display_name || preset.name, text: preset.ruleset.description || "" };
     const label = el("label", "choice");
     const input = el("input");
@@ -91,7 +115,7 @@ function renderPresets(list) {
     input.checked = preset.name === "serbian" || (index === 0 && !list.some((p) => p.name === "serbian"));
     const body = el("span", "choice-body");
     const title = el("span", "choice-title");
-    title.append(el("span", null, info.title), el("small", null, `${preset.ruleset.min_players}–${preset.ruleset.max_players} players`));
+    title.append(el("span", null, info.title), el("small", null, interpolate(gettext("%(min)s–%(max)s players"), { min: preset.ruleset.min_players, max: preset.ruleset.max_players }, true)));
     body.append(title, el("span", "choice-text", info.text));
     const row = el("span", "choice-facts");
     for (const fact of facts(preset.ruleset)) row.append(el("span", "fact", fact));
@@ -107,8 +131,37 @@ function renderHouseRules() {
   const rules = rulesets[value("preset")];
   const box = $("house-rule-fields");
   box.replaceChildren();
+  showRulesError("");
   if (!rules) return;
-  for (const rule of HOUSE_RULES) {
+  renderRuleInputs(box, HOUSE_RULES, rules);
+  if (byAgreement[value("preset")]) renderScoring(box, rules);
+}
+
+// The scoring of a preset that leaves it to the players, the preset's values first.
+function renderScoring(box, rules) {
+  const group = el("fieldset", "fieldset house-rules-scoring");
+  group.id = "house-rules-scoring";
+  group.append(el("legend", null, gettext("Scoring (by agreement)")));
+  group.append(el("p", "help", gettext("These rules leave the scores to the players: set them here. Everyone sees them before joining.")));
+  for (const rule of SCORING_RULES) {
+    const current = rules[rule.row] ? rules[rule.row][rule.part] : null;
+    const label = el("label", "inline-field");
+    const input = el("input");
+    input.type = "number";
+    input.min = String(rule.min);
+    input.max = String(rule.max);
+    input.dataset.row = rule.row;
+    input.dataset.part = rule.part;
+    input.value = current === null || current === undefined ? "" : String(current);
+    label.append(el("span", null, rule.label), input);
+    group.append(label);
+  }
+  renderRuleInputs(group, SCORING_SWITCHES, rules);
+  box.append(group);
+}
+
+function renderRuleInputs(box, list, rules) {
+  for (const rule of list) {
     const current = rules[rule.field];
     if (rule.kind === "bool") {
       const label = el("label", "check");
@@ -142,7 +195,27 @@ function overrides() {
     else next = input.value.trim() === "" ? null : Number(input.value);
     if (next !== rules[field]) out[field] = next;
   }
+  // A close's row goes whole: the preset's row with the parts the players changed.
+  for (const input of $("house-rule-fields").querySelectorAll("[data-row]")) {
+    const { row, part } = input.dataset;
+    const text = input.value.trim();
+    const next = text === "" ? (part === "unopened" ? null : NaN) : Number(text);
+    const base = out[row] || { ...rules[row] };
+    if (next !== rules[row][part]) {
+      base[part] = Number.isNaN(next) ? text : next;
+      out[row] = base;
+    }
+  }
   return out;
+}
+
+// What the rules engine said of the house rules, under them (the details opened).
+function showRulesError(message) {
+  const box = $("house-rules-error");
+  if (!box) return;
+  box.textContent = message;
+  box.hidden = !message;
+  if (message) $("house-rules").open = true;
 }
 
 function renderPace() {
@@ -151,7 +224,7 @@ function renderPace() {
   $("pace-legend").textContent = pace.legend;
   select.replaceChildren();
   for (const option of pace.options) {
-    const item = el("option", null, `${option} ${pace.unit}`);
+    const item = el("option", null, paceOption(value("time_control"), option));
     item.value = String(option);
     item.selected = option === pace.initial;
     select.append(item);
@@ -169,13 +242,15 @@ function renderMode() {
   $("bots-help").hidden = bots;
   if (bots && !boxes.some((box) => box.checked) && boxes.length) boxes[Math.min(1, boxes.length - 1)].checked = true;
   if (!bots) for (const box of boxes) box.checked = false;
-  $("create-button").textContent = bots ? "Play now" : "Create game";
+  $("create-button").textContent = bots ? gettext("Play now") : gettext("Create game");
   renderBotsLegend();
 }
 
 function renderBotsLegend() {
   const bots = value("mode") === "bots";
-  $("bots-legend").textContent = bots ? `Pick 1 to ${maxBots()} bots` : "Bots at the table (optional)";
+  $("bots-legend").textContent = bots
+    ? interpolate(gettext("Pick 1 to %(count)s bots"), { count: maxBots() }, true)
+    : gettext("Bots at the table (optional)");
 }
 
 function maxBots() {
@@ -187,7 +262,7 @@ function maxBots() {
 async function showMyChips() {
   try {
     const chips = await api("/api/v1/me/chips?page_size=1");
-    if (chips.balance !== null) $("my-chips").textContent = `You have ${chips.balance} chips.`;
+    if (chips.balance !== null) $("my-chips").textContent = interpolate(ngettext("You have %(count)s chip.", "You have %(count)s chips.", chips.balance), { count: chips.balance }, true);
     $("stake").max = String(chips.max_stake);
   } catch {
     // the balance is a nicety here; the server checks the stake
@@ -200,11 +275,11 @@ async function create(event) {
   const chosen = [...form.querySelectorAll('input[name="bots"]:checked')].map((input) => input.value);
   const players = bots ? chosen.length + 1 : Number(value("players"));
   if (bots && (chosen.length < 1 || chosen.length > maxBots())) {
-    toast(`Pick 1 to ${maxBots()} bots to play against.`);
+    toast(interpolate(gettext("Pick 1 to %(count)s bots to play against."), { count: maxBots() }, true));
     return;
   }
   if (!bots && chosen.length > players - 1) {
-    toast(`A table of ${players} has room for ${players - 1} bots at most.`);
+    toast(interpolate(gettext("A table of %(players)s has room for %(bots)s bots at most."), { players, bots: players - 1 }, true));
     return;
   }
   const rules = rulesets[value("preset")];
@@ -227,32 +302,48 @@ async function create(event) {
     body.time_bank_s = Number($("time-bank").value);
   } else body.days_per_move = pace;
   const submit = $("create-button");
+  showRulesError("");
   submit.disabled = true;
   try {
     const game = await api("/api/v1/games", { method: "POST", body });
     if (bots) await api(`/api/v1/games/${game.id}/start`, { method: "POST" });
     window.location.href = `/games/${game.id}/`;
   } catch (error) {
-    toast(error.message);
+    if (error.code === "invalid_ruleset") showRulesError(error.message);
+    else toast(error.message);
     submit.disabled = false;
   }
 }
 
+function paceOption(kind, count) {
+  if (kind === "live") return interpolate(gettext("%(seconds)s s"), { seconds: count }, true);
+  return interpolate(ngettext("%(days)s day", "%(days)s days", count), { days: count }, true);
+}
+
 function bankText(seconds) {
-  return seconds % 60 === 0 ? `${seconds / 60} min` : `${seconds} s`;
+  return seconds % 60 === 0
+    ? interpolate(gettext("%(minutes)s min"), { minutes: seconds / 60 }, true)
+    : interpolate(gettext("%(seconds)s s"), { seconds }, true);
+}
+
+function paceText(tc) {
+  if (tc.kind === "live") return interpolate(gettext("%(seconds)s s a turn"), { seconds: tc.seconds_per_turn }, true);
+  return interpolate(ngettext("%(days)s day a move", "%(days)s days a move", tc.days_per_move), { days: tc.days_per_move }, true);
 }
 
 function describeGame(game) {
   const info = { title: (rulesets[game.preset] && rulesets[game.preset].display_name) || game.preset };
   const host = game.seats.find((seat) => seat.user.username === game.owner);
   const tc = game.time_control;
-  let pace = tc.kind === "live" ? `${tc.seconds_per_turn} s a turn` : `${tc.days_per_move} days a move`;
-  if (tc.kind === "live" && tc.time_bank_s) pace += ` + ${bankText(tc.time_bank_s)} bank`;
-  if (game.time_control.rated) pace += " · rated";
-  if (game.stake) pace += ` · stake ${game.stake} chips`;
+  let pace = paceText(tc);
+  if (tc.kind === "live" && tc.time_bank_s) pace += ` + ${interpolate(gettext("%(time)s bank"), { time: bankText(tc.time_bank_s) }, true)}`;
+  if (game.time_control.rated) pace += ` · ${gettext("rated")}`;
+  if (game.stake) pace += ` · ${interpolate(ngettext("stake %(count)s chip", "stake %(count)s chips", game.stake), { count: game.stake }, true)}`;
+  const hostName = `${host ? host.user.display_name : game.owner}${host && host.user.title ? ` (${host.user.title})` : ""}`;
+  const seats = interpolate(gettext("%(taken)s/%(players)s players"), { taken: game.seats.length, players: game.players }, true);
   return {
-    title: `${info.title} · ${game.seats.length}/${game.players} players`,
-    meta: `Host ${host ? host.user.display_name : game.owner}${host && host.user.title ? ` (${host.user.title})` : ""} · ${pace}`,
+    title: `${info.title} · ${seats}`,
+    meta: `${interpolate(gettext("Host %(name)s"), { name: hostName }, true)} · ${pace}`,
   };
 }
 
@@ -262,7 +353,7 @@ async function loadOpenGames() {
     const page = await api("/api/v1/games?status=open&page_size=20");
     box.replaceChildren();
     if (!page.results.length) {
-      box.append(el("p", "empty", "No open games right now: create one!"));
+      box.append(el("p", "empty", gettext("No open games right now: create one!")));
       return;
     }
     for (const game of page.results) {
@@ -270,9 +361,11 @@ async function loadOpenGames() {
       const row = el("div", "game-row");
       const main = el("div", "game-row-main");
       main.append(el("div", "game-row-title", text.title), el("div", "game-row-meta", text.meta));
-      const join = el("button", "button button-small", "Join");
+      const houseRules = houseRulesList(game.house_rules, { heading: "h4" });
+      if (houseRules) main.append(houseRules);
+      const join = el("button", "button button-small", gettext("Join"));
       join.type = "button";
-      join.setAttribute("aria-label", `Join ${text.title}`);
+      join.setAttribute("aria-label", interpolate(gettext("Join %(game)s"), { game: text.title }, true));
       join.addEventListener("click", async () => {
         join.disabled = true;
         try {
@@ -297,7 +390,7 @@ function followInvite(event) {
   const text = $("invite-link").value.trim();
   const match = text.match(/games\/([a-z0-9]+)\/?\?(?:.*&)?invite=([a-z0-9]+)/i);
   if (!match) {
-    toast("That does not look like an invite link (…/games/<id>/?invite=<code>).");
+    toast(gettext("That does not look like an invite link (…/games/<id>/?invite=<code>)."));
     return;
   }
   window.location.href = `/games/${match[1]}/?invite=${match[2]}`;

@@ -3,6 +3,7 @@
 // browser's, saved when none was chosen yet).
 import { api } from "./api.js";
 import { $ } from "./dom.js";
+import { gettext, interpolate } from "./i18n.js";
 
 const SUBSCRIPTIONS = "/api/v1/me/push-subscriptions";
 const SETTINGS = "/api/v1/me/notifications";
@@ -22,8 +23,8 @@ function show(status, on, off, subscribed) {
   on.hidden = subscribed;
   off.hidden = !subscribed;
   status.textContent = subscribed
-    ? "This browser receives your notifications."
-    : "This browser receives no notifications.";
+    ? gettext("This browser receives your notifications.")
+    : gettext("This browser receives no notifications.");
 }
 
 async function setUpPush() {
@@ -33,7 +34,7 @@ async function setUpPush() {
   const status = $("push-status");
   if (!section || !on || !off || !status) return;
   if (!pushSupported()) {
-    status.textContent = "This browser cannot receive notifications.";
+    status.textContent = gettext("This browser cannot receive notifications.");
     return;
   }
   const registration = await navigator.serviceWorker.register(section.dataset.worker);
@@ -43,7 +44,7 @@ async function setUpPush() {
   on.addEventListener("click", async () => {
     try {
       if ((await Notification.requestPermission()) !== "granted") {
-        status.textContent = "Notifications are blocked for this site in the browser's settings.";
+        status.textContent = gettext("Notifications are blocked for this site in the browser's settings.");
         return;
       }
       const subscription = await registration.pushManager.subscribe({
@@ -53,7 +54,7 @@ async function setUpPush() {
       await api(SUBSCRIPTIONS, { method: "POST", body: subscription.toJSON() });
       show(status, on, off, true);
     } catch (error) {
-      status.textContent = `Could not turn notifications on: ${error.message}`;
+      status.textContent = interpolate(gettext("Could not turn notifications on: %(error)s"), { error: error.message }, true);
     }
   });
 
@@ -66,7 +67,7 @@ async function setUpPush() {
       }
       show(status, on, off, false);
     } catch (error) {
-      status.textContent = `Could not turn notifications off: ${error.message}`;
+      status.textContent = interpolate(gettext("Could not turn notifications off: %(error)s"), { error: error.message }, true);
     }
   });
 }
@@ -82,14 +83,14 @@ async function defaultTimeZone() {
     await api(SETTINGS, { method: "PATCH", body: { time_zone: zone } });
     select.value = zone;
     status.dataset.chosen = zone;
-    status.textContent = `Set to your browser's time zone, ${zone}.`;
+    status.textContent = interpolate(gettext("Set to your browser's time zone, %(zone)s."), { zone }, true);
   } catch (error) {
-    status.textContent = `Your browser's time zone is ${zone}: choose it above and save.`;
+    status.textContent = interpolate(gettext("Your browser's time zone is %(zone)s: choose it above and save."), { zone }, true);
   }
 }
 
 defaultTimeZone();
 setUpPush().catch((error) => {
   const status = $("push-status");
-  if (status) status.textContent = `Notifications are not available here: ${error.message}`;
+  if (status) status.textContent = interpolate(gettext("Notifications are not available here: %(error)s"), { error: error.message }, true);
 });

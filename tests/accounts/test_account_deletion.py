@@ -36,6 +36,16 @@ def web_page(client: Client, game: Game) -> str:
     return CSRF.sub(r"\1…", response.content.decode())
 
 
+def without_name(page: str, user: Any) -> str:
+    """The web page with ``user``'s current names blanked (the score sheet names every
+    seat): before the deletion their own, after it the placeholder's."""
+    now = get_user_model().objects.select_related("profile").get(pk=user.pk)
+    for name in (now.username, now.profile.display_name):
+        if name:
+            page = re.sub(rf"(?<![\w-]){re.escape(name)}(?![\w-])", "-", page)
+    return page
+
+
 def without_player(page: dict[str, Any], game: Game, user: Any) -> dict[str, Any]:
     """The page with ``user``'s name blanked where it shows (their seat, and the host's
     name if theirs): the one thing that deleting their account changes for others."""
@@ -96,7 +106,7 @@ def test_deleting_an_account_leaves_the_opponents_games_statistics_and_ratings_a
             "pages": [
                 without_player(game_page(api, game), game, ana) for _, api, _, game in shared
             ],
-            "web": [web_page(web, game) for _, _, web, game in shared],
+            "web": [without_name(web_page(web, game), ana) for _, _, web, game in shared],
             "profiles": [api.get(f"/api/v1/users/{p.username}").json() for p, api, _ in viewers],
             "rows": [ratings_and_stats(person) for person, _, _ in viewers],
             "ana_rating_changes": list(

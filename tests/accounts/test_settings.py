@@ -19,6 +19,7 @@ DEFAULTS = {
     "email_challenges": True,
     "chat_enabled": True,
     "show_online": True,
+    "card_colours": "two",
 }
 
 

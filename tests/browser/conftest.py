@@ -19,6 +19,7 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from games.engine import parse_cards
 from games.play import services
+from tests.browser.axe import blocking_violations
 from tests.gamekit import deck_with_starter_hand, scripted_deal_source
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -128,11 +129,12 @@ def _expected_console_error(text: str) -> bool:
 
 @pytest.fixture
 def player_factory(browser: Browser, live_server: Any) -> Iterator[Callable[..., Player]]:
-    """``player_factory(name, width=1400, height=900)``: a new browser context and page."""
+    """``player_factory(name, width=1400, height=900, **context_options)``: a new browser
+    context and page (``has_touch=True, is_mobile=True`` for a phone)."""
     players: list[Player] = []
 
-    def make(name: str, width: int = 1400, height: int = 900) -> Player:
-        context = browser.new_context(viewport={"width": width, "height": height})
+    def make(name: str, width: int = 1400, height: int = 900, **options: Any) -> Player:
+        context = browser.new_context(viewport={"width": width, "height": height}, **options)
         context.set_default_timeout(TIMEOUT_MS)
         player = Player(context.new_page(), live_server.url, name)
         players.append(player)
@@ -141,6 +143,13 @@ def player_factory(browser: Browser, live_server: Any) -> Iterator[Callable[...,
     yield make
     for player in players:
         assert not player.errors, f"{player.name}'s page logged errors: {player.errors}"
+
+
+@pytest.fixture
+def axe_violations() -> Callable[[Page], list[dict[str, Any]]]:
+    """``axe_violations(page)``: axe-core's serious and critical findings in the page
+    (``tests.browser.axe.describe`` makes them a failure message)."""
+    return blocking_violations
 
 
 @pytest.fixture

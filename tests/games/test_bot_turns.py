@@ -29,11 +29,15 @@ PASSIVE_TURNS = 150
 
 def play_passively(game: Game, user: Any, turns: int) -> None:
     """The person draws from the stock and throws back the last card of their hand,
-    ``turns`` times or until the game ends; the bot answers in between."""
+    ``turns`` times or until the game ends; the bot answers in between. Between two
+    deals of the live table the person is ready at once."""
     for _ in range(turns):
         game.refresh_from_db()
         if game.status != Game.Status.ACTIVE:
             return
+        if game.next_deal_at is not None:
+            services.game_deal_ready(game=game, user=user)
+            continue
         view = EngineDeal.from_dict(
             Deal.objects.get(game=game, number=game.deal_number).state
         ).view(game.to_move)

@@ -4,6 +4,7 @@
 
 import { api } from "../api.js";
 import { $, button, el } from "../dom.js";
+import { gettext, interpolate } from "../i18n.js";
 import { call } from "./actions.js";
 import { tick } from "./clock.js";
 import { API } from "./page.js";
@@ -13,9 +14,9 @@ import { state, updateAbsent } from "./store.js";
 import { awaited, seatName, seatOf } from "./view.js";
 
 const ABSENT_CHOICES = {
-  wait: { label: "Wait longer", hint: "Give them another wait to come back." },
-  continue: { label: "Continue without them", hint: "Their seat is out; the game goes on." },
-  end: { label: "End the game", hint: "Their seat is out; the lowest total wins now." },
+  wait: { label: gettext("Wait longer"), hint: gettext("Give them another wait to come back.") },
+  continue: { label: gettext("Continue without them"), hint: gettext("Their seat is out; the game goes on.") },
+  end: { label: gettext("End the game"), hint: gettext("Their seat is out; the lowest total wins now.") },
 };
 
 export async function loadAbsent() {
@@ -58,6 +59,20 @@ function noteAbsent(body) {
   tick();
 }
 
+// Leaving a running live game with other people in it lets them down (they wait for
+// you, then go on without you), so the browser asks first. Against bots only the game
+// just pauses until you come back: no question.
+export function warnBeforeLeaving(event) {
+  const v = state.view;
+  if (!v || v.status !== "active" || v.time_control.kind !== "live") return;
+  const me = v.you === null || v.you === undefined ? null : seatOf(v.you);
+  if (!me || me.status !== "active") return;
+  const others = v.seats.some((seat) => seat.position !== v.you && seat.status !== "out" && !seat.user.is_bot);
+  if (!others) return;
+  event.preventDefault();
+  event.returnValue = "";
+}
+
 // Who decided, from the websocket's absent_decided event ("host" or "default").
 export function noteDecidedBy(by) {
   updateAbsent({ by });
@@ -72,15 +87,23 @@ function decidedText(wait) {
   const ended = v.status === "finished" && v.end_reason === "absent";
   if (ended || (seat && seat.status === "out")) {
     if (wait.seat === v.you) {
-      return ended ? "You did not come back in time: the game was ended." : "You did not come back in time: the game goes on without you.";
+      return ended
+        ? gettext("You did not come back in time: the game was ended.")
+        : gettext("You did not come back in time: the game goes on without you.");
     }
+    let text;
     if (by === "host") {
-      return ended ? `The host ended the game: ${name} did not come back.` : `The host chose to go on without ${name}.`;
+      text = ended ? gettext("The host ended the game: %(name)s did not come back.") : gettext("The host chose to go on without %(name)s.");
+    } else if (by === "default") {
+      text = ended
+        ? gettext("%(name)s did not come back and the host did not choose: the game ended.")
+        : gettext("%(name)s did not come back and the host did not choose: the game goes on without them.");
+    } else {
+      text = ended ? gettext("%(name)s did not come back: the game ended.") : gettext("%(name)s did not come back: the game goes on without them.");
     }
-    const lead = by === "default" ? `${name} did not come back and the host did not choose` : `${name} did not come back`;
-    return ended ? `${lead}: the game ended.` : `${lead}: the game goes on without them.`;
+    return interpolate(text, { name }, true);
   }
-  if (v.status === "active") return wait.seat === v.you ? "Welcome back!" : `${name} is back.`;
+  if (v.status === "active") return wait.seat === v.you ? gettext("Welcome back!") : interpolate(gettext("%(name)s is back."), { name }, true);
   return null;
 }
 
@@ -96,10 +119,10 @@ export function renderAbsent() {
       box.className = "absent-banner absent-decided";
       box.append(
         el("span", "absent-text", state.absent.decided),
-        button("OK", "button button-small button-quiet", () => {
+        button(gettext("OK"), "button button-small button-quiet", () => {
           updateAbsent({ decided: null });
           renderAbsent();
-        }, { "aria-label": "Dismiss this message" }),
+        }, { "aria-label": gettext("Dismiss this message") }),
       );
     }
     return;
@@ -112,25 +135,31 @@ export function renderAbsent() {
   box.append(el("span", "absent-dot"), text);
   if (away.stage === "waiting") {
     box.className = "absent-banner";
-    if (mine) text.append("The table is waiting for you — ", clock, ". Make your move to stay in the game.");
+    if (mine) withClock(text, gettext("The table is waiting for you — %(clock)s. Make your move to stay in the game."), clock);
     else {
-      text.append(`Waiting for ${name} — `, clock);
-      if (away.waits > 1) text.append(" (the host chose to wait longer)");
+      withClock(text, interpolate(gettext("Waiting for %(name)s — %(clock)s"), { name, clock: "%(clock)s" }, true), clock);
+      if (away.waits > 1) text.append(` ${gettext("(the host chose to wait longer)")}`);
     }
     closeAbsentDialog();
     return;
   }
   box.className = "absent-banner absent-choosing";
   if (state.absent.body.you_choose) {
-    text.append(`${name} has not come back. Your choice — default in `, clock);
-    box.append(button("Choose…", "button button-small", openAbsentDialog, { id: "absent-open" }));
+    withClock(text, interpolate(gettext("%(name)s has not come back. Your choice — default in %(clock)s"), { name, clock: "%(clock)s" }, true), clock);
+    box.append(button(gettext("Choose…"), "button button-small", openAbsentDialog, { id: "absent-open" }));
     if (state.absent.dismissed !== absentKey()) openAbsentDialog();
     else fillAbsentDialog();
   } else if (mine) {
-    text.append("You were away: the host is deciding whether to go on without you — ", clock, ". Move now to stay.");
+    withClock(text, gettext("You were away: the host is deciding whether to go on without you — %(clock)s. Move now to stay."), clock);
   } else {
-    text.append(`${name} has not come back: the host is deciding — `, clock);
+    withClock(text, interpolate(gettext("%(name)s has not come back: the host is deciding — %(clock)s"), { name, clock: "%(clock)s" }, true), clock);
   }
+}
+
+// A sentence with a live clock in it: the text around %(clock)s, the clock node in its place.
+function withClock(node, sentence, clock) {
+  const [before, after = ""] = sentence.split("%(clock)s");
+  node.append(before, clock, after);
 }
 
 function absentClock(away) {
@@ -155,10 +184,15 @@ function fillAbsentDialog() {
   const away = awaited();
   if (!away) return;
   const name = seatName(away.seat, { you: false });
-  $("absent-title").textContent = `${name} has not come back`;
-  $("absent-text").textContent = `The table waited for ${name}. As the host, you decide what happens now.`;
-  const fallback = away.default === "end" ? "the game ends" : `the game goes on without ${name}`;
-  $("absent-default").replaceChildren("Without a choice in ", absentClock(away), `, ${fallback}.`);
+  $("absent-title").textContent = interpolate(gettext("%(name)s has not come back"), { name }, true);
+  $("absent-text").textContent = interpolate(gettext("The table waited for %(name)s. As the host, you decide what happens now."), { name }, true);
+  const fallback =
+    away.default === "end"
+      ? gettext("Without a choice in %(clock)s, the game ends.")
+      : interpolate(gettext("Without a choice in %(clock)s, the game goes on without %(name)s."), { name, clock: "%(clock)s" }, true);
+  const line = $("absent-default");
+  line.replaceChildren();
+  withClock(line, fallback, absentClock(away));
   const actions = $("absent-actions");
   const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.choice : null;
   actions.replaceChildren();
@@ -166,7 +200,7 @@ function fillAbsentDialog() {
     const info = ABSENT_CHOICES[choice];
     const item = button("", `absent-choice${choice === away.default ? " absent-choice-default" : ""}`, () => chooseAbsent(choice));
     item.dataset.choice = choice;
-    item.append(el("span", "absent-choice-label", info.label + (choice === away.default ? " (default)" : "")));
+    item.append(el("span", "absent-choice-label", choice === away.default ? interpolate(gettext("%(choice)s (default)"), { choice: info.label }, true) : info.label));
     item.append(el("span", "absent-choice-hint", info.hint));
     actions.append(item);
     if (choice === focused) item.focus();

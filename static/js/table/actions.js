@@ -3,6 +3,7 @@
 
 import { api, newKey } from "../api.js";
 import { parseCard } from "../cards.js";
+import { gettext, interpolate } from "../i18n.js";
 import { selectedItems, stagedMelds } from "./hand.js";
 import { checkMelds, meldCheckAnswer } from "./meld-check.js";
 import { API, LOBBY_URL, root } from "./page.js";
@@ -56,7 +57,7 @@ export async function act(action, { quiet = false } = {}) {
     if (!quiet) toast(error.message);
     setLastError(error);
     if (error.code === "stale_ply" || error.status === 409) {
-      if (quiet) toast("The game moved on: the table was refreshed.", "info");
+      if (quiet) toast(gettext("The game moved on: the table was refreshed."), "info");
       await refresh();
     }
     return false;
@@ -73,8 +74,8 @@ export async function draw() {
   await act({ type: "draw" });
 }
 
-export function takeDiscard() {
-  if (myTurn() && can("take") && deal().phase === "draw") act({ type: "take" });
+export async function takeDiscard() {
+  if (myTurn() && can("take") && deal().phase === "draw") await act({ type: "take" });
 }
 
 export function undoTake() {
@@ -95,11 +96,11 @@ export async function discardSelected() {
   const items = selectedItems();
   if (!myTurn() || !can("discard")) return;
   if (items.length !== 1) {
-    toast("Select exactly one card to discard.", "info");
+    toast(gettext("Select exactly one card to discard."), "info");
     return;
   }
   if (state.hand.staged.length) {
-    toast('Lay your opening down ("Open") or cancel it before you discard.');
+    toast(gettext('Lay your opening down ("Open") or cancel it before you discard.'));
     return;
   }
   clearSelection();
@@ -152,7 +153,7 @@ export async function openNow() {
   if (ok) {
     clearStaged();
     changed();
-    toast("You opened!", "info");
+    toast(gettext("You opened!"), "info");
   }
 }
 
@@ -163,7 +164,7 @@ export async function onMeld(meld, position, { fromKeyboard = false } = {}) {
   if (!myTurn() || deal().phase !== "play") return;
   const items = selectedItems();
   if (!items.length) {
-    toast("Select a card from your hand first, then click the meld.", "info");
+    toast(gettext("Select a card from your hand first, then click the meld."), "info");
     return;
   }
   const clicked = position === null ? null : meld.cards[position];
@@ -180,7 +181,11 @@ export async function onMeld(meld, position, { fromKeyboard = false } = {}) {
     if (ok || !fromKeyboard) return;
   }
   if (!can("off")) {
-    toast(deal().opened[mySeat()] ? "Nothing can be laid off now." : `Open first (${ruleset().opening_minimum}+) before you lay off.`);
+    toast(
+      deal().opened[mySeat()]
+        ? gettext("Nothing can be laid off now.")
+        : interpolate(gettext("Open first (%(points)s+) before you lay off."), { points: ruleset().opening_minimum }, true),
+    );
     return;
   }
   // Several cards: lay each where it fits, in any order that works.
@@ -213,7 +218,7 @@ export async function join(code) {
   if (result) {
     setMissing(false);
     apply(result);
-    toast("You joined the game.", "info");
+    toast(gettext("You joined the game."), "info");
   }
 }
 
@@ -223,7 +228,7 @@ export async function start() {
 }
 
 export async function resign() {
-  if (!window.confirm("Resign this game? Your total stays and the server plays your seat.")) return;
+  if (!window.confirm(gettext("Resign this game? Your total stays and the server plays your seat."))) return;
   const result = await call(`${API}/resign`, { method: "POST" });
   if (result) apply(result);
 }
@@ -238,7 +243,7 @@ export async function leave() {
 }
 
 export async function abort() {
-  if (!window.confirm("Cancel this game for everyone?")) return;
+  if (!window.confirm(gettext("Cancel this game for everyone?"))) return;
   const result = await call(`${API}/abort`, { method: "POST" });
   if (result) apply(result);
 }

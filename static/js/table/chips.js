@@ -4,6 +4,7 @@
 
 import { api } from "../api.js";
 import { $, el } from "../dom.js";
+import { gettext, interpolate, ngettext } from "../i18n.js";
 import { changed, state, updateChips } from "./store.js";
 import { seatName } from "./view.js";
 
@@ -44,20 +45,32 @@ export function renderChips() {
   const balance = myBalance();
   if (v.you !== null && balance !== null && balance !== undefined) {
     const line = el("p", "chips-mine");
-    line.append(el("span", null, "Your chips: "), el("strong", "chips-balance", String(balance)));
+    line.append(el("span", null, `${gettext("Your chips:")} `), el("strong", "chips-balance", String(balance)));
     box.append(line);
   }
   if (!chips.stake) {
-    box.append(el("p", "muted small", "This game is played for no stake."));
+    box.append(el("p", "muted small", gettext("This game is played for no stake.")));
     return;
   }
   const stake = el("p", "chips-stake");
   stake.textContent =
     v.status === "lobby"
-      ? `Stake: ${chips.stake} chips each, paid when the game starts.`
-      : `Stake: ${chips.stake} chips each · pot ${chips.pot}`;
+      ? interpolate(
+          ngettext(
+            "Stake: %(stake)s chip each, paid when the game starts.",
+            "Stake: %(stake)s chips each, paid when the game starts.",
+            chips.stake,
+          ),
+          { stake: chips.stake },
+          true,
+        )
+      : interpolate(
+          ngettext("Stake: %(stake)s chip each · pot %(pot)s", "Stake: %(stake)s chips each · pot %(pot)s", chips.stake),
+          { stake: chips.stake, pot: chips.pot },
+          true,
+        );
   box.append(stake);
-  if (chips.refunded) box.append(el("p", "muted small", "The game was aborted: every stake went back."));
+  if (chips.refunded) box.append(el("p", "muted small", gettext("The game was aborted: every stake went back.")));
   if (chips.payouts) {
     const list = el("ul", "chips-payouts");
     chips.payouts.forEach((paid, position) => {
@@ -66,6 +79,6 @@ export function renderChips() {
       item.textContent = `${seatName(position)}: ${paid ? `+${paid}` : "0"}`;
       list.append(item);
     });
-    box.append(el("p", "small", "The pot was paid out:"), list);
+    box.append(el("p", "small", gettext("The pot was paid out:")), list);
   }
 }

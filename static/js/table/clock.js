@@ -1,6 +1,7 @@
 // The clocks: turn deadlines (any node with data-deadline) and each seat's time bank
 // (data-bank-of), redrawn every second from the times the API gave.
 
+import { gettext, interpolate } from "../i18n.js";
 import { formatClock, formatLeft } from "./format.js";
 import { state } from "./store.js";
 import { awaited, deal, seatOf } from "./view.js";
@@ -33,8 +34,8 @@ function tickBanks() {
     const left = bankLeftMs(position);
     if (left === null) continue;
     const text = formatClock(left);
-    chip.textContent = `bank ${text}`;
-    chip.setAttribute("aria-label", `time bank ${text}`);
+    chip.textContent = interpolate(gettext("bank %(time)s"), { time: text }, true);
+    chip.setAttribute("aria-label", interpolate(gettext("time bank %(time)s"), { time: text }, true));
     const seat = seatOf(position);
     const running =
       d && state.view.status === "active" && d.to_move === position && left < seat.time_bank_remaining_s * 1000;
@@ -56,7 +57,7 @@ export function tick() {
     const ends = node.dataset.turnEnds ? Date.parse(node.dataset.turnEnds) : null;
     const inBank = ends !== null && now >= ends && left > 0;
     if (ends !== null && !inBank && left > 0) node.textContent = formatLeft(ends - now);
-    else node.textContent = inBank ? `bank ${formatClock(left)}` : formatLeft(left);
+    else node.textContent = inBank ? interpolate(gettext("bank %(time)s"), { time: formatClock(left) }, true) : formatLeft(left);
     node.classList.toggle("countdown-bank", inBank);
     node.classList.toggle("countdown-low", left < 15000 && (ends === null || inBank));
   }

@@ -5,6 +5,7 @@
 
 import { api } from "../api.js";
 import { $, button, el } from "../dom.js";
+import { gettext, interpolate, ngettext } from "../i18n.js";
 import { API } from "./page.js";
 import { state } from "./store.js";
 import { toast } from "./toast.js";
@@ -43,9 +44,9 @@ async function syncNextGame() {
 function showPremove(body) {
   $("premove-status").textContent = body.queued
     ? body.unless.length
-      ? `queued, unless the discard pile shows ${body.unless.join(" ")}`
-      : "queued"
-    : "none";
+      ? interpolate(gettext("queued, unless the discard pile shows %(cards)s"), { cards: body.unless.join(" ") }, true)
+      : gettext("queued")
+    : gettext("none");
   $("premove-cancel").hidden = !body.queued;
 }
 
@@ -82,7 +83,8 @@ function showRequests(body) {
   box.replaceChildren();
   const pending = body.results.find((row) => row.status === "pending");
   if (!pending) return;
-  const line = el("p", "small", `${seatName(pending.seat)} asked for ${pending.days} more day(s).`);
+  const asked = ngettext("%(name)s asked for %(days)s more day.", "%(name)s asked for %(days)s more days.", pending.days);
+  const line = el("p", "small", interpolate(asked, { name: seatName(pending.seat), days: pending.days }, true));
   box.append(line);
   if (pending.seat !== mySeat()) {
     const answer = (verb) => async () => {
@@ -94,8 +96,8 @@ function showRequests(body) {
       }
     };
     box.append(
-      button("Grant", "button button-small", answer("grant")),
-      button("Decline", "button button-small button-ghost", answer("decline")),
+      button(gettext("Grant"), "button button-small", answer("grant")),
+      button(gettext("Decline"), "button button-small button-ghost", answer("decline")),
     );
   }
 }
@@ -112,7 +114,7 @@ async function askExtraTime() {
   const days = Number($("extra-days").value);
   try {
     await api(`${API}/extra-time`, { method: "POST", body: { days } });
-    toast("Asked the table for more time.", "info");
+    toast(gettext("Asked the table for more time."), "info");
     await loadRequests();
   } catch (error) {
     toast(error.message);
@@ -137,7 +139,7 @@ async function saveNote(event) {
   event.preventDefault();
   try {
     await api(`${API}/note`, { method: "PUT", body: { text: $("note-text").value } });
-    $("note-status").textContent = "Saved.";
+    $("note-status").textContent = gettext("Saved.");
   } catch (error) {
     toast(error.message);
   }

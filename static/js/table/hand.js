@@ -52,7 +52,7 @@ export function syncHand(before) {
   const d = deal();
   const key = d && d.hand ? `remi:${GAME}:${state.view.deal_number}:order` : null;
   if (key !== state.hand.orderKey) {
-    if (state.hand.orderKey) forgetOrder(state.hand.orderKey);
+    forgetOtherOrders(key);
     resetHand(key, key ? loadOrder(key) : []);
     before = null; // a new deal: nothing is "fresh"
   }
@@ -80,9 +80,14 @@ function loadOrder(key) {
   }
 }
 
-function forgetOrder(key) {
+// Only the current deal's order is kept: those of the game's earlier deals go (also
+// when the page was closed while the deal changed).
+function forgetOtherOrders(key) {
+  const prefix = `remi:${GAME}:`;
   try {
-    localStorage.removeItem(key);
+    for (const stored of Object.keys(localStorage)) {
+      if (stored !== key && stored.startsWith(prefix) && stored.endsWith(":order")) localStorage.removeItem(stored);
+    }
   } catch {
     // nothing was kept
   }
@@ -116,6 +121,18 @@ export function sortHand(how) {
   setOrder(sorted.map((item) => item.id).concat(staged));
   saveOrder();
   changed();
+}
+
+// Put one card of the hand at ``index`` among the cards shown (a card dragged, or
+// carried with the keyboard). Kept for the deal; the caller redraws.
+export function placeCard(id, index) {
+  const ids = handItems()
+    .map((item) => item.id)
+    .filter((other) => other !== id);
+  ids.splice(Math.max(0, Math.min(index, ids.length)), 0, id);
+  const staged = state.hand.order.filter((other) => !ids.includes(other));
+  setOrder(ids.concat(staged));
+  saveOrder();
 }
 
 // Move the selected cards one place left (-1) or right (+1) in the hand.

@@ -1,20 +1,24 @@
 // The table's keyboard: the keys listed in the page's "How to play & keys" panel.
 
 import { $ } from "../dom.js";
-import { discardSelected, draw, layGroup, takeDiscard } from "./actions.js";
-import { deselectAll, moveSelected, sortHand } from "./hand.js";
+import { discardSelected, draw, layGroup, openNow, takeDiscard } from "./actions.js";
+import { deselectAll, handItems, moveSelected, sortHand } from "./hand.js";
+import { focusHand, focusMelds, openKeyboardHelp } from "./keyboard-help.js";
+import { announcePlace } from "./reorder.js";
 import { state } from "./store.js";
 
 export function onKey(event) {
   if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
   const target = event.target;
   if (target && (target.matches("input, textarea, select") || target.isContentEditable)) return;
-  if ($("summary").open || $("absent-dialog").open) return;
+  if ($("summary").open || $("absent-dialog").open || $("keyboard-help").open) return;
   const key = event.key;
   if (key === "ArrowLeft" || key === "ArrowRight") {
     const direction = key === "ArrowLeft" ? -1 : 1;
-    if (moveSelected(direction)) {
+    // Shift walks the focus even with cards selected, to select more of them.
+    if (!event.shiftKey && moveSelected(direction)) {
       event.preventDefault();
+      announceMoved();
       return;
     }
     moveFocus(direction, event);
@@ -25,10 +29,26 @@ export function onKey(event) {
     }
   } else if (key === "1") sortHand("suit");
   else if (key === "3") sortHand("rank");
-  else if (key === "d" || key === "D") draw();
-  else if (key === "t" || key === "T") takeDiscard();
+  else if (key === "d" || key === "D") draw().then(() => focusHand());
+  else if (key === "t" || key === "T") takeDiscard().then(() => focusHand());
   else if (key === "x" || key === "X") discardSelected();
-  else if (key === "l" || key === "L") layGroup();
+  else if (key === "l" || key === "L") layGroup().then(() => focusHand());
+  else if (key === "o" || key === "O") openNow().then(() => focusHand());
+  else if (key === "h" || key === "H") focusHand();
+  else if (key === "m" || key === "M") focusMelds();
+  else if (key === "?") {
+    event.preventDefault();
+    openKeyboardHelp();
+  }
+}
+
+// The moved cards' new place, said for the focused card (or the first one moved).
+function announceMoved() {
+  const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest("#hand .hand-card");
+  const id = focused && state.hand.selected.has(Number(focused.dataset.id)) ? Number(focused.dataset.id) : null;
+  const first = handItems().find((item) => state.hand.selected.has(item.id));
+  if (id !== null) announcePlace(id);
+  else if (first) announcePlace(first.id);
 }
 
 // Nothing selected: the arrows walk the focus along the hand.

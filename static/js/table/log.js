@@ -4,6 +4,7 @@
 import { api } from "../api.js";
 import { cardShort } from "../cards.js";
 import { $, el } from "../dom.js";
+import { gettext, interpolate } from "../i18n.js";
 import { API } from "./page.js";
 import { refresh } from "./refresh.js";
 import { resultLine } from "./results.js";
@@ -59,35 +60,53 @@ function cardsText(pairs) {
   return pairs.map((pair) => cardShort(pair.card)).join(" ");
 }
 
+// One line of the log: "You" and the other players take different verb forms in the
+// languages of the site, so the viewer's own moves have sentences of their own.
 function describe(entry) {
   const e = entry.event || {};
-  const who = seatName(entry.seat);
+  const mine = entry.seat === mySeat();
+  const values = { who: seatName(entry.seat) };
+  const line = (yours, theirs, more = {}) => interpolate(mine ? yours : theirs, { ...values, ...more }, true);
   switch (e.type || entry.kind) {
     case "draw":
-      return e.card ? `${who} drew ${cardShort(e.card.card)} from the stock` : `${who} drew from the stock`;
+      return e.card
+        ? line(gettext("You drew %(card)s from the stock"), gettext("%(who)s drew %(card)s from the stock"), { card: cardShort(e.card.card) })
+        : line(gettext("You drew from the stock"), gettext("%(who)s drew from the stock"));
     case "take":
-      return `${who} took ${cardShort(e.card.card)} from the discard pile`;
-    case "undo":
-      return `${who} put ${cardShort(e.returned.card)} back and drew from the stock${e.card ? ` (${cardShort(e.card.card)})` : ""}`;
+      return line(gettext("You took %(card)s from the discard pile"), gettext("%(who)s took %(card)s from the discard pile"), {
+        card: cardShort(e.card.card),
+      });
+    case "undo": {
+      const text = line(gettext("You put %(card)s back and drew from the stock"), gettext("%(who)s put %(card)s back and drew from the stock"), {
+        card: cardShort(e.returned.card),
+      });
+      return e.card ? `${text} (${cardShort(e.card.card)})` : text;
+    }
     case "lay":
-      return `${who} laid down ${(e.melds || []).map(cardsText).join(" · ")}`;
+      return line(gettext("You laid down %(melds)s"), gettext("%(who)s laid down %(melds)s"), { melds: (e.melds || []).map(cardsText).join(" · ") });
     case "off":
-      return `${who} laid ${cardShort(e.card.card)} off onto ${meldOwnerText(ownerOf(e.meld), entry.seat)}`;
+      return offText(entry, e, mine, values.who);
     case "swap":
-      return `${who} swapped ${cardsText(e.cards)} for a joker`;
+      return line(gettext("You swapped %(cards)s for a joker"), gettext("%(who)s swapped %(cards)s for a joker"), { cards: cardsText(e.cards) });
     case "discard":
-      return `${who} discarded ${cardShort(e.card.card)}`;
+      return line(gettext("You discarded %(card)s"), gettext("%(who)s discarded %(card)s"), { card: cardShort(e.card.card) });
     case "resign":
-      return `${who} resigned`;
+      return line(gettext("You resigned"), gettext("%(who)s resigned"));
     default:
-      return `${who}: ${entry.kind}`;
+      return `${values.who}: ${entry.kind}`;
   }
 }
 
-function meldOwnerText(owner, mover) {
-  if (owner === null) return "a meld";
-  if (owner === mover) return mover === mySeat() ? "your own meld" : "their own meld";
-  return owner === mySeat() ? "your meld" : `${seatName(owner)}'s meld`;
+// "… laid 7♥ off onto Ana's meld": whose meld, told from where the reader sits.
+function offText(entry, e, mine, who) {
+  const owner = ownerOf(e.meld);
+  const values = { who, card: cardShort(e.card.card), owner: owner === null ? "" : seatName(owner) };
+  let text;
+  if (owner === null) text = mine ? gettext("You laid %(card)s off onto a meld") : gettext("%(who)s laid %(card)s off onto a meld");
+  else if (owner === entry.seat) text = mine ? gettext("You laid %(card)s off onto your own meld") : gettext("%(who)s laid %(card)s off onto their own meld");
+  else if (owner === mySeat()) text = gettext("%(who)s laid %(card)s off onto your meld");
+  else text = mine ? gettext("You laid %(card)s off onto %(owner)s's meld") : gettext("%(who)s laid %(card)s off onto %(owner)s's meld");
+  return interpolate(text, values, true);
 }
 
 function ownerOf(index) {
@@ -100,14 +119,14 @@ function addLog(entry) {
   const list = $("log");
   if (entry.deal !== null && entry.deal !== state.log.deal) {
     updateLog({ deal: entry.deal });
-    list.append(el("li", "log-deal", `Deal ${entry.deal}`));
+    list.append(el("li", "log-deal", interpolate(gettext("Deal %(number)s"), { number: entry.deal }, true)));
   }
   const item = el("li", "log-move");
   if (entry.seat === mySeat()) item.classList.add("log-mine");
-  item.textContent = describe(entry) + (entry.by_server ? " (played by the server)" : "");
+  item.textContent = describe(entry) + (entry.by_server ? ` ${gettext("(played by the server)")}` : "");
   list.append(item);
   const e = entry.event || {};
-  if (e.reshuffled) list.append(el("li", "log-note", "The discard pile was shuffled into a new stock."));
+  if (e.reshuffled) list.append(el("li", "log-note", gettext("The discard pile was shuffled into a new stock.")));
   if (e.result) list.append(el("li", "log-note", resultLine(e.result)));
   while (list.children.length > KEPT_LINES) list.firstElementChild.remove();
   list.scrollTop = list.scrollHeight;

@@ -3,18 +3,23 @@
 
 import { TableChat } from "../chat.js";
 import { $ } from "../dom.js";
-import { loadAbsent, noteDialogDismissed } from "./absent.js";
+import { loadAbsent, noteDialogDismissed, warnBeforeLeaving } from "./absent.js";
 import { discardSelected, draw, layGroup, onDiscardPile, openNow, undoTake } from "./actions.js";
 import { syncChips } from "./chips.js";
 import { tick } from "./clock.js";
 import { connect } from "./connection.js";
 import { syncDay, wireDay } from "./day.js";
+import { syncPause } from "./deal-pause.js";
 import { cancelOpening, deselectAll, sortHand, syncHand } from "./hand.js";
+import { wireDeckToggle } from "./deck-toggle.js";
+import { wireKeyboardHelp } from "./keyboard-help.js";
 import { onKey } from "./keys.js";
 import { syncLog } from "./log.js";
 import { API } from "./page.js";
 import { refresh } from "./refresh.js";
 import { render } from "./render.js";
+import { syncScoreSheet } from "./score-sheet.js";
+import { wireReorder } from "./reorder.js";
 import { fitHand } from "./render-hand.js";
 import { markLoaded, state, subscribe } from "./store.js";
 
@@ -30,9 +35,16 @@ function wireControls() {
   $("open-button").addEventListener("click", openNow);
   $("cancel-opening").addEventListener("click", cancelOpening);
   document.addEventListener("keydown", onKey);
+  wireReorder();
+  wireKeyboardHelp();
+  wireDeckToggle();
   $("absent-dialog").addEventListener("cancel", noteDialogDismissed);
+  window.addEventListener("beforeunload", warnBeforeLeaving);
   window.addEventListener("resize", fitHand);
-  setInterval(tick, 1000);
+  setInterval(() => {
+    tick();
+    syncPause();
+  }, 1000);
   wireDay();
 }
 
@@ -48,6 +60,8 @@ function onView(chat, before) {
   loadAbsent();
   syncChips();
   syncDay(before);
+  syncScoreSheet();
+  syncPause();
   if (!state.log.started || view.ply > state.log.ply || (before && before.status !== view.status)) {
     syncLog();
   }
@@ -61,6 +75,7 @@ function main() {
     input: $("chat-input"),
     note: $("chat-note"),
     count: $("chat-count"),
+    me: $("game").dataset.username,
   });
   subscribe("view", (before) => onView(chat, before));
   subscribe("change", render);

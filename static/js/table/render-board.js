@@ -1,10 +1,13 @@
 // Drawing the middle of the felt: the stock and discard pile, the melds on the table,
 // and the panel shown instead of them before the game starts and after it ends.
 
-import { backElement, cardElement, cardName, cardShort } from "../cards.js";
+import { backElement, cardElement, cardName } from "../cards.js";
 import { $, button, el } from "../dom.js";
+import { houseRulesList } from "../house-rules.js";
+import { gettext, interpolate, ngettext } from "../i18n.js";
 import { join, onMeld, start } from "./actions.js";
 import { initials } from "./format.js";
+import { markJoker, meldWords } from "./joker-marks.js";
 import { selectedItems } from "./hand.js";
 import { INVITE, LOBBY_URL } from "./page.js";
 import { endReasonText, gameOverTitle, standingsTable } from "./results.js";
@@ -22,8 +25,11 @@ export function renderPiles() {
   const drawNow = myTurn() && can("draw");
   stock.disabled = !drawNow || state.busy;
   stock.classList.toggle("pile-active", drawNow);
-  stock.setAttribute("aria-label", drawNow ? `Draw from the stock (${d.stock_count} cards)` : `Stock: ${d.stock_count} cards`);
-  $("stock-label").textContent = `Stock · ${d.stock_count}`;
+  const stockText = drawNow
+    ? ngettext("Draw from the stock (%(count)s card)", "Draw from the stock (%(count)s cards)", d.stock_count)
+    : ngettext("Stock: %(count)s card", "Stock: %(count)s cards", d.stock_count);
+  stock.setAttribute("aria-label", interpolate(stockText, { count: d.stock_count }, true));
+  $("stock-label").textContent = `${gettext("Stock")} · ${d.stock_count}`;
 
   discard.replaceChildren();
   const pile = d.discard;
@@ -35,18 +41,24 @@ export function renderPiles() {
     if (d.taken && d.taken.id === top.id) face.classList.add("card-taken");
     discard.append(face);
   } else {
-    discard.append(el("span", "discard-empty", "Discard"));
+    discard.append(el("span", "discard-empty", gettext("Discard")));
   }
   const takeNow = myTurn() && can("take") && d.phase === "draw";
   const one = selectedItems();
   const discardNow = myTurn() && can("discard") && one.length === 1;
   discard.disabled = !(takeNow || discardNow) || state.busy;
   discard.classList.toggle("pile-active", takeNow || discardNow);
-  let label = `Discard pile: ${pile.length} cards${top ? `, ${cardName(top.card)} on top` : ""}`;
-  if (discardNow) label = `Discard the ${cardName(one[0].card)}`;
-  else if (takeNow && top) label = `Take the ${cardName(top.card)} from the discard pile`;
+  let label = top
+    ? interpolate(
+        ngettext("Discard pile: %(count)s card, %(card)s on top", "Discard pile: %(count)s cards, %(card)s on top", pile.length),
+        { count: pile.length, card: cardName(top.card) },
+        true,
+      )
+    : gettext("Discard pile: empty");
+  if (discardNow) label = interpolate(gettext("Discard the %(card)s"), { card: cardName(one[0].card) }, true);
+  else if (takeNow && top) label = interpolate(gettext("Take the %(card)s from the discard pile"), { card: cardName(top.card) }, true);
   discard.setAttribute("aria-label", label);
-  $("discard-label").textContent = `Discard · ${pile.length}`;
+  $("discard-label").textContent = `${gettext("Discard")} · ${pile.length}`;
 }
 
 export function renderMelds() {
@@ -55,7 +67,7 @@ export function renderMelds() {
   box.replaceChildren();
   if (!d) return;
   if (!d.table.length) {
-    if (state.view.status === "active") box.append(el("p", "melds-empty", "No melds on the table yet."));
+    if (state.view.status === "active") box.append(el("p", "melds-empty", gettext("No melds on the table yet.")));
     return;
   }
   const selecting = myTurn() && state.hand.selected.size > 0 && (can("off") || can("swap"));
@@ -67,7 +79,11 @@ export function renderMelds() {
     if (!melds.length) continue;
     const group = el("section", "meld-group");
     group.dataset.owner = String(owner);
-    const title = el("h3", "meld-owner", owner === state.view.you ? "Your melds" : `${seatName(owner)}'s melds`);
+    const title = el(
+      "h3",
+      "meld-owner",
+      owner === state.view.you ? gettext("Your melds") : interpolate(gettext("%(name)s's melds"), { name: seatName(owner) }, true),
+    );
     group.append(title);
     const row = el("div", "meld-row");
     for (const meld of melds) row.append(meldElement(meld, selecting));
@@ -79,18 +95,20 @@ export function renderMelds() {
 function meldElement(meld, selecting) {
   const node = el("div", `meld meld-${meld.kind}`);
   node.dataset.index = String(meld.index);
-  const words = meld.cards.map((pair) => cardShort(pair.card)).join(" ");
-  node.setAttribute("aria-label", `Meld ${meld.index + 1}, a ${meld.kind}: ${words}`);
+  const words = meldWords(meld);
+  const kind = meld.kind === "run" ? gettext("Meld %(number)s, a run: %(cards)s") : gettext("Meld %(number)s, a set: %(cards)s");
+  node.setAttribute("aria-label", interpolate(kind, { number: meld.index + 1, cards: words }, true));
   if (selecting) {
     node.classList.add("meld-target");
     node.tabIndex = 0;
     node.setAttribute("role", "button");
-    node.title = "Lay the selected card here (click the first card: low end). Click a joker to swap it.";
+    node.title = gettext("Lay the selected card here (click the first card: low end). Click a joker to swap it.");
   }
   meld.cards.forEach((pair, position) => {
     const face = cardElement(pair.card, { id: pair.id });
     face.dataset.position = String(position);
     node.append(face);
+    markJoker(face, meld, position);
   });
   node.addEventListener("click", (event) => {
     const card = event.target.closest(".pcard");
@@ -115,13 +133,13 @@ export function renderWaiting() {
     renderLobby(box);
   } else if (v.status === "finished" || v.status === "aborted") {
     if (v.status === "aborted") {
-      box.append(el("h2", null, "This game was cancelled"));
+      box.append(el("h2", null, gettext("This game was cancelled")));
     } else {
       box.append(el("h2", null, gameOverTitle()));
       box.append(el("p", "muted", endReasonText(v)));
       box.append(standingsTable());
     }
-    const link = el("a", "button", "New game");
+    const link = el("a", "button", gettext("New game"));
     link.href = LOBBY_URL;
     box.append(link);
   }
@@ -131,45 +149,47 @@ export function renderWaiting() {
 function renderLobby(box) {
   const v = state.view;
   const taken = v.seats.length;
-  box.append(el("h2", null, taken < v.players ? "Waiting for players" : "Everyone is here"));
-  box.append(el("p", "muted", `${taken} of ${v.players} seats taken.`));
+  box.append(el("h2", null, taken < v.players ? gettext("Waiting for players") : gettext("Everyone is here")));
+  box.append(el("p", "muted", interpolate(gettext("%(taken)s of %(players)s seats taken."), { taken, players: v.players }, true)));
   const list = el("ul", "lobby-seats");
   for (let position = 0; position < v.players; position += 1) {
     const seat = seatOf(position);
     const item = el("li", seat ? "lobby-seat" : "lobby-seat lobby-seat-free");
     if (seat) {
       item.append(el("span", "avatar-dot", initials(seat.user.display_name)));
-      item.append(el("span", null, seat.user.display_name + (position === v.you ? " (you)" : "")));
-      if (seat.user.username === v.owner) item.append(el("span", "badge", "host"));
-      if (seat.user.is_bot) item.append(el("span", "badge badge-bot", "bot"));
+      item.append(el("span", null, position === v.you ? interpolate(gettext("%(name)s (you)"), { name: seat.user.display_name }, true) : seat.user.display_name));
+      if (seat.user.username === v.owner) item.append(el("span", "badge", gettext("host")));
+      if (seat.user.is_bot) item.append(el("span", "badge badge-bot", gettext("bot")));
     } else {
-      item.append(el("span", "avatar-dot", "?"), el("span", "muted", "Free seat"));
+      item.append(el("span", "avatar-dot", "?"), el("span", "muted", gettext("Free seat")));
     }
     list.append(item);
   }
   box.append(list);
+  const houseRules = houseRulesList(v.house_rules);
+  if (houseRules) box.append(houseRules);
   if (v.invite_code) box.append(inviteLink(`${window.location.origin}/games/${v.id}/?invite=${v.invite_code}`));
   const actions = el("div", "waiting-actions");
-  if (v.can.start) actions.append(button("Start the game", "button", start));
-  else if (v.you === 0) actions.append(el("p", "muted", "You can start once every seat is taken."));
-  if (v.can.join) actions.append(button("Join", "button", () => join(INVITE)));
+  if (v.can.start) actions.append(button(gettext("Start the game"), "button", start));
+  else if (v.you === 0) actions.append(el("p", "muted", gettext("You can start once every seat is taken.")));
+  if (v.can.join) actions.append(button(gettext("Join"), "button", () => join(INVITE)));
   box.append(actions);
 }
 
 function inviteLink(url) {
   const share = el("div", "invite");
-  share.append(el("label", null, "Invite link (a private game: share it with your friends)"));
+  share.append(el("label", null, gettext("Invite link (a private game: share it with your friends)")));
   const row = el("div", "invite-row");
   const input = el("input", "invite-input");
   input.readOnly = true;
   input.value = url;
-  input.setAttribute("aria-label", "Invite link");
+  input.setAttribute("aria-label", gettext("Invite link"));
   row.append(
     input,
-    button("Copy", "button button-small", async () => {
+    button(gettext("Copy"), "button button-small", async () => {
       try {
         await navigator.clipboard.writeText(url);
-        toast("Invite link copied.", "info");
+        toast(gettext("Invite link copied."), "info");
       } catch {
         input.select();
       }

@@ -3,6 +3,7 @@
 
 import { cardElement, cardName, cardShort, drawFace } from "../cards.js";
 import { $, button, el } from "../dom.js";
+import { gettext, interpolate, ngettext } from "../i18n.js";
 import { handItems, putBack, selectedItems, stagedMelds, toggle } from "./hand.js";
 import { askMeldCheck, meldCheckAnswer } from "./meld-check.js";
 import { state } from "./store.js";
@@ -27,11 +28,11 @@ export function renderStaging() {
   const answer = done && done.answer;
   const valid = Boolean(answer && answer.opening.valid);
   const totalNode = $("staging-total");
-  totalNode.textContent = answer ? `${answer.total} / ${answer.opening_minimum}` : done ? `? / ${min}` : "checking…";
+  totalNode.textContent = answer ? `${answer.total} / ${answer.opening_minimum}` : done ? `? / ${min}` : gettext("checking…");
   totalNode.classList.toggle("enough", valid);
   totalNode.classList.toggle("checking", !done);
-  if (done && done.error) note.textContent = `Cannot check the opening: ${done.error.message}`;
-  else if (answer && answer.melds.some((meld) => !meld.valid)) note.textContent = `Not a meld: ${answer.opening.message}`;
+  if (done && done.error) note.textContent = interpolate(gettext("Cannot check the opening: %(error)s"), { error: done.error.message }, true);
+  else if (answer && answer.melds.some((meld) => !meld.valid)) note.textContent = notAMeld(answer.opening.message);
   else if (answer && !valid && answer.opening.code !== "opening_too_low") note.textContent = answer.opening.message;
   else note.textContent = "";
   const list = $("staging-melds");
@@ -43,14 +44,14 @@ export function renderStaging() {
     for (const item of verdict ? verdict.cards : meld.items) node.append(cardElement(item.card, { id: item.id }));
     const value = el("span", "meld-value", verdict ? (verdict.valid ? String(verdict.value) : "✗") : "…");
     if (verdict && !verdict.valid) {
-      node.title = `Not a meld: ${verdict.message}`;
-      value.setAttribute("aria-label", `not a meld: ${verdict.message}`);
+      node.title = notAMeld(verdict.message);
+      value.setAttribute("aria-label", notAMeld(verdict.message));
     }
     node.append(value);
     node.append(
       button("×", "meld-remove", () => putBack(index), {
-        "aria-label": "Put this meld back in your hand",
-        title: "Back to hand",
+        "aria-label": gettext("Put this meld back in your hand"),
+        title: gettext("Back to hand"),
       }),
     );
     list.append(node);
@@ -58,7 +59,11 @@ export function renderStaging() {
   const open = $("open-button");
   open.disabled = !valid || state.busy;
   const short = answer && answer.opening.code === "opening_too_low" ? answer.opening_minimum - answer.total : 0;
-  open.textContent = short > 0 ? `Open (${short} more)` : "Open";
+  open.textContent = short > 0 ? interpolate(gettext("Open (%(points)s more)"), { points: short }, true) : gettext("Open");
+}
+
+function notAMeld(message) {
+  return interpolate(gettext("Not a meld: %(reason)s"), { reason: message }, true);
 }
 
 export function renderHand() {
@@ -93,12 +98,12 @@ function handCard(item, d) {
   let label = cardName(item.card);
   if (d.taken && d.taken.id === item.id) {
     node.classList.add("card-taken");
-    node.append(el("span", "card-flag", "taken"));
-    label += ", taken from the discard pile";
+    node.append(el("span", "card-flag", gettext("taken")));
+    label = interpolate(gettext("%(card)s, taken from the discard pile"), { card: label }, true);
   } else if (state.hand.fresh.has(item.id)) {
     node.classList.add("card-fresh");
-    node.append(el("span", "card-flag", "new"));
-    label += ", just drawn";
+    node.append(el("span", "card-flag", gettext("new")));
+    label = interpolate(gettext("%(card)s, just drawn"), { card: label }, true);
   }
   node.setAttribute("aria-label", label);
   node.addEventListener("click", () => toggle(item.id));
@@ -152,19 +157,22 @@ function renderTools() {
     const done = meldCheckAnswer("selection", question);
     const meld = done && done.answer ? done.answer.melds[0] : null;
     if (!done) {
-      info.textContent = "Checking…";
+      info.textContent = gettext("Checking…");
     } else if (!meld) {
-      info.textContent = `${items.length} selected`;
+      info.textContent = interpolate(gettext("%(count)s selected"), { count: items.length }, true);
     } else if (meld.valid) {
-      info.textContent = `${meld.kind === "run" ? "Run" : "Set"} worth ${meld.value}`;
+      const worth = meld.kind === "run" ? gettext("Run worth %(points)s") : gettext("Set worth %(points)s");
+      info.textContent = interpolate(worth, { points: meld.value }, true);
       info.classList.add("info-good");
     } else {
-      info.textContent = `Not a meld: ${meld.message}`;
+      info.textContent = notAMeld(meld.message);
       info.classList.add("info-bad");
     }
   } else if (items.length) {
-    info.textContent = `${items.length} selected: ${items.map((item) => cardShort(item.card)).join(" ")}`;
+    const cards = items.map((item) => cardShort(item.card)).join(" ");
+    info.textContent = interpolate(gettext("%(count)s selected: %(cards)s"), { count: items.length, cards }, true);
   } else {
-    info.textContent = `${handItems().length} cards`;
+    const count = handItems().length;
+    info.textContent = interpolate(ngettext("%(count)s card", "%(count)s cards", count), { count }, true);
   }
 }

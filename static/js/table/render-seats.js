@@ -3,6 +3,7 @@
 
 import { backElement, cardName } from "../cards.js";
 import { $, el } from "../dom.js";
+import { formatDate, gettext, interpolate, ngettext } from "../i18n.js";
 import { seatBalance } from "./chips.js";
 import { hasBank } from "./clock.js";
 import { initials } from "./format.js";
@@ -17,28 +18,28 @@ function seatBadges(position) {
   const v = state.view;
   const seat = seatOf(position);
   const badges = el("span", "badges");
-  if (seat && seat.user.is_bot) badges.append(el("span", "badge badge-bot", "bot"));
-  if (d && d.opened[position]) badges.append(el("span", "badge badge-opened", "opened"));
-  if (d && d.dealer === position && v.status === "active") badges.append(el("span", "badge", "dealer"));
-  if (seat && seat.status === "left") badges.append(el("span", "badge badge-away", "away"));
-  if (seat && seat.status === "out") badges.append(el("span", "badge badge-away", "resigned"));
+  if (seat && seat.user.is_bot) badges.append(el("span", "badge badge-bot", gettext("bot")));
+  if (d && d.opened[position]) badges.append(el("span", "badge badge-opened", gettext("opened")));
+  if (d && d.dealer === position && v.status === "active") badges.append(el("span", "badge", gettext("dealer")));
+  if (seat && seat.status === "left") badges.append(el("span", "badge badge-away", gettext("away")));
+  if (seat && seat.status === "out") badges.append(el("span", "badge badge-away", gettext("resigned")));
   if (seat && seat.away_until) {
-    const until = new Date(seat.away_until).toLocaleDateString();
-    badges.append(el("span", "badge badge-vacation", `on vacation until ${until}`));
+    const until = formatDate(seat.away_until);
+    badges.append(el("span", "badge badge-vacation", interpolate(gettext("on vacation until %(date)s"), { date: until }, true)));
   }
-  if (v.winners && v.winners.includes(position)) badges.append(el("span", "badge badge-win", "winner"));
+  if (v.winners && v.winners.includes(position)) badges.append(el("span", "badge badge-win", gettext("winner")));
   return badges;
 }
 
 function turnTag(position) {
   const d = deal();
   const v = state.view;
-  if (!d || v.status !== "active" || d.to_move !== position) return null;
+  if (!d || v.status !== "active" || v.pause || d.to_move !== position) return null;
   const tag = el("span", "turn-tag");
-  tag.append(el("span", "turn-dot"), el("span", null, position === v.you ? "Your turn" : "To move"));
+  tag.append(el("span", "turn-dot"), el("span", null, position === v.you ? gettext("Your turn") : gettext("To move")));
   const away = awaited();
   if (away && away.seat === position) {
-    tag.append(el("span", "countdown countdown-away", "away"));
+    tag.append(el("span", "countdown countdown-away", gettext("away")));
   } else if (v.deadline_at) {
     const clock = el("span", "countdown");
     clock.dataset.deadline = v.deadline_at;
@@ -53,8 +54,8 @@ function turnTag(position) {
 function chipsTag(position) {
   const chips = seatBalance(position);
   if (chips === null || chips === undefined) return null;
-  const tag = el("span", "chips-tag", `${chips} chips`);
-  tag.title = "Chip balance";
+  const tag = el("span", "chips-tag", interpolate(ngettext("%(count)s chip", "%(count)s chips", chips), { count: chips }, true));
+  tag.title = gettext("Chip balance");
   return tag;
 }
 
@@ -63,7 +64,7 @@ function bankChip(position) {
   if (!hasBank() || !seat || seat.status === "out") return null;
   const chip = el("span", "bank-chip");
   chip.dataset.bankOf = String(position);
-  chip.title = "Time bank: extra time for the whole game, used when a turn runs long";
+  chip.title = gettext("Time bank: extra time for the whole game, used when a turn runs long");
   return chip;
 }
 
@@ -77,11 +78,13 @@ export function renderOpponents() {
   for (const position of others) {
     const seat = seatOf(position);
     const node = el("div", "seat");
+    // A group, so that its aria-label (the seat in one sentence) is allowed and read.
+    node.setAttribute("role", "group");
     node.dataset.seat = String(position);
-    if (d && v.status === "active" && d.to_move === position) node.classList.add("seat-to-move");
+    if (d && v.status === "active" && !v.pause && d.to_move === position) node.classList.add("seat-to-move");
     if (!seat) {
       node.classList.add("seat-empty");
-      node.append(el("div", "seat-info", "Free seat"));
+      node.append(el("div", "seat-info", gettext("Free seat")));
       box.append(node);
       continue;
     }
@@ -102,7 +105,7 @@ export function renderOpponents() {
     const name = el("div", "seat-name");
     name.append(el("span", "avatar-dot", initials(seatName(position, { you: false }))), el("span", "seat-label", seatName(position)));
     const line = el("div", "seat-line");
-    line.append(el("span", "seat-total", `${seat.total} pts`), seatBadges(position));
+    line.append(el("span", "seat-total", pointsText(seat.total)), seatBadges(position));
     const bank = bankChip(position);
     if (bank) line.append(bank);
     const chips = chipsTag(position);
@@ -110,10 +113,11 @@ export function renderOpponents() {
     info.append(name, line);
     const turn = turnTag(position);
     if (turn) info.append(turn);
-    node.setAttribute(
-      "aria-label",
-      `${seatName(position)}: ${count} cards, total ${seat.total}${d && d.opened[position] ? ", opened" : ""}`,
-    );
+    const summary =
+      d && d.opened[position]
+        ? ngettext("%(name)s: %(count)s card, total %(total)s, opened", "%(name)s: %(count)s cards, total %(total)s, opened", count)
+        : ngettext("%(name)s: %(count)s card, total %(total)s", "%(name)s: %(count)s cards, total %(total)s", count);
+    node.setAttribute("aria-label", interpolate(summary, { name: seatName(position), count, total: seat.total }, true));
     node.append(fan, info);
     box.append(node);
   }
@@ -125,13 +129,13 @@ export function renderMe() {
   const box = $("me-seat");
   box.replaceChildren();
   if (v.you === null) {
-    if (v.status !== "lobby") box.append(el("span", "muted", "You are watching this game."));
+    if (v.status !== "lobby") box.append(el("span", "muted", gettext("You are watching this game.")));
   } else {
     const seat = seatOf(v.you);
     const name = el("div", "seat-name");
     name.append(el("span", "avatar-dot avatar-me", initials(seat.user.display_name)), el("span", "seat-label", seat.user.display_name));
     const line = el("div", "seat-line");
-    line.append(el("span", "seat-total", `${seat.total} pts`), seatBadges(v.you));
+    line.append(el("span", "seat-total", pointsText(seat.total)), seatBadges(v.you));
     const bank = bankChip(v.you);
     if (bank) line.append(bank);
     const chips = chipsTag(v.you);
@@ -144,23 +148,33 @@ export function renderMe() {
   $("prompt").textContent = d && v.status === "active" ? promptText() : "";
 }
 
+function pointsText(total) {
+  return interpolate(ngettext("%(points)s pt", "%(points)s pts", total), { points: total }, true);
+}
+
 function promptText() {
   const v = state.view;
   const d = deal();
-  if (v.you === null) return `${seatName(d.to_move)} is to move.`;
-  if (!myTurn()) return `Waiting for ${seatName(d.to_move)}…`;
+  // A live table between two deals: the deal's summary says when the next one starts.
+  if (v.pause) return interpolate(gettext("Deal %(number)s is over: the next deal is dealt soon."), { number: v.pause.deal }, true);
+  if (v.you === null) return interpolate(gettext("%(name)s is to move."), { name: seatName(d.to_move) }, true);
+  if (!myTurn()) return interpolate(gettext("Waiting for %(name)s…"), { name: seatName(d.to_move) }, true);
   const min = ruleset().opening_minimum;
   if (d.phase === "draw") {
     return can("take") && d.discard.length
-      ? "Your turn: draw from the stock, or take the top card of the discard pile."
-      : "Your turn: draw a card from the stock.";
+      ? gettext("Your turn: draw from the stock, or take the top card of the discard pile.")
+      : gettext("Your turn: draw a card from the stock.");
   }
   if (d.must_return) {
-    return `You took the ${cardName(d.must_return)} without having opened: open now (${min}+), or discard it back.`;
+    return interpolate(
+      gettext("You took the %(card)s without having opened: open now (%(points)s+), or discard it back."),
+      { card: cardName(d.must_return), points: min },
+      true,
+    );
   }
-  if (d.opened[v.you]) return "Lay down melds, lay off onto the table or swap jokers, then discard one card.";
+  if (d.opened[v.you]) return gettext("Lay down melds, lay off onto the table or swap jokers, then discard one card.");
   if (ruleset().no_opening_in_first_round && d.first_round) {
-    return "Nobody lays down in their first turn of a deal: discard one card.";
+    return gettext("Nobody lays down in their first turn of a deal: discard one card.");
   }
-  return `Open with melds worth ${min} or more (select cards, then "Lay group"), or discard one card.`;
+  return interpolate(gettext('Open with melds worth %(points)s or more (select cards, then "Lay group"), or discard one card.'), { points: min }, true);
 }

@@ -3,6 +3,7 @@
 // and draws the heading and the scores panel itself.
 
 import { $, button, el } from "../dom.js";
+import { gettext, interpolate, ngettext } from "../i18n.js";
 import { renderAbsent } from "./absent.js";
 import { abort, join, leave, resign } from "./actions.js";
 import { tick } from "./clock.js";
@@ -44,19 +45,19 @@ export function render() {
 }
 
 function renderMissing() {
-  $("game-meta").textContent = INVITE ? "A private game" : "This game cannot be found.";
+  $("game-meta").textContent = INVITE ? gettext("A private game") : gettext("This game cannot be found.");
   $("game-actions").replaceChildren();
   const box = $("waiting");
   box.hidden = false;
   box.replaceChildren();
   if (INVITE) {
-    box.append(el("h2", null, "You are invited to a private game"));
-    box.append(el("p", null, "Join to take a free seat at the table."));
-    box.append(button("Join the game", "button", () => join(INVITE)));
+    box.append(el("h2", null, gettext("You are invited to a private game")));
+    box.append(el("p", null, gettext("Join to take a free seat at the table.")));
+    box.append(button(gettext("Join the game"), "button", () => join(INVITE)));
   } else {
-    box.append(el("h2", null, "No such game"));
-    box.append(el("p", null, "It may be private, or the link may be wrong."));
-    const link = el("a", "button", "Back to the lobby");
+    box.append(el("h2", null, gettext("No such game")));
+    box.append(el("p", null, gettext("It may be private, or the link may be wrong.")));
+    const link = el("a", "button", gettext("Back to the lobby"));
     link.href = LOBBY_URL;
     box.append(link);
   }
@@ -66,27 +67,32 @@ function renderHeader() {
   const v = state.view;
   $("game-name").textContent = (v.ruleset && v.ruleset.display_name) || v.preset;
   const bits = [];
-  if (v.status === "lobby") bits.push("Waiting for players");
-  else if (v.status === "aborted") bits.push("Aborted");
-  else bits.push(`Deal ${v.deal_number} of ${v.deals_in_match}`);
-  bits.push(`${v.players} players`);
+  if (v.status === "lobby") bits.push(gettext("Waiting for players"));
+  else if (v.status === "aborted") bits.push(gettext("Aborted"));
+  else bits.push(interpolate(gettext("Deal %(number)s of %(deals)s"), { number: v.deal_number, deals: v.deals_in_match }, true));
+  bits.push(interpolate(ngettext("%(count)s player", "%(count)s players", v.players), { count: v.players }, true));
   const tc = v.time_control;
-  let pace = tc.kind === "live" ? `${tc.seconds_per_turn} s a turn` : `${tc.days_per_move} days a move`;
-  if (tc.kind === "live" && tc.time_bank_s) pace += ` + ${bankText(tc.time_bank_s)} bank`;
+  let pace =
+    tc.kind === "live"
+      ? interpolate(gettext("%(seconds)s s a turn"), { seconds: tc.seconds_per_turn }, true)
+      : interpolate(ngettext("%(days)s day a move", "%(days)s days a move", tc.days_per_move), { days: tc.days_per_move }, true);
+  if (tc.kind === "live" && tc.time_bank_s) pace += ` + ${interpolate(gettext("%(time)s bank"), { time: bankText(tc.time_bank_s) }, true)}`;
   bits.push(pace);
-  bits.push(againstBotsOnly(v) ? "against bots" : v.visibility === "private" ? "private" : "public");
-  if (tc.rated) bits.push("rated");
+  bits.push(againstBotsOnly(v) ? gettext("against bots") : v.visibility === "private" ? gettext("private") : gettext("public"));
+  if (tc.rated) bits.push(gettext("rated"));
   $("game-meta").textContent = bits.join(" · ");
 
+  // The replay opens once the game is finished (its hands are no longer secret).
+  $("replay-link").hidden = v.status !== "finished";
   const actions = $("game-actions");
   actions.replaceChildren();
   const c = v.can;
   // Joining and starting a game in the lobby are offered on the table itself.
-  if (c.join && v.status !== "lobby") actions.append(button("Return to my seat", "button button-small", () => join(INVITE)));
-  if (c.resign) actions.append(button("Resign", "button button-small button-quiet", resign));
-  if (c.leave && v.status === "lobby") actions.append(button("Leave", "button button-small button-quiet", leave));
-  if (c.abort) actions.append(button("Cancel game", "button button-small button-quiet", abort));
-  document.title = `${myTurn() ? "● Your turn · " : ""}${$("game-name").textContent} · Remi online`;
+  if (c.join && v.status !== "lobby") actions.append(button(gettext("Return to my seat"), "button button-small", () => join(INVITE)));
+  if (c.resign) actions.append(button(gettext("Resign"), "button button-small button-quiet", resign));
+  if (c.leave && v.status === "lobby") actions.append(button(gettext("Leave"), "button button-small button-quiet", leave));
+  if (c.abort) actions.append(button(gettext("Cancel game"), "button button-small button-quiet", abort));
+  document.title = `${myTurn() ? `● ${gettext("Your turn")} · ` : ""}${$("game-name").textContent} · ${gettext("Remi online")}`;
 }
 
 function renderScores() {
@@ -95,23 +101,23 @@ function renderScores() {
   const table = $("scores");
   table.replaceChildren();
   const head = el("tr");
-  head.append(el("th", null, "Player"), el("th", "num", "Cards"), el("th", "num", "Total"));
+  head.append(el("th", null, gettext("Player")), el("th", "num", gettext("Cards")), el("th", "num", gettext("Total")));
   table.append(head);
   for (const seat of v.seats) {
-    const toMove = d && v.status === "active" && d.to_move === seat.position;
+    const toMove = d && v.status === "active" && !v.pause && d.to_move === seat.position;
     const row = el("tr");
     if (seat.position === v.you) row.classList.add("me-row");
     if (toMove) row.classList.add("to-move-row");
     const name = el("td", "score-name");
     name.append(el("span", "score-turn", toMove ? "▶" : ""));
     name.append(document.createTextNode(seatName(seat.position)));
-    if ((v.winners || []).includes(seat.position)) name.append(el("span", "badge badge-win", "winner"));
+    if ((v.winners || []).includes(seat.position)) name.append(el("span", "badge badge-win", gettext("winner")));
     row.append(name, el("td", "num", d ? String(d.hand_counts[seat.position]) : "–"), el("td", "num", String(seat.total)));
     table.append(row);
   }
   const rules = ruleset();
-  const bits = [`Opening ${rules.opening_minimum}`];
-  if (rules.match_end_score) bits.push(`match ends at ${rules.match_end_score}`);
-  bits.push("lowest total wins");
+  const bits = [interpolate(gettext("Opening %(points)s"), { points: rules.opening_minimum }, true)];
+  if (rules.match_end_score) bits.push(interpolate(gettext("match ends at %(score)s"), { score: rules.match_end_score }, true));
+  bits.push(gettext("lowest total wins"));
   $("match-info").textContent = bits.join(" · ");
 }

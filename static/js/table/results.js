@@ -2,23 +2,24 @@
 // closing panel share.
 
 import { el } from "../dom.js";
+import { LANG, gettext, interpolate, ngettext } from "../i18n.js";
 import { state } from "./store.js";
 import { seatName } from "./view.js";
 
-const FINISH_NAMES = {
-  normal: "went out",
-  joker: "went out with a joker",
-  mixed_hand: "went out in a mixed hand",
-  dry_hand: "went out in one go: a hand!",
-  void: "",
+// How a deal was won, said of the viewer ("you") and of anyone else ("who").
+const FINISH_LINES = {
+  normal: { you: gettext("You went out."), who: gettext("%(who)s went out.") },
+  joker: { you: gettext("You went out with a joker."), who: gettext("%(who)s went out with a joker.") },
+  mixed_hand: { you: gettext("You went out in a mixed hand."), who: gettext("%(who)s went out in a mixed hand.") },
+  dry_hand: { you: gettext("You went out in one go: a hand!"), who: gettext("%(who)s went out in one go: a hand!") },
 };
 
 const END_REASONS = {
-  completed: "All deals played.",
-  resigned: "The other players resigned.",
-  score_limit: "A player reached the score limit.",
-  timeout: "A player ran out of time.",
-  absent: "A player did not come back to the table.",
+  completed: gettext("All deals played."),
+  resigned: gettext("The other players resigned."),
+  score_limit: gettext("A player reached the score limit."),
+  timeout: gettext("A player ran out of time."),
+  absent: gettext("A player did not come back to the table."),
 };
 
 // Why the game ended, told from where the reader sits: the one who resigned reads
@@ -26,24 +27,36 @@ const END_REASONS = {
 export function endReasonText(v) {
   if (v.end_reason !== "resigned") return END_REASONS[v.end_reason] || "";
   const gone = v.seats.filter((seat) => seat.status === "out").map((seat) => seat.position);
-  if (v.you !== null && gone.includes(v.you)) return "You resigned.";
+  if (v.you !== null && gone.includes(v.you)) return gettext("You resigned.");
   if (!gone.length) return END_REASONS.resigned;
-  const names = gone.map((position) => seatName(position, { you: false })).join(" and ");
-  return `${names} resigned.`;
+  const names = joinNames(gone.map((position) => seatName(position, { you: false })));
+  return interpolate(ngettext("%(names)s resigned.", "%(names)s resigned.", gone.length), { names }, true);
+}
+
+// "Ana, Bo and Cvetko" in the page's language.
+function joinNames(names) {
+  try {
+    return new Intl.ListFormat(LANG, { style: "long", type: "conjunction" }).format(names);
+  } catch {
+    return names.join(", ");
+  }
 }
 
 export function resultLine(result) {
-  if (result.winner === null || result.finish === "void") return "The deal ended void: nobody scores.";
-  const text = `${seatName(result.winner)} ${FINISH_NAMES[result.finish] || "went out"}`;
-  return text.endsWith("!") ? text : `${text}.`;
+  if (result.winner === null || result.finish === "void") return gettext("The deal ended void: nobody scores.");
+  const lines = FINISH_LINES[result.finish] || FINISH_LINES.normal;
+  const v = state.view;
+  if (v && v.you !== null && result.winner === v.you) return lines.you;
+  return interpolate(lines.who, { who: seatName(result.winner) }, true);
 }
 
 export function gameOverTitle() {
   const v = state.view;
   const winners = v.winners || [];
-  if (v.you !== null && winners.includes(v.you)) return winners.length > 1 ? "You share the win!" : "You won the game!";
-  if (!winners.length) return "Game over";
-  return `${winners.map((w) => seatName(w, { you: false })).join(" and ")} won the game`;
+  if (v.you !== null && winners.includes(v.you)) return winners.length > 1 ? gettext("You share the win!") : gettext("You won the game!");
+  if (!winners.length) return gettext("Game over");
+  const names = joinNames(winners.map((w) => seatName(w, { you: false })));
+  return interpolate(ngettext("%(names)s won the game", "%(names)s won the game", winners.length), { names }, true);
 }
 
 export function standingsTable() {
@@ -51,8 +64,8 @@ export function standingsTable() {
   const table = el("table", "standings");
   const head = el("tr");
   const changes = new Map((v.rating_changes || []).map((change) => [change.position, change]));
-  head.append(el("th", null, "#"), el("th", null, "Player"), el("th", "num", "Total"));
-  if (changes.size) head.append(el("th", "num", "Rating"));
+  head.append(el("th", null, "#"), el("th", null, gettext("Player")), el("th", "num", gettext("Total")));
+  if (changes.size) head.append(el("th", "num", gettext("Rating")));
   table.append(head);
   const seats = [...v.seats].sort((a, b) => a.total - b.total);
   seats.forEach((seat, place) => {
@@ -68,7 +81,7 @@ export function standingsTable() {
   });
   if (!v.time_control.rated || v.status !== "finished" || changes.size) return table;
   const box = el("div");
-  box.append(table, el("p", "muted", "Not rated: the game was left before every player had made a move."));
+  box.append(table, el("p", "muted", gettext("Not rated: the game was left before every player had made a move.")));
   return box;
 }
 

@@ -3,6 +3,7 @@
 
 import { cardShort } from "../cards.js";
 import { $, el } from "../dom.js";
+import { gettext } from "../i18n.js";
 import { state } from "./store.js";
 import { seatName } from "./view.js";
 
@@ -19,8 +20,8 @@ export function renderSeating() {
     const item = el("li", "seating-row");
     item.dataset.seat = String(position);
     const drawn = seating.cards[position].map(cardShort);
-    item.append(el("span", "seating-name", seatName(position)), el("span", "seating-cards", drawn.join(" then ")));
-    if (k === 0) item.append(el("span", "badge", "starts"));
+    item.append(el("span", "seating-name", seatName(position)), el("span", "seating-cards", drawn.join(` ${gettext("then")} `)));
+    if (k === 0) item.append(el("span", "badge", gettext("starts")));
     list.append(item);
   }
 }

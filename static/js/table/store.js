@@ -26,6 +26,8 @@ const state = {
     selected: new Set(),
     staged: [], // the opening row: [{items: [{id, card}]}], each meld as the player picked it
     fresh: new Set(), // cards that just arrived in the hand
+    drag: null, // a card being dragged (reorder.js): {id, pointerId, x, y, moved}
+    swallowClick: false, // the click that ends a drag is no selection
   },
   log: {
     ply: 0, // the last move shown in the log
@@ -118,6 +120,18 @@ export function resetHand(orderKey, order) {
 
 export function setOrder(ids) {
   state.hand.order = ids;
+}
+
+export function setDrag(drag) {
+  state.hand.drag = drag;
+}
+
+export function markDragMoved() {
+  state.hand.drag.moved = true;
+}
+
+export function setSwallowClick(swallow) {
+  state.hand.swallowClick = swallow;
 }
 
 export function setFresh(ids) {

@@ -1,39 +1,38 @@
 // The dialogs at the end of a deal and of the game.
 
 import { $, el } from "../dom.js";
+import { gettext, interpolate } from "../i18n.js";
+import { dealHands, pauseBlock, readyButton } from "./deal-pause.js";
 import { LOBBY_URL } from "./page.js";
+import { refresh } from "./refresh.js";
 import { endReasonText, gameOverTitle, resultLine, standingsTable } from "./results.js";
 import { state, updateSummaries } from "./store.js";
-import { seatName } from "./view.js";
 
 export function showDealSummary(entry) {
-  const result = entry.event.result;
   const v = state.view;
+  // The game's own record of the deal (every hand left, the totals). The log may be
+  // ahead of the view we hold: read the game again first.
+  const found = (v.deals || []).find((d) => d.number === entry.deal);
+  if (!found && !entry.reread) {
+    entry.reread = true;
+    refresh().then(() => showDealSummary(entry));
+    return;
+  }
+  const result = found || entry.event.result;
   const over = v.status === "finished";
-  const title = over ? gameOverTitle() : `Deal ${entry.deal} is over`;
+  const title = over ? gameOverTitle() : interpolate(gettext("Deal %(number)s is over"), { number: entry.deal }, true);
   const body = el("div");
   body.append(el("p", "summary-lead", resultLine(result)));
-  const table = el("table", "standings");
-  const head = el("tr");
-  head.append(el("th", null, "Player"), el("th", "num", "Left in hand"), el("th", "num", "This deal"), el("th", "num", "Total"));
-  table.append(head);
-  for (const seat of v.seats) {
-    const row = el("tr", seat.position === result.winner ? "winner-row" : "");
-    const score = result.scores[seat.position];
-    row.append(
-      el("td", null, seatName(seat.position)),
-      el("td", "num", seat.position === result.winner ? "–" : String(result.penalties[seat.position])),
-      el("td", "num", `${score > 0 ? "+" : ""}${score}`),
-      el("td", "num", String(seat.total)),
-    );
-    table.append(row);
-  }
-  body.append(table);
+  // Every hand, now that the deal is over, and each seat's score in words.
+  body.append(dealHands(result));
   if (over) {
     body.append(el("p", "muted", endReasonText(v)));
     updateSummaries({ gameOver: true });
+  } else if (v.pause) {
+    body.append(pauseBlock());
   } else {
-    body.append(el("p", "muted", `Deal ${v.deal_number} of ${v.deals_in_match} is dealt. Lowest total wins the match.`));
+    const next = gettext("Deal %(number)s of %(deals)s is dealt. Lowest total wins the match.");
+    body.append(el("p", "muted", interpolate(next, { number: v.deal_number, deals: v.deals_in_match }, true)));
   }
   openSummary(title, body, over);
 }
@@ -53,15 +52,18 @@ function openSummary(title, body, over) {
   const actions = $("summary-actions");
   actions.replaceChildren();
   if (over) {
-    const link = el("a", "button button-ghost", "New game");
+    const link = el("a", "button button-ghost", gettext("New game"));
     link.href = LOBBY_URL;
     actions.append(link);
   }
-  const close = el("button", "button", over ? "Close" : "Next deal");
+  // A paused live table: "Ready" deals the next deal once every player has pressed it.
+  const ready = over ? null : readyButton();
+  if (ready) actions.append(ready);
+  const close = el("button", ready ? "button button-ghost" : "button", over || ready || state.view.pause ? gettext("Close") : gettext("Next deal"));
   close.value = "close";
   actions.append(close);
   if (dialog.open) dialog.close();
   if (typeof dialog.showModal === "function") dialog.showModal();
   else dialog.setAttribute("open", "");
-  close.focus();
+  (ready || close).focus();
 }

@@ -1,13 +1,14 @@
 // Short messages in the corner: errors stay longer than news, and a few at most are kept.
 
 import { $, button, el } from "../dom.js";
+import { gettext } from "../i18n.js";
 
 export function toast(message, kind = "error") {
   const box = $("toasts");
   const item = el("div", `toast toast-${kind}`);
   item.setAttribute("role", kind === "error" ? "alert" : "status");
   item.append(el("span", "toast-text", message));
-  const close = button("×", "toast-close", () => item.remove(), { "aria-label": "Dismiss" });
+  const close = button("×", "toast-close", () => item.remove(), { "aria-label": gettext("Dismiss") });
   item.append(close);
   box.append(item);
   while (box.children.length > 4) box.firstElementChild.remove();

@@ -1,6 +1,7 @@
 // Questions about the game as the API last showed it to this viewer: whose turn, which
 // seat is whose, what the viewer may do. Nothing is worked out that the API did not say.
 
+import { gettext, interpolate } from "../i18n.js";
 import { state } from "./store.js";
 
 export function deal() {
@@ -16,14 +17,15 @@ export function seatOf(position) {
 }
 
 export function seatName(position, { you = true } = {}) {
-  if (you && position === mySeat()) return "You";
+  if (you && position === mySeat()) return gettext("You");
   const seat = seatOf(position);
-  return seat ? seat.user.display_name || seat.user.username : `Seat ${position + 1}`;
+  return seat ? seat.user.display_name || seat.user.username : interpolate(gettext("Seat %(number)s"), { number: position + 1 }, true);
 }
 
 export function myTurn() {
   const d = deal();
-  return Boolean(d && state.view.status === "active" && mySeat() !== null && d.to_move === mySeat());
+  // Between two deals of a live table (``pause``) nobody is to move.
+  return Boolean(d && state.view.status === "active" && !state.view.pause && mySeat() !== null && d.to_move === mySeat());
 }
 
 export function can(kind) {

@@ -1,0 +1,85 @@
+"""Every page a person reaches, with the data that fills it: what the accessibility
+checks and the screenshots walk through."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from playwright.sync_api import Page
+
+from accounts.models import Rating
+from games.models import Game
+from games.play import services
+from tests.browser.test_player_pages import emil_resigns
+from tests.browser.test_table import PASSWORD
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 360, "height": 640}
+SIZES = {"desktop": DESKTOP, "phone": PHONE}
+
+
+@dataclass(frozen=True)
+class SitePage:
+    name: str
+    signed_in: bool
+    # A path, or a format string over the ``SiteData`` fields.
+    path: str
+    # A selector whose element shows once the page's own script has drawn it.
+    ready: str = "main"
+
+    def url(self, data: SiteData) -> str:
+        return self.path.format(
+            finished=data.finished.public_id, playing=data.playing.public_id, player="emil"
+        )
+
+
+@dataclass(frozen=True)
+class SiteData:
+    """dana beat emil in a rated game (finished) and is to move in another (playing)."""
+
+    finished: Game
+    playing: Game
+
+
+PAGES = [
+    SitePage("home", signed_in=False, path="/"),
+    SitePage("home-signed-in", signed_in=True, path="/"),
+    SitePage("lobby", signed_in=True, path="/play/", ready="#presets .choice"),
+    SitePage("table", signed_in=True, path="/games/{playing}/", ready="#hand .pcard"),
+    SitePage("table-finished", signed_in=True, path="/games/{finished}/", ready="#waiting"),
+    SitePage(
+        "replay",
+        signed_in=True,
+        path="/games/{finished}/replay/",
+        ready='#replay[data-state="ready"]',
+    ),
+    SitePage("profile", signed_in=True, path="/accounts/profile/"),
+    SitePage("player", signed_in=False, path="/accounts/players/{player}/"),
+    SitePage("leaderboard", signed_in=False, path="/accounts/leaderboard/?rules=polish51"),
+    SitePage("signup", signed_in=False, path="/accounts/signup/"),
+    SitePage("login", signed_in=False, path="/accounts/login/"),
+    SitePage("settings", signed_in=True, path="/settings/"),
+]
+SIGNED_IN_AS = "dana"
+
+
+def make_site_data() -> SiteData:
+    """Made before the browser starts: the services publish their events from this
+    thread."""
+    finished, users = emil_resigns(after_moves=True)
+    Rating.objects.filter(user=users[0]).update(sigma=3)  # established, so listed
+    fern = get_user_model().objects.create_user(username="fern", password=PASSWORD)
+    playing = services.game_create(owner=users[0], preset="serbian", players=2)
+    services.game_join(game=playing, user=fern)
+    playing = services.game_start(game=playing, user=users[0])
+    return SiteData(finished=finished, playing=playing)
+
+
+def open_page(page: Page, base_url: str, site_page: SitePage, data: SiteData) -> Any:
+    """Go to the page and wait until it has drawn itself; the response."""
+    response = page.goto(base_url + site_page.url(data))
+    page.locator(site_page.ready).first.wait_for(state="attached")
+    page.wait_for_load_state("networkidle")
+    return response

@@ -1,0 +1,50 @@
+"""axe-core on every page, at desktop and phone width: no serious or critical
+violation (contrast, ARIA, names, landmarks, headings, focusable scroll regions)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from tests.browser.axe import describe
+from tests.browser.site_pages import (
+    PAGES,
+    SIGNED_IN_AS,
+    SIZES,
+    SitePage,
+    make_site_data,
+    open_page,
+)
+from tests.browser.test_table import PASSWORD
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.django_db(transaction=True),
+]
+
+
+@pytest.mark.parametrize("site_page", PAGES, ids=[page.name for page in PAGES])
+def test_the_page_has_no_serious_accessibility_violation_at_desktop_or_phone_width(
+    site_page: SitePage,
+    player_factory: Callable[..., Any],
+    axe_violations: Callable[[Any], list[dict[str, Any]]],
+) -> None:
+    data = make_site_data()
+    person = player_factory(SIGNED_IN_AS, **SIZES["desktop"])
+    if site_page.signed_in:
+        person.log_in(SIGNED_IN_AS, PASSWORD)
+
+    found: dict[str, str] = {}
+    for size_name, size in SIZES.items():
+        person.page.set_viewport_size(size)
+        response = open_page(person.page, person.base_url, site_page, data)
+        assert response is not None and response.ok, f"{site_page.name}: {response}"
+        violations = axe_violations(person.page)
+        if violations:
+            found[size_name] = describe(violations)
+
+    assert not found, "\n\n".join(
+        f"{site_page.name} at {size_name} width:\n{report}" for size_name, report in found.items()
+    )
