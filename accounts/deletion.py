@@ -30,8 +30,9 @@ from accounts.models import (
 from accounts.services import AccountError
 from games.errors import GameError
 from games.models import Game, Seat
-from games.play import services as game_services
+from games.play.lobby import game_leave
 from games.play.moderation import sockets_close
+from games.play.resign import game_resign
 
 log = logging.getLogger(__name__)
 
@@ -83,9 +84,9 @@ def _leave_games(user: User) -> None:
         game = seat.game
         try:
             if game.status == Game.Status.ACTIVE:
-                game_services.game_resign(game=game, user=user)
+                game_resign(game=game, user=user)
             else:
-                game_services.game_leave(game=game, user=user)
+                game_leave(game=game, user=user)
         except GameError as exc:
             # The game moved on meanwhile (it ended, or started and ended): nothing
             # is left to give up.

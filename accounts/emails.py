@@ -1,14 +1,15 @@
 """The mail accounts send themselves: the link that verifies an address, and the
 password reset (Django's ``PasswordResetView`` with our templates and this form). Each
 is written in its recipient's saved language, whatever the page that asked. Links are
-absolute URLs on the host the request came to, as Django's password reset builds
-them, so that a link works on whatever address the site is reached at.
+absolute URLs on ``SITE_URL``, like every link the site sends out (``make run`` sets it
+from its port): never on the Host of the request that asked, which its sender chose.
 """
 
 from __future__ import annotations
 
 import logging
 from typing import Any
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib.auth import forms as auth_forms
@@ -31,6 +32,11 @@ def language_of(user: User) -> str:
     return language if language in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
 
 
+def site_link(path: str) -> str:
+    """``path`` (from ``reverse``) on the site's address."""
+    return str(settings.SITE_URL).rstrip("/") + path
+
+
 class PasswordResetForm(auth_forms.PasswordResetForm):
     """Django's, each link in the language of the account it is for."""
 
@@ -43,6 +49,8 @@ class PasswordResetForm(auth_forms.PasswordResetForm):
         to_email: str,
         html_email_template_name: str | None = None,
     ) -> None:
+        site = urlsplit(str(settings.SITE_URL))
+        context = {**context, "protocol": site.scheme, "domain": site.netloc}
         with translation.override(language_of(context["user"])):
             super().send_mail(
                 subject_template_name,
@@ -64,7 +72,7 @@ def send_verification_email(*, request: HttpRequest | Request, user: User) -> bo
     context = {
         "user": user,
         "email": email,
-        "link": request.build_absolute_uri(path),
+        "link": site_link(path),
         "days": LINK_MAX_AGE.days,
     }
     with translation.override(language_of(user)):

@@ -7,6 +7,7 @@ from django.contrib.auth import get_user_model, password_validation
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from accounts.history import RESULTS
 from accounts.models import DELETED_USERNAME_PREFIX, CardColours, Language, Profile
@@ -21,17 +22,24 @@ _password_rules = lazy(password_validation.password_validators_help_text_html, s
 
 class SignupForm(forms.Form):
     username = forms.CharField(
+        label=_("Username"),
         max_length=150,
         validators=[UnicodeUsernameValidator()],
         help_text=_("Letters, digits and @/./+/-/_ only."),
         widget=forms.TextInput(attrs={"autocomplete": "username", "autofocus": True}),
     )
     display_name = forms.CharField(
+        label=_("Display name"),
         max_length=40,
         required=False,
         help_text=_("What other players see. Defaults to the username."),
     )
-    email = forms.EmailField(required=False, help_text=_("Optional."))
+    email = forms.EmailField(
+        # A context of its own: Django's catalogue leaves "Email" in English in Macedonian.
+        label=pgettext_lazy("form field", "Email"),
+        required=False,
+        help_text=_("Optional."),
+    )
     password1 = forms.CharField(
         label=_("Password"),
         strip=False,
@@ -73,18 +81,39 @@ class ProfileForm(forms.ModelForm):
         model = Profile
         fields = ["display_name", "bio", "country", "avatar"]
         widgets = {"bio": forms.Textarea(attrs={"rows": 3})}
+        # The model's own texts are not translated (they would be a migration's).
+        labels = {
+            "display_name": _("Display name"),
+            "bio": _("About you"),
+            "country": _("Country"),
+            "avatar": _("Avatar"),
+        }
+        help_texts = {
+            "country": _("ISO 3166-1 alpha-2 country code, e.g. RS; empty if not given."),
+            "avatar": _("An emoji, or an https:// image URL."),
+        }
+        error_messages = {"country": {"invalid": _("Use an ISO 3166-1 alpha-2 code, e.g. RS.")}}
 
 
 class TokenCreateForm(forms.Form):
-    name = forms.CharField(max_length=64, help_text=_("What it is for, e.g. my-bot."))
+    name = forms.CharField(
+        label=_("Name"), max_length=64, help_text=_("What it is for, e.g. my-bot.")
+    )
     expires_in_days = forms.IntegerField(
-        min_value=1, max_value=3650, required=False, help_text=_("Empty: until revoked.")
+        label=_("Expires in days"),
+        min_value=1,
+        max_value=3650,
+        required=False,
+        help_text=_("Empty: until revoked."),
     )
 
 
 class SettingsForm(forms.Form):
-    display_name = forms.CharField(max_length=40, help_text=_("What other players see."))
+    display_name = forms.CharField(
+        label=_("Display name"), max_length=40, help_text=_("What other players see.")
+    )
     language = forms.ChoiceField(
+        label=_("Language"),
         choices=Language.choices,
         help_text=_("The language of the site and of the emails we send you."),
     )
@@ -176,18 +205,22 @@ class HistoryFilterForm(forms.Form):
         required=False,
         choices=[("", _("Any")), *((r, _RESULT_LABELS.get(r, r)) for r in RESULTS)],
     )
-    opponent = forms.CharField(required=False, max_length=150, help_text=_("A username."))
+    opponent = forms.CharField(
+        label=_("Opponent"), required=False, max_length=150, help_text=_("A username.")
+    )
     time_control = forms.ChoiceField(
         label=_("Time control"),
         required=False,
         choices=[("", _("Any")), *Game.TimeControl.choices],
     )
     since = forms.DateField(
+        label=_("Since"),
         required=False,
         widget=forms.DateInput(attrs={"type": "date"}),
         help_text=_("Started on or after."),
     )
     until = forms.DateField(
+        label=_("Until"),
         required=False,
         widget=forms.DateInput(attrs={"type": "date"}),
         help_text=_("Started on or before."),

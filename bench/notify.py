@@ -10,7 +10,7 @@ All on 127.0.0.1, production mode (PostgreSQL, Redis, ``SECRET_KEY`` set):
 2. starts **two** uvicorn processes (two ports) and, in ``--client-procs``
    separate client processes, connects the clients alternately to one or the other, each
    subscribed to its game over ``/ws/v1/``;
-3. in this process plays ``--moves`` moves through ``games.play.services.game_act``
+3. in this process plays ``--moves`` moves through ``games.play.act.game_act``
    (round-robin over the games, ``--rate`` moves per second), stamping the wall
    clock when each transaction commits (the first on-commit callback);
 4. the clients stamp the arrival of each ``move`` event (game, ply); latency is
@@ -184,7 +184,8 @@ def _setup(game_count: int, client_count: int) -> tuple[list[tuple[str, str]], l
     from django.contrib.auth.models import User
 
     from accounts import services as account_services
-    from games.play import services
+    from games.play.create import game_create
+    from games.play.lobby import game_join, game_start
 
     games = []
     tokens: dict[int, str] = {}
@@ -193,9 +194,9 @@ def _setup(game_count: int, client_count: int) -> tuple[list[tuple[str, str]], l
             User.objects.create_user(username=f"p{index}_{seat}", password=None)
             for seat in range(2)
         ]
-        game = services.game_create(owner=players[0], preset="serbian", players=2)
-        services.game_join(game=game, user=players[1])
-        games.append(services.game_start(game=game, user=players[0]))
+        game = game_create(owner=players[0], preset="serbian", players=2)
+        game_join(game=game, user=players[1])
+        games.append(game_start(game=game, user=players[0]))
         for player in players:
             tokens[player.pk] = account_services.token_create(user=player, name="bench")[1]
     plan = []
@@ -230,7 +231,7 @@ def _drive(games: list[Any], moves: int, rate: float) -> dict[tuple[str, int], f
     from games.bots.server_moves import server_action
     from games.engine import Deal as EngineDeal
     from games.models import Deal, Game
-    from games.play import services
+    from games.play.act import game_act
 
     commits: dict[tuple[str, int], float] = {}
     interval = 1.0 / rate
@@ -252,7 +253,7 @@ def _drive(games: list[Any], moves: int, rate: float) -> dict[tuple[str, int], f
 
             with transaction.atomic():
                 transaction.on_commit(stamp)  # first: runs right at the commit
-                services.game_act(
+                game_act(
                     game=game, user=seat.user, action=server_action(deal), expected_ply=game.ply
                 )
             played += 1

@@ -709,9 +709,35 @@ def http_figure(
     def get(i: int) -> int:
         return int(client.get(urls[i % len(urls)]).status_code)
 
-    figure = sample(name, get, samples=args.samples, max_seconds=args.max_seconds, meter=meter)
-    figure.queries = explained(lambda: get(0))
+    with first_error() as error:
+        figure = sample(name, get, samples=args.samples, max_seconds=args.max_seconds, meter=meter)
+        figure.queries = explained(lambda: get(0))
+    if error:
+        # A 500 says nothing by itself (the log level hides it): its cause, once.
+        figure.note = f"first error: {error[0].splitlines()[-1]}"
+        print(f"  {name}: {error[0]}", flush=True)
     return figure
+
+
+@contextmanager
+def first_error() -> Iterator[list[str]]:
+    """The traceback of the first exception a view raised meanwhile (Django's
+    ``got_request_exception``), in a list that stays empty when none did."""
+    import traceback
+
+    from django.core.signals import got_request_exception
+
+    found: list[str] = []
+
+    def keep(sender: Any, request: Any = None, **kwargs: Any) -> None:
+        if not found:
+            found.append(traceback.format_exc().rstrip())
+
+    got_request_exception.connect(keep, weak=False)
+    try:
+        yield found
+    finally:
+        got_request_exception.disconnect(keep)
 
 
 def age(game_ids: Sequence[int]) -> None:

@@ -1,8 +1,8 @@
 """Seeding for ``bench/scale.py``: a few template games played through the site's own
 services, then cloned in bulk with ``INSERT ... SELECT`` on the server.
 
-A template is a real game: created, joined and started with ``games.play.services``, its
-moves played with ``services.game_act`` (the greedy bot's choices for people, the
+A template is a real game: created, joined and started with the ``games.play`` commands, its
+moves played with ``game_act`` (the greedy bot's choices for people, the
 bot task's own code, ``bot_turns.bot_play``, for a built-in bot), so its Game, Seat,
 Deal (deck, card ids, state snapshot, result), Move and RatingChange rows are exactly
 what the site writes. A clone copies a template's rows under fresh ids, a fresh
@@ -107,10 +107,11 @@ def player_create(username: str) -> Any:
 def template_play(spec: TemplateSpec, people: Sequence[Any], bot: Any | None, seed: int) -> int:
     """Play one template game through the services; returns its pk."""
     from games.models import Game
-    from games.play import services
+    from games.play.create import game_create
+    from games.play.lobby import game_join, game_start
 
     seated = [people[0], bot, *people[1 : spec.players - 1]] if spec.bot else people[: spec.players]
-    game = services.game_create(
+    game = game_create(
         owner=seated[0],
         preset="serbian",
         players=spec.players,
@@ -120,8 +121,8 @@ def template_play(spec: TemplateSpec, people: Sequence[Any], bot: Any | None, se
     )
     for person in seated[1:]:
         if person is not bot:
-            services.game_join(game=game, user=person)
-    services.game_start(game=game, user=seated[0])
+            game_join(game=game, user=person)
+    game_start(game=game, user=seated[0])
     _play_until(game.pk, seated, _stop_rule(spec), random.Random(seed))
     return int(game.pk)
 
@@ -146,7 +147,7 @@ def _play_until(
     from games import bots
     from games.engine import Deal as EngineDeal
     from games.models import Deal, Game
-    from games.play import services
+    from games.play.act import game_act
     from games.play.bot_turns import bot_play
 
     for _ in range(MAX_TEMPLATE_MOVES):
@@ -163,7 +164,7 @@ def _play_until(
             continue
         ply = game.ply
         for action in bots.decide(2, deal.view(deal.to_move), None, deal.ruleset, rng):
-            result = services.game_act(
+            result = game_act(
                 game=game.public_id,
                 user=mover,
                 action=action,

@@ -81,7 +81,7 @@ PACE_BURST_S = 1.0
 # A move (or any request) is retried for this long before it is given up.
 RETRY_FOR_S = 60.0
 REQUEST_TIMEOUT_S = 30.0
-# The API's shortest live turn and absent-player wait (games.play.services).
+# The API's shortest live turn and absent-player wait (games.play.create).
 SLEEPER_SECONDS_PER_TURN = 10
 SLEEPER_ABSENT_WAIT_S = 10
 WS_PING_EVERY_S = 20.0

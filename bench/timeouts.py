@@ -64,7 +64,8 @@ def run(args: argparse.Namespace, db_name: str, redis_url: str) -> None:
 
         from games.live import presence
         from games.models import Move
-        from games.play import services
+        from games.play.create import game_create
+        from games.play.lobby import game_join, game_start
 
         worker = subprocess.Popen(
             [
@@ -86,19 +87,19 @@ def run(args: argparse.Namespace, db_name: str, redis_url: str) -> None:
             ]
             for player in players:
                 presence.presence_touch(user_id=player.pk, channel=f"bench{player.pk}", games=[])
-            game = services.game_create(
+            game = game_create(
                 owner=players[0],
                 preset="serbian",
                 players=2,
                 time_control="live",
                 seconds_per_turn=args.seconds_per_turn,
             )
-            services.game_join(game=game, user=players[1])
+            game_join(game=game, user=players[1])
             for player in players:
                 presence.presence_touch(
                     user_id=player.pk, channel=f"bench{player.pk}", games=[game.public_id]
                 )
-            game = services.game_start(game=game, user=players[0])
+            game = game_start(game=game, user=players[0])
             games.append((game.pk, game.deadline_at))
             time.sleep(args.spread / args.games)
         print(f"{len(games)} live games started; waiting for their first deadlines")

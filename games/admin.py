@@ -1,7 +1,7 @@
 """Moderation through the Django admin.
 
 Everything here is read-only: games, seats, deals and moves are written by
-``games.play.services`` alone (the move log is append-only: no add, change or
+the commands of ``games.play`` alone (the move log is append-only: no add, change or
 delete). What changes a game goes through a moderator command of
 ``games.play.moderation``, with the moderator's reason, which writes the modlog:
 abort a game, adjudicate one (a game's page), hide chat lines.

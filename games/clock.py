@@ -1,7 +1,7 @@
 """Turn deadlines and time banks: functions of the game's rows, the settings and now.
 
 A turn's deadline is computed when the turn starts (``turn_deadline``, called by
-``games.play.services`` on every turn change) and stored on the game with its ply.
+``games.play.turns`` on every turn change) and stored on the game with its ply.
 Live games: ``seconds_per_turn`` plus the mover's time bank: each seat has
 ``time_bank_s`` for the whole game (not refilled per deal), used only by the part
 of a turn that runs past ``seconds_per_turn``; what a player used is taken from

@@ -1,6 +1,6 @@
 """Persisted games: the game, its seats, its deals and the append-only move log.
 
-Only ``games.play.services`` writes these tables. Reads go through
+Only the commands of ``games.play`` write these tables. Reads go through
 ``games.read.selectors``; what a user may see of a deal is always built by the
 engine's per-seat view, never from the raw columns below (``Deal.deck`` and
 ``Deal.state`` hold every hidden card).
@@ -185,6 +185,11 @@ class Seat(models.Model):
     # Live games: how much of the game's ``time_bank_s`` this seat has used (ms).
     time_bank_used_ms = models.PositiveIntegerField(default=0)
     joined_at = models.DateTimeField(auto_now_add=True)
+    # When the game ended (finished or aborted; the game's ``finished_at``), copied to
+    # every seat in the transaction that ends it; null while it is in the lobby or
+    # running. A player's lists read their own seats by it, never every game they
+    # ever sat in.
+    game_ended_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["position"]
@@ -192,7 +197,21 @@ class Seat(models.Model):
             models.UniqueConstraint(fields=["game", "position"], name="seat_unique_position"),
             models.UniqueConstraint(fields=["game", "user"], name="seat_unique_user"),
         ]
-        indexes = [models.Index(fields=["user", "game"], name="seat_user_game")]
+        indexes = [
+            models.Index(fields=["user", "game"], name="seat_user_game"),
+            # A player's games in the lobby or running: "my games", "my turn".
+            models.Index(
+                fields=["user", "game"],
+                name="seat_user_running",
+                condition=Q(game_ended_at__isnull=True),
+            ),
+            # A player's ended games, the latest first: recent games, the finished tab.
+            models.Index(
+                fields=["user", "-game_ended_at", "-game"],
+                name="seat_user_ended",
+                condition=Q(game_ended_at__isnull=False),
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"seat {self.position} of {self.game_id}"
@@ -610,7 +629,7 @@ class Challenge(models.Model):
     """An invitation to a game on stated terms, to a named account (a person, a bot
     account or a built-in bot) or open to anyone. Written only by
     ``games.challenges.services``; accepting it creates and starts the game through
-    ``games.play.services`` (``game``), with the challenger as host in seat 0."""
+    the commands of ``games.play`` (``game``), with the challenger as host in seat 0."""
 
     class Status(models.TextChoices):
         PENDING = "pending"
@@ -645,7 +664,7 @@ class Challenge(models.Model):
         blank=True,
         related_name="challenges_received",
     )
-    # The terms: what ``games.play.services.game_create`` is called with on acceptance.
+    # The terms: what ``games.play.create.game_create`` is called with on acceptance.
     preset = models.CharField(max_length=32)
     overrides = models.JSONField(default=dict, blank=True)
     bots = models.JSONField(default=list, blank=True)  # usernames of extra built-in bots

@@ -6,7 +6,7 @@
 **Model.** openskill's ``PlackettLuce`` with its defaults (mu 25, sigma 25/3, beta
 25/6, tau 25/300). Every player is a team of one; the ranks are the match's final
 standings (``match_ranks``): among the seats still in, the lowest total ranks first
-(the winners of ``games.play.services``), equal totals share a rank; seats that resigned
+(the winners of ``games.play.finish``), equal totals share a rank; seats that resigned
 or were put out (timeouts, absence) share the last rank. With everyone out, totals
 alone decide.
 
@@ -19,7 +19,7 @@ for a player who loses half of them. The uncertainty is carried by the
 two-player or a dozen four-player matches) and only established ratings appear on
 the leaderboard.
 
-**When.** ``game_rate`` is called by ``games.play.services`` in the transaction that
+**When.** ``game_rate`` is called by ``games.play.finish`` in the transaction that
 finishes a game (every path: the last deal, a resignation, a seat put out, the host
 ending the game). Only finished games with ``rated`` set are rated, once: the
 ``RatingChange`` rows (unique per game and user) are the record that a game was
@@ -319,6 +319,10 @@ def ratings_of(user: User) -> list[dict[str, Any]]:
     return entries
 
 
+# Up to this many latest changes are found and read in one statement.
+_ONE_READ_MOST = 50
+
+
 def rating_history(user: User, *, limit: int = 20) -> QuerySet[RatingChange]:
     """The user's latest rating changes, newest first, with their games.
 
@@ -328,7 +332,11 @@ def rating_history(user: User, *, limit: int = 20) -> QuerySet[RatingChange]:
     no user, otherwise sorted all of a veteran's thousands of changes. (The games'
     rulesets are left in the database: nothing shown of a change needs them.)"""
     order = ("-created_at", "-id")
-    latest = RatingChange.objects.filter(user=user).order_by(*order).values("pk")[:limit]
+    latest: Any = RatingChange.objects.filter(user=user).order_by(*order).values("pk")[:limit]
+    if limit > _ONE_READ_MOST:
+        # Hundreds of ids as a subquery make PostgreSQL hash a scan of every change
+        # against them: read the ids first, then the rows by primary key.
+        latest = [row["pk"] for row in latest]
     return (
         RatingChange.objects.filter(pk__in=latest)
         .select_related("game")

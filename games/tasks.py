@@ -136,10 +136,14 @@ def game_over_notice(game_id: str) -> int:
 
 
 @shared_task(name="games.tasks.challenge_notice", ignore_result=True)
-def challenge_notice(user_id: int, challenger: str, url: str, preset: str = "") -> int:
-    """Push "you are challenged" to a player who opted in (queue it after the
+def challenge_notice(
+    user_id: int, challenger: str, url: str, preset: str = "", challenge_id: str = ""
+) -> int:
+    """Tell a player they are challenged, as their settings ask (queue it after the
     challenge commits)."""
-    return notices.challenge_notice(user_id=user_id, challenger=challenger, url=url, preset=preset)
+    return notices.challenge_notice(
+        user_id=user_id, challenger=challenger, url=url, preset=preset, challenge_id=challenge_id
+    )
 
 
 @shared_task(name="games.tasks.send_reminders", ignore_result=True)

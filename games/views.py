@@ -77,6 +77,8 @@ def game_list(request: HttpRequest) -> HttpResponse:
     games = selectors.game_list(user=user, filters=filters)
     if tab == "active":
         games = queue.by_urgency(games, user)
+    elif tab in selectors.ENDED_STATUSES:  # the most recently ended LIST_LIMIT
+        games = selectors.newest_ended_first(games)
     else:  # the page shows the most recent LIST_LIMIT
         games = games.order_by("-created_at", "-pk")
     summaries = [selectors.game_summary(game, user) for game in games[:LIST_LIMIT]]

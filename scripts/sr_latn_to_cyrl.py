@@ -56,6 +56,8 @@ KEPT = re.compile(
     r"|\b(?:Idempotency-Key|Authorization|Bearer|true|false|rated|username|message)\b"
     r"|\b[A-Z][a-z]+/[A-Z][a-z]+\b"  # time zone names (Europe/Belgrade)
     r"|\bmy-bot\b"
+    # a country code as it is typed, and the standard that defines it
+    r"|\bISO 3166-1 alpha-2\b|\bRS\b"
 )
 DIGRAPH = re.compile("|".join(sorted(DIGRAPHS, key=len, reverse=True)))
 

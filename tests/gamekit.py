@@ -24,7 +24,7 @@ from games.engine import (
 from games.engine import Deal as EngineDeal
 from games.engine.seating import SeatingDraw, draw_cards
 from games.models import Deal, Game, Move
-from games.play import services
+from games.play.act import game_act
 from games.read.replay import deal_as_dealt, game_replay
 
 DealSource = Callable[..., EngineDeal]
@@ -34,7 +34,7 @@ DealSource = Callable[..., EngineDeal]
 
 
 def seeded_deal_source(seed: int) -> DealSource:
-    """A ``services.deal_source`` that shuffles with ``random.Random`` seeded from ``seed``."""
+    """A ``shuffle.deal_source`` that shuffles with ``random.Random`` seeded from ``seed``."""
     seeds = random.Random(seed)
 
     def source(ruleset: Ruleset, players: int, *, dealer: int | None, number: int) -> EngineDeal:
@@ -47,7 +47,7 @@ def seeded_deal_source(seed: int) -> DealSource:
 
 
 def seeded_seating_source(seed: int) -> Callable[[int], SeatingDraw]:
-    """A ``services.seating_source`` that draws with ``random.Random`` seeded from ``seed``."""
+    """A ``shuffle.seating_source`` that draws with ``random.Random`` seeded from ``seed``."""
     seeds = random.Random(seed)
 
     def source(players: int) -> SeatingDraw:
@@ -106,7 +106,7 @@ def everyone_moves(game: Game, users: list[Any]) -> Game:
         deal = current_engine_deal(game)
         mover = deal.to_move
         action = greedy_action(deal)
-        services.game_act(game=game, user=users[mover], action=action, expected_ply=game.ply)
+        game_act(game=game, user=users[mover], action=action, expected_ply=game.ply)
         moved.add(mover)
     game.refresh_from_db()
     return game
@@ -335,7 +335,6 @@ __all__ = [
     "greedy_action",
     "scripted_deal_source",
     "seeded_deal_source",
-    "services",
     "table_create",
 ]
 

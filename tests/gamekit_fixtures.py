@@ -10,7 +10,9 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from games.play import services
+from games.play import shuffle
+from games.play.create import game_create
+from games.play.lobby import game_join, game_start
 from tests.gamekit import assert_every_game_replays, seeded_deal_source, seeded_seating_source
 
 
@@ -20,8 +22,8 @@ def deals_seeded(monkeypatch: pytest.MonkeyPatch) -> Callable[[int], None]:
     draw (Remik 51) drawn, from ``seed``."""
 
     def seed(value: int) -> None:
-        monkeypatch.setattr(services, "deal_source", seeded_deal_source(value))
-        monkeypatch.setattr(services, "seating_source", seeded_seating_source(value))
+        monkeypatch.setattr(shuffle, "deal_source", seeded_deal_source(value))
+        monkeypatch.setattr(shuffle, "seating_source", seeded_seating_source(value))
 
     seed(0)
     return seed
@@ -78,9 +80,9 @@ def lobby(user_factory: Callable[..., Any]) -> Callable[..., tuple[Any, list[Any
         players: int = 2, preset: str = "serbian", seated: int | None = None, **create: Any
     ) -> tuple[Game, list[Any]]:
         users = [user_factory() for _ in range(players)]
-        game = services.game_create(owner=users[0], preset=preset, players=players, **create)
+        game = game_create(owner=users[0], preset=preset, players=players, **create)
         for user in users[1 : seated if seated is not None else players]:
-            services.game_join(game=game, user=user, invite_code=game.invite_code or None)
+            game_join(game=game, user=user, invite_code=game.invite_code or None)
         return game, users
 
     return make
@@ -95,7 +97,7 @@ def started(
 
     def make(players: int = 2, preset: str = "serbian", **create: Any) -> tuple[Any, list[Any]]:
         game, users = lobby(players, preset, **create)
-        game = services.game_start(game=game, user=users[0])
+        game = game_start(game=game, user=users[0])
         # Rules that seat the players by drawn cards may have moved them.
         by_id = {user.pk: user for user in users}
         return game, [by_id[seat.user_id] for seat in game.seats.order_by("position")]
@@ -109,4 +111,4 @@ def quick_deals(monkeypatch: pytest.MonkeyPatch) -> None:
     (``gamekit.quick_actions``): a dry hand, -280 for them, 400 for the others."""
     from tests.gamekit import quick_deal_source
 
-    monkeypatch.setattr(services, "deal_source", quick_deal_source())
+    monkeypatch.setattr(shuffle, "deal_source", quick_deal_source())

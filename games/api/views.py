@@ -20,8 +20,12 @@ from games.api.errors import api_error
 from games.challenges import pairing
 from games.engine import IllegalAction, parse_action
 from games.errors import GameError, IllegalMove, illegal_move
-from games.play import services
+from games.play.act import game_act
 from games.play.bot_turns import game_play_now
+from games.play.create import game_create
+from games.play.lobby import game_abort, game_join, game_leave, game_start
+from games.play.pause import game_deal_ready
+from games.play.resign import game_resign
 from games.read import selectors
 from remi_site.api_errors import ApiError, error_response, error_responses
 from remi_site.pagination import (
@@ -172,7 +176,7 @@ class GameListView(GameAPIView):
         fields = dict(data.validated_data)
         fields["bots"] = selectors.bot_users(usernames=fields["bots"])
         user = request_user(request)
-        game = services.game_create(owner=user, **fields)
+        game = game_create(owner=user, **fields)
         view = selectors.game_view_for(
             game=selectors.game_get(public_id=game.public_id, user=user), user=user
         )
@@ -229,7 +233,7 @@ class InviteJoinView(GameAPIView):
         user = request_user(request)
         game = selectors.game_for_invite(invite_code=invite_code)
         pairing.join_check(game=game, user=user)
-        services.game_join(game=game, user=user, invite_code=invite_code)
+        game_join(game=game, user=user, invite_code=invite_code)
         return Response(self.view_of(request, game.public_id))
 
 
@@ -281,7 +285,7 @@ class GameJoinView(GameAPIView):
         code = data.validated_data["invite_code"] or None
         game = selectors.game_get_for_join(public_id=game_id, user=user, invite_code=code)
         pairing.join_check(game=game, user=user)
-        services.game_join(game=game, user=user, invite_code=code)
+        game_join(game=game, user=user, invite_code=code)
         return Response(self.view_of(request, game_id))
 
 
@@ -305,7 +309,7 @@ class GameLeaveView(GameAPIView):
     def post(self, request: Request, game_id: str) -> Response:
         user = request_user(request)
         game = selectors.game_get(public_id=game_id, user=user)
-        services.game_leave(game=game, user=user)
+        game_leave(game=game, user=user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -332,7 +336,7 @@ class GameStartView(GameAPIView):
     def post(self, request: Request, game_id: str) -> Response:
         user = request_user(request)
         game = selectors.game_get(public_id=game_id, user=user)
-        services.game_start(game=game, user=user)
+        game_start(game=game, user=user)
         return Response(self.view_of(request, game_id))
 
 
@@ -355,7 +359,7 @@ class GameAbortView(GameAPIView):
     def post(self, request: Request, game_id: str) -> Response:
         user = request_user(request)
         game = selectors.game_get(public_id=game_id, user=user)
-        services.game_abort(game=game, user=user)
+        game_abort(game=game, user=user)
         return Response(self.view_of(request, game_id))
 
 
@@ -380,7 +384,7 @@ class GameResignView(GameAPIView):
     def post(self, request: Request, game_id: str) -> Response:
         user = request_user(request)
         game = selectors.game_get(public_id=game_id, user=user)
-        services.game_resign(game=game, user=user)
+        game_resign(game=game, user=user)
         return Response(self.view_of(request, game_id))
 
 
@@ -403,7 +407,7 @@ class GameReadyView(GameAPIView):
         },
     )
     def post(self, request: Request, game_id: str) -> Response:
-        services.game_deal_ready(game=game_id, user=request_user(request))
+        game_deal_ready(game=game_id, user=request_user(request))
         return Response(self.view_of(request, game_id))
 
 
@@ -460,7 +464,7 @@ class GameActionView(GameAPIView):
         user = request_user(request)
         # The service finds and locks the game in one query, checks the seat and hides a
         # private game from others.
-        result = services.game_act(
+        result = game_act(
             game=game_id,
             user=user,
             action=action,

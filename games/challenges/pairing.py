@@ -1,6 +1,6 @@
 """Who may sit with whom in a rated game: a bot account plays rated games against
 people only where the site allows it (``REMI_BOTS_RATED_VS_HUMANS``, off by default,
-as on lichess). Built-in bots never play rated games (``games.play.services``)."""
+as on lichess). Built-in bots never play rated games (``games.play.create``)."""
 
 from __future__ import annotations
 

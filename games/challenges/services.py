@@ -2,7 +2,7 @@
 
 Each public function is one transaction that locks the challenge row (accepting an
 open challenge twice at once is impossible: the second finds it accepted). Accepting
-creates, fills and starts the game with the commands of ``games.play.services``
+creates, fills and starts the game with the commands of ``games.play``
 (``game_create``, ``game_join``, ``game_start``) in the same transaction, so a game
 exists exactly when its challenge says accepted. The events go to the two accounts'
 event streams through the outbox, after the commit.
@@ -23,7 +23,8 @@ from games.challenges.pairing import rated_pairing_check
 from games.errors import Conflict, GameNotFound, InvalidRequest, NotAllowed
 from games.live import outbox
 from games.models import Challenge, Game
-from games.play import services as play
+from games.play.create import game_create
+from games.play.lobby import game_join, game_start
 from games.read.challenges import challenge_entry
 from games.read.selectors import bot_users
 from games.stream_events import ChallengeEvent, challenge_event
@@ -120,7 +121,7 @@ def _terms_check(
         bots = [destination, *seated_bots]
     try:
         with transaction.atomic():
-            trial = play.game_create(owner=challenger, bots=bots, **terms)
+            trial = game_create(owner=challenger, bots=bots, **terms)
             raise _DryRun
     except _DryRun:
         pass
@@ -175,7 +176,7 @@ def _accept(challenge: Challenge, acceptor: User) -> None:
     bots = bot_users(usernames=challenge.bots)
     if is_builtin_bot(acceptor):
         bots = [acceptor, *bots]
-    game = play.game_create(
+    game = game_create(
         owner=host,
         preset=challenge.preset,
         overrides=challenge.overrides,
@@ -189,8 +190,8 @@ def _accept(challenge: Challenge, acceptor: User) -> None:
         bots=bots,
     )
     if not is_builtin_bot(acceptor):
-        play.game_join(game=game, user=acceptor, invite_code=game.invite_code)
-    challenge.game = play.game_start(game=game, user=host)
+        game_join(game=game, user=acceptor, invite_code=game.invite_code)
+    challenge.game = game_start(game=game, user=host)
     challenge.status = Challenge.Status.ACCEPTED
     challenge.accepted_by = acceptor
     challenge.save(update_fields=["game", "status", "accepted_by", "updated_at"])

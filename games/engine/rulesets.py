@@ -189,6 +189,18 @@ class Ruleset:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-safe dict holding every field (what a game persists)."""
+        # Every move's snapshot holds its ruleset: build the dict once per ruleset
+        # object (by identity: equal rulesets may hold 1 where another holds True) and
+        # hand out copies whose lists and dicts the caller may change.
+        entry = _TO_DICT_CACHE.get(id(self))
+        if entry is None or entry[0] is not self:
+            entry = (self, self._to_dict())
+            if len(_TO_DICT_CACHE) >= 256:
+                _TO_DICT_CACHE.clear()
+            _TO_DICT_CACHE[id(self)] = entry
+        return {name: _fresh(value) for name, value in entry[1].items()}
+
+    def _to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
@@ -227,6 +239,16 @@ class Ruleset:
 
 
 _FROM_DICT_CACHE: dict[str, Ruleset] = {}
+_TO_DICT_CACHE: dict[int, tuple[Ruleset, dict[str, Any]]] = {}
+
+
+def _fresh(value: Any) -> Any:
+    """A copy of a list or dict of ``Ruleset.to_dict`` (their items are immutable)."""
+    if type(value) is list:
+        return list(value)
+    if type(value) is dict:
+        return dict(value)
+    return value
 
 
 def _coerce(name: str, kind: Any, value: Any) -> Any:

@@ -42,7 +42,7 @@ def outbox_on_commit(outbox: Outbox) -> None:
 
     The outbox is read when the transaction commits, so a service may register it at
     its first event and keep filling it until the end of the transaction: one
-    commit, one publication (``games.play.services._notify`` does that).
+    commit, one publication (``games.play.events.notify`` does that).
     """
     transaction.on_commit(lambda: _game_committed(outbox.game_id, outbox.events, outbox.state))
 

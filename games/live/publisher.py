@@ -36,12 +36,14 @@ from celery import current_app
 from channels.layers import get_channel_layer
 from channels_redis.core import RedisChannelLayer
 from django.conf import settings
+from django.urls import reverse
 
 from accounts.models import is_builtin_bot
 from games import clock
 from games.engine import Deal as EngineDeal
 from games.models import Deal, Game, PlayerSettings, PreMove, Seat
 from games.stream_events import game_finish_event, game_start_event, your_turn_event
+from remi_site.prepared import PreparedQuery
 
 logger = logging.getLogger(__name__)
 
@@ -143,6 +145,27 @@ def publish_stream_events(events: Sequence[tuple[int, Mapping[str, Any]]]) -> No
     (only those subscribed to the stream pass them on): one trip for all of them."""
     messages = [(user_group(user_id), _stream_message(event)) for user_id, event in events]
     _publish(messages, [], None)
+    _schedule_challenge_notices(events)
+
+
+def _schedule_challenge_notices(events: Sequence[tuple[int, Mapping[str, Any]]]) -> None:
+    """Queue the message that tells an account it was challenged (the task follows
+    their settings)."""
+    try:
+        for user_id, event in events:
+            if event.get("type") != "challenge" or event.get("direction") != "in":
+                continue
+            challenge = event["challenge"]
+            _task("games.tasks.challenge_notice").delay(
+                user_id,
+                challenge["challenger"]["display_name"],
+                # Their games' page, which lists the challenges.
+                reverse("games:list") + "#challenges",
+                challenge["preset"],
+                str(challenge.get("id", "")),
+            )
+    except Exception:
+        logger.exception("could not queue the challenge messages of a commit")
 
 
 def _stream_message(event: Mapping[str, Any]) -> dict[str, Any]:
@@ -318,9 +341,16 @@ def _task(name: str) -> Any:
     registry = current_app.tasks
     if name not in registry:
         # A web server has not loaded the task modules (a worker loads them at start):
-        # the same discovery the worker runs.
-        current_app.loader.import_default_modules()
+        # the same discovery the worker runs, by one thread at a time (the first
+        # commits of a freshly started server come on several threads at once, and one
+        # that looked while another was importing found no task).
+        with _discovery_lock:
+            if name not in registry:
+                current_app.loader.import_default_modules()
     return registry[name]
+
+
+_discovery_lock = threading.Lock()
 
 
 def _schedule_work(
@@ -346,12 +376,19 @@ def _schedule_work(
         # ETA tasks were measured unreliable with acks_late and prefetch 1 on the Redis
         # broker (held, not run, within the turn): none is scheduled.
         return
-    if new_turn is not False and PreMove.objects.filter(seat_id=seat.pk).exists():
+    if new_turn is not False and _PREMOVE_OF_SEAT(seat.pk):
         # The player queued a draw for this turn (games.play.premoves).
         _task("games.tasks.premove_apply").delay(game.pk, game.ply)
     if new_turn is False or bots_only or not _may_notify(seat.user):
         return
     _task("games.tasks.your_turn_email").delay(game.pk, game.ply, seat.user_id)
+
+
+# Whether a seat queued a draw (games.play.premoves), asked after every correspondence
+# move: compiled to SQL once.
+_PREMOVE_OF_SEAT = PreparedQuery(
+    lambda seat_id: PreMove.objects.filter(seat_id=seat_id).only("id")[:1], -(2**62) - 3
+)
 
 
 def _others_are_bots(seats: Sequence[Seat], seat: Seat) -> bool:

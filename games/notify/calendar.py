@@ -9,11 +9,13 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.db.models import F, Prefetch
+from django.utils import translation
 from django.utils.translation import gettext
 from icalendar import Alarm, Calendar, Event
 
 from games.models import Game, PlayerSettings, Seat
 from games.notify import links, wording
+from games.notify.messages import language_of
 from games.notify.preferences import reminder_hours_of
 
 PRODID = "-//Remi online//correspondence deadlines//EN"
@@ -28,6 +30,13 @@ def calendar_feed(*, secret: str, now: datetime) -> bytes | None:
     )
     if prefs is None or not secret:
         return None
+    # A calendar app fetches the feed without the player's session or browser: the
+    # player's saved language, not the request's.
+    with translation.override(language_of(prefs.user)):
+        return _feed(prefs, now)
+
+
+def _feed(prefs: PlayerSettings, now: datetime) -> bytes:
     feed = Calendar()
     feed.add("prodid", PRODID)
     feed.add("version", "2.0")

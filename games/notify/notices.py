@@ -1,5 +1,5 @@
 """Messages about a game's news: the player's turn, a timeout strike, the game's end,
-and a challenge (a push). Called by the tasks that the publisher queues after a
+and a challenge. Called by the tasks that the publisher queues after a
 commit; each reads the committed state again, follows ``recipients``' rules and the
 player's choices, and claims its message so that a task run twice sends it once."""
 
@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 
+from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -222,18 +223,41 @@ def _tell_result(
 # ------------------------------------------------------------------ challenges
 
 
-def challenge_notice(*, user_id: int, challenger: str, url: str, preset: str = "") -> int:
-    """The hook for challenges: push "``challenger`` challenges you" (to ``url``, the
-    challenge's page, absolute or a path on the site) to a player who opted in;
-    returns how many browsers were reached. Call it after the challenge commits."""
-    prefs = PlayerSettings.objects.filter(user_id=user_id).first()
-    if prefs is None or not prefs.push_challenges:
+def challenge_notice(
+    *, user_id: int, challenger: str, url: str, preset: str = "", challenge_id: str = ""
+) -> int:
+    """Tell a player that ``challenger`` challenges them: an email if their settings
+    ask for one ("challenges by email", on by default) and a push if they opted in,
+    both pointing to ``url`` (the page listing the challenge, absolute or a path on
+    the site). Returns how many messages went; call it after the challenge commits."""
+    user = get_user_model().objects.select_related("profile").filter(pk=user_id).first()
+    if user is None or recipients.is_bot_account(user):
         return 0
-    with recipient_locale(prefs.user, prefs):
-        title = gettext("%(name)s challenges you") % {"name": challenger}
-        body = wording.preset_label(preset) if preset else ""
+    prefs = preferences_of(user)
+    by_email = bool(user.email) and bool(getattr(user.profile, "email_challenges", False))
+    if not (by_email or prefs.push_challenges):
+        return 0
+    if challenge_id and not _claim(f"remi:notice:challenge:{challenge_id}:{user_id}"):
+        return 0
     target = url if url.startswith(("http://", "https://")) else links.absolute(url)
-    return push.push_send(
-        user_id=user_id,
-        payload={"kind": "challenge", "title": title, "body": body, "url": target, "tag": ""},
-    )
+    sent = 0
+    with recipient_locale(user, prefs):
+        preset_label = wording.preset_label(preset) if preset else ""
+        if by_email:
+            context = {"challenger": challenger, "preset": preset_label, "challenges_url": target}
+            sent += email_send(
+                user=user, prefs=prefs, template="challenge", kind=Kind.CHALLENGE, context=context
+            )
+        if prefs.push_challenges:
+            title = gettext("%(name)s challenges you") % {"name": challenger}
+            sent += push.push_send(
+                user_id=user_id,
+                payload={
+                    "kind": "challenge",
+                    "title": title,
+                    "body": preset_label,
+                    "url": target,
+                    "tag": "",
+                },
+            )
+    return sent

@@ -14,6 +14,7 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext
 
+from accounts.preferences import settings_update as account_settings_update
 from games.errors import InvalidRequest
 from games.models import DEFAULT_REMINDER_HOURS, Game, GameMute, PlayerSettings
 from games.notify.tokens import Kind, Unsubscribe
@@ -199,6 +200,10 @@ def unsubscribe_apply(unsubscribe: Unsubscribe) -> bool:
         if game is None:
             return False
         game_mute(user=user, game=game)
+        return True
+    if unsubscribe.kind == Kind.CHALLENGE:
+        # The account's own setting (the settings page's "challenges by email").
+        account_settings_update(user=user, email_challenges=False)
         return True
     change: dict[Kind, tuple[str, Any]] = {
         Kind.TURN: ("email_turns", PlayerSettings.EmailTurns.OFF),

@@ -21,6 +21,7 @@ class Kind(StrEnum):
     REMINDER = "reminder"
     STRIKE = "strike"
     GAME_OVER = "game_over"
+    CHALLENGE = "challenge"
     GAME = "game"
 
 

@@ -29,6 +29,7 @@ UNSUBSCRIBE_LABELS = {
     Kind.REMINDER: _("reminders before your deadlines"),
     Kind.STRIKE: _("emails when your time runs out"),
     Kind.GAME_OVER: _("emails with the result of your games"),
+    Kind.CHALLENGE: _("emails when someone challenges you"),
     Kind.GAME: _("every message about this game"),
 }
 

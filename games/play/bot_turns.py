@@ -3,7 +3,7 @@
 ``bot_play`` is run by a Celery task (``games.tasks.bot_move``) when a bot is to
 move. It reads the bot seat's *view* of the deal and its memory of the deal's
 public log (as that seat was shown it), asks ``games.bots.decide`` for the next
-actions, and applies them through ``services.game_act`` as the bot user, with
+actions, and applies them through ``game_act`` as the bot user, with
 the ply the task was scheduled for: a stale task changes nothing. The actions of
 one decision are applied in one transaction, so the after-commit hook sees the
 position after them and schedules the continuation (after a stock draw the bot
@@ -30,7 +30,9 @@ from games.engine import Deal as EngineDeal
 from games.engine import Ruleset
 from games.errors import GameError, IllegalMove, InvalidRequest
 from games.models import Deal, Game, Move, Seat
-from games.play import services
+from games.play.act import game_act
+from games.play.create import game_create
+from games.play.lobby import game_start
 from games.read.replay import NON_ENGINE_KINDS, deal_as_dealt
 
 logger = logging.getLogger(__name__)
@@ -114,7 +116,7 @@ def _apply(game: Game, user: User, actions: list[Any], ply: int) -> int:
         raise IllegalMove(_("the bot had nothing to play"), code="bot_no_action")
     with transaction.atomic():
         for action in actions:
-            result = services.game_act(game=game, user=user, action=action, expected_ply=ply)
+            result = game_act(game=game, user=user, action=action, expected_ply=ply)
             ply = result.game.ply
             if result.game.status != Game.Status.ACTIVE:
                 break
@@ -145,7 +147,7 @@ def game_play_now(
     ladder = sorted(bots_ensure(), key=lambda bot: abs((bot.profile.bot_level or 0) - level))
     chosen = ladder[:bots_count]
     with transaction.atomic():
-        game = services.game_create(
+        game = game_create(
             owner=user,
             preset=preset,
             players=bots_count + 1,
@@ -154,4 +156,4 @@ def game_play_now(
             days_per_move=days_per_move,
             bots=chosen,
         )
-        return services.game_start(game=game, user=user)
+        return game_start(game=game, user=user)

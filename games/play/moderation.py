@@ -3,7 +3,7 @@ the change: abort a game, adjudicate one, hide a line of chat, take back an acco
 rated results; and what a ban does to the banned player's play (``ban_enforce``).
 
 The interfaces (the admin) call these; the game changes themselves are the commands
-of ``games.play.services`` and ``games.play.chat``, and ``games.ratings``.
+of ``games.play`` (``lobby``, ``resign``) and ``games.play.chat``, and ``games.ratings``.
 """
 
 from __future__ import annotations
@@ -25,7 +25,9 @@ from games import ratings
 from games.errors import Conflict, InvalidRequest
 from games.live.publisher import user_group
 from games.models import ChatMessage, Game, Seat
-from games.play import chat, services
+from games.play import chat
+from games.play.lobby import game_abort, game_leave
+from games.play.resign import game_seat_out, game_seat_out_and_end
 
 logger = logging.getLogger(__name__)
 
@@ -42,7 +44,7 @@ def game_abort_moderated(*, game: Game, moderator: User, reason: str) -> Game:
     """Abort ``game`` (no result; nobody's rating moves) for ``reason``."""
     reason = reason_clean(reason)
     with transaction.atomic():
-        aborted = services.game_abort(game=game, user=None)
+        aborted = game_abort(game=game, user=None)
         modlog_record(
             moderator=moderator, action=ModAction.Action.ABORT, reason=reason, game=aborted
         )
@@ -70,7 +72,7 @@ def game_adjudicate(*, game: Game, position: int, moderator: User, reason: str) 
                 code="seat_out",
             )
         with transaction.atomic():
-            ended = services.game_seat_out_and_end(
+            ended = game_seat_out_and_end(
                 game=game, position=position, expected_ply=game.ply, reason="adjudicated"
             )
             if ended is not None:
@@ -155,7 +157,7 @@ def ban_enforce(*, user: User) -> BanEnforced:
     for seat in Seat.objects.filter(user=user, game__status=Game.Status.LOBBY).select_related(
         "game"
     ):
-        services.game_leave(game=seat.game, user=user)
+        game_leave(game=seat.game, user=user)
         done.left.append(seat.game.public_id)
     return done
 
@@ -165,7 +167,7 @@ def _forfeit(seat: Seat) -> bool:
         game = Game.objects.get(pk=seat.game_id)
         if game.status != Game.Status.ACTIVE:
             return False
-        done = services.game_seat_out(
+        done = game_seat_out(
             game=game, position=seat.position, expected_ply=game.ply, reason="banned"
         )
         if done is not None:

@@ -5,7 +5,7 @@ The draw is queued (``premove_queue``) and cancelled (``premove_cancel``) by its
 player at any time. When the turn passes to them, the after-commit work of that move
 (``games.live.publisher``) queues the ``games.tasks.premove_apply`` task, which calls
 ``premove_apply``: under the queued row's lock, the draw goes through the same command
-as the player's own (``services.game_act``, logged as their move), unless the discard
+as the player's own (``game_act``, logged as their move), unless the discard
 pile's top is one they named; either way the queued draw is used up, for one turn.
 A draw queued during the player's own turn waits for their next one.
 """
@@ -22,7 +22,7 @@ from django.utils.translation import gettext
 from games.engine import Card, DrawStock
 from games.errors import Conflict, GameError, InvalidRequest, NotAllowed
 from games.models import Game, PreMove, Seat
-from games.play import services
+from games.play.act import game_act
 from games.read.selectors import current_deal
 
 logger = logging.getLogger(__name__)
@@ -116,7 +116,7 @@ def premove_apply(*, game_pk: int, ply: int) -> bool:
             logger.info("queued draw of seat %s in game %s held back", seat.position, game.pk)
             return False
         try:
-            services.game_act(game=game, user=seat.user, action=DrawStock(), expected_ply=ply)
+            game_act(game=game, user=seat.user, action=DrawStock(), expected_ply=ply)
         except GameError as error:
             # The seat left, was put out or the game changed under us: the player draws.
             logger.info("queued draw in game %s not applied: %s", game.pk, error.code)

@@ -1,7 +1,7 @@
 """What the sanctions in force do to play, asked by the commands of ``games.play``:
 a muted player's chat line is refused (``games.play.chat``), a playbanned player may
 not create, join or start a rated game, and a rated game left for good is counted
-towards a playban (``games.play.services``).
+towards a playban (``games.play.moves``).
 
 The sanction state is read through ``accounts.moderation``; what a ban does to a
 player's games is ``games.play.moderation.ban_enforce``.

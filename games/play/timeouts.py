@@ -1,7 +1,7 @@
 """The timeout policy: what happens when a turn's deadline passes.
 
 Called by the deadline sweep (every second), with the ply the deadline belongs to.
-The write itself is ``services.game_timeout_turn`` (game row claimed with ``SKIP
+The write itself is ``game_timeout_turn`` (game row claimed with ``SKIP
 LOCKED``, ply and deadline re-checked under the lock), so two sweeps or a restarted
 worker never apply one twice.
 
@@ -45,7 +45,10 @@ from games import clock
 from games.errors import Conflict, GameNotFound, InvalidRequest, NotAllowed, StalePly
 from games.live import presence, publisher
 from games.models import AbsentWait, Game, Seat
-from games.play import alone_pause, services
+from games.play import alone_pause
+from games.play.pause import due_deal_pauses, game_next_deal
+from games.play.resign import game_seat_out, game_seat_out_and_end
+from games.play.timeout_turn import game_timeout_turn
 
 CHOICES = ("wait", "continue", "end")
 
@@ -78,7 +81,7 @@ def timeout_apply(*, game_pk: int, ply: int, now: datetime | None = None) -> str
                 paused = alone_pause.pause_turn(game=game, position=absent.position, now=now)
                 return "paused" if paused else None
             return _absent_player(game, absent, now)
-    turn = services.game_timeout_turn(
+    turn = game_timeout_turn(
         game=game, expected_ply=ply, strike_limit=clock.strike_limit(game), now=now
     )
     if turn is None:
@@ -88,7 +91,7 @@ def timeout_apply(*, game_pk: int, ply: int, now: datetime | None = None) -> str
 
 def due_pauses(now: datetime, limit: int = 500) -> list[tuple[int, int]]:
     """(game pk, ply) of live games whose pause between deals is over, oldest first."""
-    return services.due_deal_pauses(now, limit)
+    return due_deal_pauses(now, limit)
 
 
 def pause_end(*, game_pk: int, ply: int, now: datetime | None = None) -> bool:
@@ -98,7 +101,7 @@ def pause_end(*, game_pk: int, ply: int, now: datetime | None = None) -> bool:
     game = Game.objects.filter(pk=game_pk).first()
     if game is None:
         return False
-    return services.game_next_deal(game=game, expected_ply=ply, now=now) is not None
+    return game_next_deal(game=game, expected_ply=ply, now=now) is not None
 
 
 def _absent_seat(game: Game) -> Seat | None:
@@ -226,11 +229,9 @@ def _decide(game: Game, wait: AbsentWait, choice: str, *, user: User | None) -> 
         },
     )
     if choice == "continue":
-        services.game_seat_out(
-            game=game, position=wait.position, expected_ply=game.ply, reason="absent"
-        )
+        game_seat_out(game=game, position=wait.position, expected_ply=game.ply, reason="absent")
     else:
-        services.game_seat_out_and_end(
+        game_seat_out_and_end(
             game=game, position=wait.position, expected_ply=game.ply, reason="absent"
         )
 

@@ -2,8 +2,9 @@
 and what a player keeps private at one table (their note, their queued draw, the
 requests for more time they may answer).
 
-"My turn" is an index lookup: the player's own seats (``seat_user_game``) joined to
-their games by primary key, compared with the game's ``to_move`` column.
+"My turn" is an index lookup: the player's own seats in games not yet over (the
+partial index ``seat_user_running``: however many games they finished) joined to their
+games by primary key, compared with the game's ``to_move`` column.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ def _waiting_seats(user: AuthUser) -> QuerySet[Seat]:
     """The user's seats whose game waits for their move."""
     return Seat.objects.filter(
         user_id=user.pk,
+        game_ended_at__isnull=True,
         status=Seat.Status.ACTIVE,
         game__status=Game.Status.ACTIVE,
         position=F("game__to_move"),

@@ -5,7 +5,7 @@ player and family, so that reading them costs one indexed query however many gam
 a player has finished:
 
 - ``record``: the writes, one function per event (a game starts, a deal ends, a
-  game ends, a game is aborted), called by ``games.play.services`` in the transaction of
+  game ends, a game is aborted), called by the commands of ``games.play`` in the transaction of
   the event; the database adds (``INSERT ... ON CONFLICT DO UPDATE``), so concurrent
   games of a player never lose an increment;
 - ``read``: the statistics and the recent games, as the pages and the API show them;

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db.models import F, OuterRef, Prefetch, Subquery
+from django.db.models import Prefetch
 
 from games.engine import PRESETS
 from games.models import Game, PlayerStats, Seat
@@ -49,22 +49,15 @@ def families_in_order(found: Mapping[str, FamilyStats]) -> list[FamilyStats]:
 def recent_games(user: User, *, limit: int = RECENT_GAMES) -> list[dict[str, Any]]:
     """The player's last finished matches, newest first, with their place in each.
 
-    When a game finished is the game's, not the seat's: each of the player's seats
-    looks its game up (one index-only probe of ``game_finished`` each, however many
-    games the site holds; the index's condition, an end time, is stated so that a
-    prepared statement's plan uses it too) to find the latest ``limit``; only those
-    games are read, with their tables."""
-    finished_at = Game.objects.filter(
-        pk=OuterRef("game_id"), finished_at__isnull=False, status=Game.Status.FINISHED
-    ).values("finished_at")[:1]
-    latest = (
-        Seat.objects.filter(user=user)
-        .annotate(finished=Subquery(finished_at))
-        .order_by(F("finished").desc(nulls_last=True), "-game_id")
-        .values("game_id")[:limit]
-    )
+    When a game ended is copied to its seats (``Seat.game_ended_at``): the player's
+    part of the index ``seat_user_ended`` gives their latest ended games in order, and
+    the walk stops at the ``limit``-th finished one (an aborted game is skipped),
+    however many games the player or the site holds. Only those games are read, with
+    their tables."""
     seats = (
-        Seat.objects.filter(user=user, game_id__in=latest, game__status=Game.Status.FINISHED)
+        Seat.objects.filter(
+            user=user, game_ended_at__isnull=False, game__status=Game.Status.FINISHED
+        )
         .select_related("game")
         .only("position", "total", *(f"game__{name}" for name in _RECENT_GAME_FIELDS))
         .prefetch_related(
@@ -75,7 +68,7 @@ def recent_games(user: User, *, limit: int = RECENT_GAMES) -> list[dict[str, Any
                 ),
             )
         )
-        .order_by("-game__finished_at", "-game_id")
+        .order_by("-game_ended_at", "-game_id")[:limit]
     )
     games = []
     for seat in seats:

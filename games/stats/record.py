@@ -1,6 +1,6 @@
 """The statistics' writes: one function per event that changes them.
 
-``games.play.services`` calls them in the transaction of the event, under the game's row
+The commands of ``games.play`` call them in the transaction of the event, under the game's row
 lock, so a counter changes exactly when what it counts does. ``game_finished`` is
 called before the ratings are written: every transaction locks its statistics rows
 first, then its rating rows, and two games finishing at once cannot deadlock.

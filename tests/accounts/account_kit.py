@@ -11,7 +11,9 @@ from django.core import mail
 from django.test import Client
 
 from games.models import Game
-from games.play import services
+from games.play.create import game_create
+from games.play.lobby import game_join, game_start
+from games.play.resign import game_resign
 from tests.gamekit import everyone_moves
 
 # Named explicitly: force_login would otherwise take the first backend with get_user.
@@ -46,7 +48,7 @@ def finished_game(started: Any, *, players: int = 2, winner: int = 0, **create: 
     for position, user in enumerate(users):
         game.refresh_from_db()
         if position != winner and game.status == Game.Status.ACTIVE:
-            services.game_resign(game=game, user=user)
+            game_resign(game=game, user=user)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and game.winners == [winner]
     game.users = users  # type: ignore[attr-defined]
@@ -58,13 +60,13 @@ def played_game(
 ) -> Game:
     """A game of ``users`` (seated in that order, hosted by the first) in which everyone
     moved; then all but ``winner`` resign (``winner=None``: it goes on running)."""
-    game = services.game_create(owner=users[0], preset=preset, players=len(users), **create)
+    game = game_create(owner=users[0], preset=preset, players=len(users), **create)
     for user in users[1:]:
-        services.game_join(game=game, user=user)
-    game = everyone_moves(services.game_start(game=game, user=users[0]), users)
+        game_join(game=game, user=user)
+    game = everyone_moves(game_start(game=game, user=users[0]), users)
     for position, user in enumerate(users):
         game.refresh_from_db()
         if winner is not None and position != winner and game.status == Game.Status.ACTIVE:
-            services.game_resign(game=game, user=user)
+            game_resign(game=game, user=user)
     game.refresh_from_db()
     return game

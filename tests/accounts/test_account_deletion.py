@@ -12,7 +12,9 @@ from django.test import Client
 
 from accounts.models import ApiToken, Rating, RatingChange
 from games.models import Game, PlayerStats, Seat
-from games.play import services
+from games.play.create import game_create
+from games.play.lobby import game_join, game_start
+from games.play.resign import game_resign
 from tests.accounts.account_kit import finished_game, web_client
 from tests.gamekit import everyone_moves
 
@@ -77,13 +79,13 @@ def history_with_ana(started, user_factory):
     rated = finished_game(started, rated=True, winner=0)
     ana, bora = rated.users
     cvijeta = user_factory()
-    casual = services.game_create(owner=bora, preset="serbian", players=3)
-    services.game_join(game=casual, user=ana)
-    services.game_join(game=casual, user=cvijeta)
-    casual = services.game_start(game=casual, user=bora)
+    casual = game_create(owner=bora, preset="serbian", players=3)
+    game_join(game=casual, user=ana)
+    game_join(game=casual, user=cvijeta)
+    casual = game_start(game=casual, user=bora)
     everyone_moves(casual, [bora, ana, cvijeta])
-    services.game_resign(game=casual, user=ana)
-    services.game_resign(game=casual, user=cvijeta)
+    game_resign(game=casual, user=ana)
+    game_resign(game=casual, user=cvijeta)
     casual.refresh_from_db()
     assert casual.status == Game.Status.FINISHED and casual.winners == [0]
     return ana, [bora, cvijeta], [rated, casual]
@@ -190,9 +192,9 @@ def test_deleting_needs_the_password(user, client_for):
 
 def test_running_games_are_resigned_and_lobby_seats_given_up(started, lobby, client_for, password):
     running, (ana, rival) = started(players=2)
-    hosted = services.game_create(owner=ana, preset="serbian", players=3)
+    hosted = game_create(owner=ana, preset="serbian", players=3)
     joined, _ = lobby(players=3, seated=2)
-    services.game_join(game=joined, user=ana)
+    game_join(game=joined, user=ana)
 
     assert client_for(ana).post(DELETE_API, {"password": password}).status_code == 204
 

@@ -8,7 +8,9 @@ from django.utils import timezone
 
 from accounts.models import RatingChange, is_builtin_bot
 from games.models import Game
-from games.play import bot_turns, services
+from games.play import bot_turns
+from games.play.resign import game_resign
+from games.play.timeout_turn import game_timeout_turn
 from tests.gamekit import SchemaChecker, Table, current_engine_deal, error_of, greedy_action
 
 pytestmark = pytest.mark.django_db
@@ -76,7 +78,7 @@ def test_upgrading_twice_is_a_conflict(bot_client):
 
 def test_an_account_that_has_played_cannot_become_a_bot(started, client_for):
     game, users = started(players=2, preset="polish51")
-    services.game_resign(game=game, user=users[1])
+    game_resign(game=game, user=users[1])
     client = client_for(users[1])
 
     response = client.post(UPGRADE)
@@ -155,7 +157,7 @@ def test_deadlines_apply_to_an_external_bot(client_for, user_factory, bot_client
     mover = current_engine_deal(game).to_move
     Game.objects.filter(pk=game.pk).update(deadline_at=timezone.now())
 
-    turn = services.game_timeout_turn(game=game, expected_ply=game.ply, strike_limit=3)
+    turn = game_timeout_turn(game=game, expected_ply=game.ply, strike_limit=3)
 
     assert turn is not None and turn.position == mover and turn.strikes == 1
 

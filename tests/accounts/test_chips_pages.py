@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from games.play import services
+from games.play.resign import game_resign
 
 pytestmark = pytest.mark.django_db
 
@@ -34,7 +34,7 @@ def test_a_players_public_page_shows_their_balance(client, user, settings):
 
 def test_the_profile_shows_a_game_paid_out(client, started, settings):
     game, users = started(players=2, preset="serbian", stake=50)
-    services.game_resign(game=game, user=users[0])
+    game_resign(game=game, user=users[0])
     client.force_login(users[1])
 
     page = client.get("/accounts/profile/").content.decode()

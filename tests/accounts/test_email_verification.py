@@ -14,7 +14,9 @@ from django.test import Client
 
 from games import tasks
 from games.models import Game
-from games.play import services
+from games.play.act import game_act
+from games.play.create import game_create
+from games.play.lobby import game_join, game_start
 from games.read.selectors import current_deal
 from tests.accounts.account_kit import link_path, mails_to, web_client
 from tests.gamekit import greedy_action
@@ -80,7 +82,7 @@ def play_until_the_turn_of(game: Game, players: list[Any], user: Any) -> None:
         mover = players[deal.to_move]
         if mover == user and game.ply > start and not deal.drawn:
             return
-        services.game_act(game=game, user=mover, action=greedy_action(deal), expected_ply=game.ply)
+        game_act(game=game, user=mover, action=greedy_action(deal), expected_ply=game.ply)
 
 
 def test_an_unverified_address_gets_no_your_turn_email_and_a_verified_one_does(
@@ -88,9 +90,9 @@ def test_an_unverified_address_gets_no_your_turn_email_and_a_verified_one_does(
 ):
     api_client.post(SIGNUP, {"username": "marko", "password": password, "email": "m@example.com"})
     marko = get_user_model().objects.get(username="marko")
-    game = services.game_create(owner=user_factory(), preset="serbian", players=2)
-    services.game_join(game=game, user=marko)
-    game = services.game_start(game=game, user=game.owner)
+    game = game_create(owner=user_factory(), preset="serbian", players=2)
+    game_join(game=game, user=marko)
+    game = game_start(game=game, user=game.owner)
     players = [seat.user for seat in game.seats.order_by("position")]
     link = link_path(mail.outbox[0])
     mail.outbox.clear()

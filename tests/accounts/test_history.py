@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from accounts import export, history_views
 from games.models import Game
-from games.play import services
+from games.play.create import game_create
 from tests.accounts.account_kit import played_game, web_client
 
 pytestmark = pytest.mark.django_db
@@ -33,7 +33,7 @@ def ana_s_games(user, user_factory, deals_seeded) -> dict[str, Any]:
     won = played_game([user, bora], rated=True, winner=0)
     lost = played_game([cvijeta, user], preset="macedonian", winner=0, time_control="live")
     running = played_game([bora, user], winner=None)
-    services.game_create(owner=user, preset="serbian", players=2)  # never started
+    game_create(owner=user, preset="serbian", players=2)  # never started
     assert (won.status, lost.status, running.status) == ("finished", "finished", "active")
     return {"won": won, "lost": lost, "running": running}
 

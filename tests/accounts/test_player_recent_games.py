@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games.play import services
+from games.play.resign import game_resign
 
 pytestmark = pytest.mark.django_db
 
@@ -30,8 +30,8 @@ def test_recent_games_show_opponents_rules_result_and_date_linked_to_the_game(
     users[0].profile.save()
     users[2].profile.display_name = "Marko M"
     users[2].profile.save()
-    services.game_resign(game=game, user=users[2])
-    services.game_resign(game=game, user=users[1])
+    game_resign(game=game, user=users[2])
+    game_resign(game=game, user=users[1])
     game.refresh_from_db()
 
     page = Client().get(reverse("accounts:player", args=[users[1].username]))

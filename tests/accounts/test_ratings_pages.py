@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 
 from accounts.models import RatingChange
-from games.play import services
+from games.play.resign import game_resign
 from tests.gamekit import everyone_moves
 
 pytestmark = pytest.mark.django_db
@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 def rated_game(started):
     game, users = started(players=2, preset="polish51", rated=True)
     everyone_moves(game, users)
-    services.game_resign(game=game, user=users[1])
+    game_resign(game=game, user=users[1])
     return game, users
 
 

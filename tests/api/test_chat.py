@@ -109,10 +109,10 @@ def test_a_line_of_exactly_the_maximum_length_is_accepted(started, client_for):
 
 
 def test_an_aborted_games_chat_is_closed(lobby, client_for):
-    from games.play import services
+    from games.play.lobby import game_abort
 
     game, users = lobby(players=2)
-    services.game_abort(game=game, user=users[0])
+    game_abort(game=game, user=users[0])
 
     response = client_for(users[0]).post(chat_url(game), {"text": "bye"}, format="json")
 

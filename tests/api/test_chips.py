@@ -11,7 +11,8 @@ import pytest
 
 from games.chips import services as chips
 from games.models import ChipLedger, Game
-from games.play import services
+from games.play import shuffle
+from games.play.lobby import game_abort
 from tests.chipkit import normal_close_decks, normal_close_turns
 from tests.gamekit import SchemaChecker, error_of, scripted_deal_source
 
@@ -155,7 +156,7 @@ def test_the_start_takes_the_stakes_and_refuses_a_balance_spent_meanwhile(player
 
 def test_a_staked_polish_game_pays_its_pot_by_penalty_points(players, monkeypatch):
     assert "Zwycięzca otrzymuje co najmniej 75% nagrody" in SEED_POT
-    monkeypatch.setattr(services, "deal_source", scripted_deal_source(normal_close_decks()))
+    monkeypatch.setattr(shuffle, "deal_source", scripted_deal_source(normal_close_decks()))
     clients = players(3)
     before = {client.user.username: balance(client) for client in clients}
     game_id = seated_game(clients, stake=100)
@@ -201,7 +202,7 @@ def test_an_aborted_staked_game_gives_every_stake_back(players, deals_seeded):
     clients[0].post(f"{GAMES}/{game_id}/start")
     assert [balance(client) for client in clients] == [b - 250 for b in before]
 
-    services.game_abort(game=Game.objects.get(public_id=game_id))  # the system aborts
+    game_abort(game=Game.objects.get(public_id=game_id))  # the system aborts
 
     assert [balance(client) for client in clients] == before
     view = clients[1].get(f"{GAMES}/{game_id}").json()

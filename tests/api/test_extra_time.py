@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from games.engine import Discard
-from games.play import services
+from games.play.act import game_act
 from tests.gamekit import current_engine_deal, error_of
 
 pytestmark = pytest.mark.django_db
@@ -83,7 +83,7 @@ def test_a_request_expires_with_its_turn(started: Any, client_for: Any) -> None:
     request_id = client_for(mover).post(_url(game), {"days": 2}).json()["id"]
     deal = current_engine_deal(game)
     card = next(card for card in deal.hand(deal.to_move) if not card.is_joker)
-    services.game_act(game=game, user=mover, action=Discard(card), expected_ply=game.ply)
+    game_act(game=game, user=mover, action=Discard(card), expected_ply=game.ply)
     game.refresh_from_db()
     before = game.deadline_at
 

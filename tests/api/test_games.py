@@ -6,7 +6,8 @@ import pytest
 
 from games.engine import PRESETS
 from games.models import Game
-from games.play import services
+from games.play.create import game_create
+from games.play.resign import game_resign
 from tests.gamekit import SchemaChecker, assert_view_hides_secrets, error_of
 
 pytestmark = pytest.mark.django_db
@@ -91,7 +92,7 @@ def test_the_list_shows_public_games_and_your_private_ones(user_factory, client_
     me = user_factory()
     public, _ = lobby(players=2, seated=1)
     theirs, _ = lobby(players=2, seated=1, visibility="private")
-    mine = services.game_create(owner=me, preset="polish51", players=2, visibility="private")
+    mine = game_create(owner=me, preset="polish51", players=2, visibility="private")
 
     response = client_for(me).get(GAMES)
 
@@ -107,9 +108,9 @@ def test_the_list_filters(user_factory, client_for, lobby, started):
     open_game, _ = lobby(players=2, seated=1, preset="macedonian")
     full, _ = lobby(players=2)
     running, _ = started(players=2, preset="polish51")
-    mine = services.game_create(owner=me, preset="serbian", players=3)
+    mine = game_create(owner=me, preset="serbian", players=3)
     finished, users = started(players=2)
-    services.game_resign(game=finished, user=users[0])
+    game_resign(game=finished, user=users[0])
     client = client_for(me)
 
     def ids(query):
@@ -129,7 +130,7 @@ def test_the_list_filters(user_factory, client_for, lobby, started):
 
 
 def test_the_list_is_paginated_with_cursors(auth_client, user):
-    made = [services.game_create(owner=user, preset="serbian", players=2) for _ in range(5)]
+    made = [game_create(owner=user, preset="serbian", players=2) for _ in range(5)]
 
     first = auth_client.get(f"{GAMES}?page_size=2").json()
     second = auth_client.get(first["next"]).json()

@@ -7,7 +7,8 @@ import pytest
 from rest_framework.throttling import ScopedRateThrottle
 
 from games.engine import parse_cards
-from games.play import services
+from games.play import shuffle
+from games.play.lobby import game_start
 from tests.gamekit import (
     SchemaChecker,
     card_pairs,
@@ -34,7 +35,7 @@ def starter_holds(monkeypatch):
     def deal(text: str) -> None:
         hand = parse_cards(text)
         monkeypatch.setattr(
-            services,
+            shuffle,
             "deal_source",
             scripted_deal_source(
                 lambda ruleset, players, dealer: deck_with_starter_hand(
@@ -99,7 +100,7 @@ def test_games_against_bots_get_hints(auth_client, bots, deals_seeded):
 
 def test_rated_games_get_no_hints(lobby, client_for, deals_seeded):
     game, users = lobby(2, "serbian", rated=True)
-    services.game_start(game=game, user=users[0])
+    game_start(game=game, user=users[0])
     client = client_for(users[0])
 
     response = client.post(f"/api/v1/games/{game.public_id}/hint")

@@ -9,7 +9,7 @@ import pytest
 
 from games.engine import LayDown, parse_action, parse_cards
 from games.engine.legal import legal_moves
-from games.play import services
+from games.play import shuffle
 from tests.gamekit import (
     SchemaChecker,
     current_engine_deal,
@@ -30,7 +30,7 @@ OPENER = "AS 2S 3S 4S 5S 6S 7H 8H 9H 10H JH QH KH 7S 5D"
 def opener_deals(monkeypatch):
     hand = parse_cards(OPENER)
     monkeypatch.setattr(
-        services,
+        shuffle,
         "deal_source",
         scripted_deal_source(
             lambda ruleset, players, dealer: deck_with_starter_hand(ruleset, players, dealer, hand)

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from games.engine import parse_cards
-from games.play import services
+from games.play import shuffle
+from games.play.lobby import game_start
 from tests.gamekit import (
     SchemaChecker,
     card_pairs,
@@ -34,11 +35,11 @@ def table(lobby, client_for, monkeypatch):
     def decks(ruleset: Any, players: int, dealer: int) -> list[Any]:
         return deck_with_starter_hand(ruleset, players, dealer, parse_cards(HAND), seed=7)
 
-    monkeypatch.setattr(services, "deal_source", scripted_deal_source(decks, 3))
+    monkeypatch.setattr(shuffle, "deal_source", scripted_deal_source(decks, 3))
 
     def make(**create: Any) -> tuple[Any, Any, Any]:
         game, users = lobby(players=2, **create)
-        game = services.game_start(game=game, user=users[0])
+        game = game_start(game=game, user=users[0])
         starter = current_engine_deal(game).to_move
         return game, client_for(users[starter]), client_for(users[1 - starter])
 

@@ -11,7 +11,9 @@ from rest_framework.test import APIClient
 
 from games.challenges import services as challenges
 from games.play import chat
-from games.play import services as play
+from games.play.act import game_act
+from games.play.create import game_create
+from games.play.lobby import game_join, game_start
 from tests.gamekit import SchemaChecker, current_engine_deal, error_of, greedy_action, read_all
 
 pytestmark = pytest.mark.django_db
@@ -37,9 +39,9 @@ def busy_game(
 ) -> str:
     """A running public game of ``user``'s with moves and chat lines."""
     other = user_factory()
-    game = play.game_create(owner=user, preset="polish51", players=2)
-    play.game_join(game=game, user=other)
-    game = play.game_start(game=game, user=user)
+    game = game_create(owner=user, preset="polish51", players=2)
+    game_join(game=game, user=other)
+    game = game_start(game=game, user=user)
     for text in ("one", "two", "three"):
         chat.post_message(game=game, user=user, text=text)
     return str(game.public_id)
@@ -109,7 +111,7 @@ def test_the_schema_documents_the_cursor_and_page_size_of_every_list(
 def test_following_next_reads_every_game_once_and_previous_goes_back(
     auth_client: APIClient, user: Any
 ) -> None:
-    made = [play.game_create(owner=user, preset="serbian", players=2).public_id for _ in range(5)]
+    made = [game_create(owner=user, preset="serbian", players=2).public_id for _ in range(5)]
 
     first = auth_client.get("/api/v1/games?mine=true&page_size=2").json()
     second = auth_client.get(first["next"]).json()
@@ -126,9 +128,9 @@ def test_a_page_stays_stable_when_games_are_created_meanwhile(
     auth_client: APIClient, user: Any
 ) -> None:
     for _ in range(3):
-        play.game_create(owner=user, preset="serbian", players=2)
+        game_create(owner=user, preset="serbian", players=2)
     first = auth_client.get("/api/v1/games?mine=true&page_size=2").json()
-    play.game_create(owner=user, preset="serbian", players=2)  # newest: before the first page
+    game_create(owner=user, preset="serbian", players=2)  # newest: before the first page
 
     second = auth_client.get(first["next"]).json()
 
@@ -141,13 +143,13 @@ def test_the_move_log_is_read_forward_from_after(
     auth_client: APIClient, user: Any, user_factory: Callable[..., Any], deals_seeded: Any
 ) -> None:
     other = user_factory()
-    game = play.game_create(owner=user, preset="polish51", players=2)
-    play.game_join(game=game, user=other)
-    game = play.game_start(game=game, user=user)
+    game = game_create(owner=user, preset="polish51", players=2)
+    game_join(game=game, user=other)
+    game = game_start(game=game, user=user)
     for _ in range(7):
         deal = current_engine_deal(game)
         mover = game.seats.get(position=deal.to_move).user
-        play.game_act(game=game, user=mover, action=greedy_action(deal), expected_ply=game.ply)
+        game_act(game=game, user=mover, action=greedy_action(deal), expected_ply=game.ply)
         game.refresh_from_db()
     path = f"/api/v1/games/{game.public_id}/moves"
 

@@ -10,7 +10,7 @@ import pytest
 
 from games.engine import Discard
 from games.models import Move, PreMove
-from games.play import services
+from games.play.act import game_act
 from tests.gamekit import current_engine_deal, error_of, keys_in
 
 pytestmark = pytest.mark.django_db
@@ -20,7 +20,7 @@ def _discard_something(game: Any, mover: Any) -> Any:
     """The player to move (the starter, who holds the extra card) discards."""
     deal = current_engine_deal(game)
     card = next(card for card in deal.hand(deal.to_move) if not card.is_joker)
-    services.game_act(game=game, user=mover, action=Discard(card), expected_ply=game.ply)
+    game_act(game=game, user=mover, action=Discard(card), expected_ply=game.ply)
     return card
 
 
@@ -55,7 +55,7 @@ def test_the_queued_draw_waits_when_the_discard_is_one_of_the_named_cards(
     )
 
     with django_capture_on_commit_callbacks(execute=True):
-        services.game_act(game=game, user=mover, action=Discard(card), expected_ply=game.ply)
+        game_act(game=game, user=mover, action=Discard(card), expected_ply=game.ply)
 
     game.refresh_from_db()
     assert Move.objects.filter(game=game).latest("ply").kind == "discard"

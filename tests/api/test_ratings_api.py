@@ -138,10 +138,10 @@ def test_me_shows_a_rating_per_rule_family(auth_client, user):
 
 def test_a_public_profile_shows_ratings_and_recent_changes(api_client, started):
     game, users = started(players=2, preset="polish51", rated=True)
-    from games.play import services
+    from games.play.resign import game_resign
 
     everyone_moves(game, users)
-    services.game_resign(game=game, user=users[1])
+    game_resign(game=game, user=users[1])
 
     response = api_client.get(USER.format(username=users[0].username.upper()))
 

@@ -10,7 +10,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from games.models import Game
-from games.play import services
+from games.play.act import game_act
+from games.play.resign import game_resign
 from tests.gamekit import (
     SchemaChecker,
     current_engine_deal,
@@ -34,7 +35,7 @@ def finished_by_services(game: Game, users: list[Any]) -> Game:
     while game.status == Game.Status.ACTIVE:
         starter = current_engine_deal(game).to_move
         for action in quick_actions():
-            services.game_act(game=game, user=users[starter], action=action, expected_ply=game.ply)
+            game_act(game=game, user=users[starter], action=action, expected_ply=game.ply)
             game.refresh_from_db()
     return game
 
@@ -139,7 +140,7 @@ def test_an_unknown_game_has_no_replay() -> None:
 
 def test_a_resignation_is_a_move_of_the_replay_that_changes_no_card(started: Any) -> None:
     game, users = started(2)
-    services.game_resign(game=game, user=users[0])
+    game_resign(game=game, user=users[0])
 
     deal = APIClient().get(replay_url(game.public_id)).json()["deals"][0]
 

@@ -28,7 +28,8 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from games.play import services
+from games.play.create import game_create
+from games.play.lobby import game_join, game_start
 
 CHECKS = [
     not_a_server_error,
@@ -103,10 +104,10 @@ def real_objects(user_factory, token_factory, bots, in_test_transaction) -> Real
     rival = user_factory()
     token, raw = token_factory(fuzzer, name="fuzzing")
     spare, _raw = token_factory(fuzzer, name="spare")
-    game = services.game_create(owner=fuzzer, preset="serbian", players=2)
-    services.game_join(game=game, user=rival)
-    game = services.game_start(game=game, user=fuzzer)
-    lobby = services.game_create(owner=rival, preset="serbian", players=3, visibility="private")
+    game = game_create(owner=fuzzer, preset="serbian", players=2)
+    game_join(game=game, user=rival)
+    game = game_start(game=game, user=fuzzer)
+    lobby = game_create(owner=rival, preset="serbian", players=3, visibility="private")
     return RealObjects(
         authorization=f"Bearer {raw}",
         token_in_use=token.pk,

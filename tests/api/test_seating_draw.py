@@ -11,7 +11,7 @@ import pytest
 from games.engine import parse_cards
 from games.engine.seating import SeatingDraw, draw_value
 from games.models import Game
-from games.play import services
+from games.play import shuffle
 from games.read.replay import game_replay
 from tests.gamekit import SchemaChecker
 
@@ -43,7 +43,7 @@ def start(clients: list[Any], preset: str = "polish51") -> dict[str, Any]:
 def scripted_draw(monkeypatch: pytest.MonkeyPatch, *cards: str) -> None:
     """The players, in lobby order, draw these cards (a tie's redraws after a space)."""
     drawn = SeatingDraw.from_draws([parse_cards(player) for player in cards])
-    monkeypatch.setattr(services, "seating_source", lambda players: drawn)
+    monkeypatch.setattr(shuffle, "seating_source", lambda players: drawn)
 
 
 def values_clockwise(seating: dict[str, Any]) -> list[tuple[int, ...]]:

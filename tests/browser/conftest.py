@@ -18,7 +18,7 @@ from django.db import connections
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from games.engine import parse_cards
-from games.play import services
+from games.play import shuffle
 from tests.browser.axe import blocking_violations
 from tests.gamekit import deck_with_starter_hand, scripted_deal_source
 
@@ -128,9 +128,13 @@ def _expected_console_error(text: str) -> bool:
 
 
 @pytest.fixture
-def player_factory(browser: Browser, live_server: Any) -> Iterator[Callable[..., Player]]:
+def player_factory(
+    browser: Browser, live_server: Any, settings: Any
+) -> Iterator[Callable[..., Player]]:
     """``player_factory(name, width=1400, height=900, **context_options)``: a new browser
-    context and page (``has_touch=True, is_mobile=True`` for a phone)."""
+    context and page (``has_touch=True, is_mobile=True`` for a phone). The links the
+    site sends (emails, pushes) lead to the test server."""
+    settings.SITE_URL = live_server.url
     players: list[Player] = []
 
     def make(name: str, width: int = 1400, height: int = 900, **options: Any) -> Player:
@@ -163,15 +167,18 @@ def starter_hand(monkeypatch: pytest.MonkeyPatch) -> Callable[[str], None]:
         def decks(ruleset: Any, players: int, dealer: int) -> list[Any]:
             return deck_with_starter_hand(ruleset, players, dealer, hand, seed=7)
 
-        monkeypatch.setattr(services, "deal_source", scripted_deal_source(decks, 3))
+        monkeypatch.setattr(shuffle, "deal_source", scripted_deal_source(decks, 3))
 
     return script
 
 
 @pytest.fixture
-def asgi_player_factory(asgi_server: str, browser: Browser) -> Iterator[Callable[..., Player]]:
+def asgi_player_factory(
+    asgi_server: str, browser: Browser, settings: Any
+) -> Iterator[Callable[..., Player]]:
     """``player_factory`` against the ASGI server (websocket pushes instead of polling).
     The browser closes before the server stops, so no socket holds the shutdown up."""
+    settings.SITE_URL = asgi_server
     players: list[Player] = []
 
     def make(name: str, width: int = 1400, height: int = 900) -> Player:

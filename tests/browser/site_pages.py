@@ -11,7 +11,8 @@ from playwright.sync_api import Page
 
 from accounts.models import Rating
 from games.models import Game
-from games.play import services
+from games.play.create import game_create
+from games.play.lobby import game_join, game_start
 from tests.browser.test_player_pages import emil_resigns
 from tests.browser.test_table import PASSWORD
 
@@ -71,9 +72,9 @@ def make_site_data() -> SiteData:
     finished, users = emil_resigns(after_moves=True)
     Rating.objects.filter(user=users[0]).update(sigma=3)  # established, so listed
     fern = get_user_model().objects.create_user(username="fern", password=PASSWORD)
-    playing = services.game_create(owner=users[0], preset="serbian", players=2)
-    services.game_join(game=playing, user=fern)
-    playing = services.game_start(game=playing, user=users[0])
+    playing = game_create(owner=users[0], preset="serbian", players=2)
+    game_join(game=playing, user=fern)
+    playing = game_start(game=playing, user=users[0])
     return SiteData(finished=finished, playing=playing)
 
 

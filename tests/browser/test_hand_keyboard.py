@@ -15,7 +15,9 @@ from playwright.sync_api import Browser, Page, expect
 
 from games.engine import Card, Discard, LayDown, parse_cards
 from games.models import Game
-from games.play import services
+from games.play.act import game_act
+from games.play.create import game_create
+from games.play.lobby import game_join, game_start
 from tests.browser.conftest import TIMEOUT_MS, Player
 from tests.gamekit import current_engine_deal
 
@@ -42,9 +44,9 @@ def _game(preset: str, hand: str, starter_hand: Callable[[str], None]) -> tuple[
         get_user_model().objects.create_user(username=name, password=PASSWORD)
         for name in ("lena", "mark")
     ]
-    game = services.game_create(owner=users[0], preset=preset, players=2)
-    services.game_join(game=game, user=users[1])
-    services.game_start(game=game, user=users[0])
+    game = game_create(owner=users[0], preset=preset, players=2)
+    game_join(game=game, user=users[1])
+    game_start(game=game, user=users[0])
     game.refresh_from_db()
     starter = users[current_engine_deal(game).to_move]
     return game, starter, users[1] if starter is users[0] else users[0]
@@ -109,7 +111,7 @@ def test_a_mouse_drag_reorders_the_hand_for_the_deal_and_a_new_deal_resets_it(
         LayDown(parse_cards(meld) for meld in ("AS 2S 3S 4S 5S 6S 7S", "8H 9H 10H JH QH KH AH")),
         Discard(Card.parse("5D")),
     ):
-        services.game_act(game=game, user=starter, action=action, expected_ply=game.ply)
+        game_act(game=game, user=starter, action=action, expected_ply=game.ply)
         game.refresh_from_db()
     _wait_until(lambda: Game.objects.get(pk=game.pk).deal_number == 2, "the second deal")
     page.reload()

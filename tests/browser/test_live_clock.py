@@ -20,7 +20,10 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from games.models import Game, Seat
-from games.play import services, timeouts
+from games.play import timeouts
+from games.play.act import game_act
+from games.play.create import game_create
+from games.play.lobby import game_join, game_start
 from games.read.selectors import current_deal
 from tests.gamekit import greedy_action
 from tests.gamekit_fixtures import deals_seeded  # noqa: F401
@@ -74,7 +77,7 @@ def live_table(deals_seeded: Callable[[int], None]) -> tuple[Game, Any, Any, Any
         get_user_model().objects.create_user(username=name, password=PASSWORD)
         for name in ("hana", "ivo", "jana")
     ]
-    game = services.game_create(
+    game = game_create(
         owner=users[0],
         preset="serbian",
         players=3,
@@ -83,17 +86,15 @@ def live_table(deals_seeded: Callable[[int], None]) -> tuple[Game, Any, Any, Any
         time_bank_s=60,
     )
     for user in users[1:]:
-        services.game_join(game=game, user=user)
-    game = services.game_start(game=game, user=users[0])
+        game_join(game=game, user=user)
+    game = game_start(game=game, user=users[0])
     for _ in range(10):
         seat = to_move(game)
         if seat.user_id != game.owner_id:
             break
         deal = current_deal(game)
         assert deal is not None
-        services.game_act(
-            game=game, user=seat.user, action=greedy_action(deal), expected_ply=game.ply
-        )
+        game_act(game=game, user=seat.user, action=greedy_action(deal), expected_ply=game.ply)
     absent = to_move(game).user
     other = next(u for u in users[1:] if u.pk != absent.pk)
     return game, users[0], absent, other

@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
-from games.play import services
 from games.play.bot_turns import game_play_now
+from games.play.create import game_create
+from games.play.lobby import game_join, game_start
 
 pytestmark = pytest.mark.django_db
 
@@ -32,11 +33,11 @@ def test_the_lobby_offers_the_bots(client: Any, user: Any, bots: list[Any]) -> N
 
 def test_my_games_lists_only_mine_by_status(client: Any, user_factory: Callable[..., Any]) -> None:
     ana, bob, cara = user_factory(username="ana"), user_factory(), user_factory()
-    waiting = services.game_create(owner=ana, preset="serbian", players=2)
-    playing = services.game_create(owner=bob, preset="polish51", players=2)
-    services.game_join(game=playing, user=ana)
-    services.game_start(game=playing, user=bob)
-    others = services.game_create(owner=cara, preset="macedonian", players=2)
+    waiting = game_create(owner=ana, preset="serbian", players=2)
+    playing = game_create(owner=bob, preset="polish51", players=2)
+    game_join(game=playing, user=ana)
+    game_start(game=playing, user=bob)
+    others = game_create(owner=cara, preset="macedonian", players=2)
     client.force_login(ana)
 
     active = client.get("/games/").content.decode()
@@ -52,8 +53,8 @@ def test_my_games_in_the_lobby_tab_lists_the_newest_first(
     client: Any, user_factory: Callable[..., Any]
 ) -> None:
     ana = user_factory(username="ana")
-    older = services.game_create(owner=ana, preset="serbian", players=2)
-    newer = services.game_create(owner=ana, preset="macedonian", players=2)
+    older = game_create(owner=ana, preset="serbian", players=2)
+    newer = game_create(owner=ana, preset="macedonian", players=2)
     client.force_login(ana)
 
     page = client.get("/games/?status=lobby").content.decode()
@@ -77,7 +78,7 @@ def test_my_games_calls_a_game_against_bots_by_its_name(
 def test_the_table_of_a_public_game_is_open_to_any_player(
     client: Any, user_factory: Callable[..., Any]
 ) -> None:
-    game = services.game_create(owner=user_factory(), preset="serbian", players=2)
+    game = game_create(owner=user_factory(), preset="serbian", players=2)
     client.force_login(user_factory())
     response = client.get(f"/games/{game.public_id}/")
     assert response.status_code == 200
@@ -90,7 +91,7 @@ def test_a_private_game_is_found_only_by_its_players_or_with_its_invite(
     client: Any, user_factory: Callable[..., Any]
 ) -> None:
     host = user_factory()
-    game = services.game_create(owner=host, preset="serbian", players=2, visibility="private")
+    game = game_create(owner=host, preset="serbian", players=2, visibility="private")
     client.force_login(user_factory())
     assert client.get(f"/games/{game.public_id}/").status_code == 404
     invited = client.get(f"/games/{game.public_id}/?invite={game.invite_code}")

@@ -11,7 +11,8 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import Locator, Page, expect
 
 from games.models import Game, Move, Seat
-from games.play import services
+from games.play.create import game_create
+from games.play.lobby import game_join, game_start
 from tests.browser.axe import describe
 from tests.browser.site_pages import PHONE
 from tests.browser.test_table import OPENING_HAND, PASSWORD
@@ -32,9 +33,9 @@ def polish_game(starter_hand: Callable[[str], None]) -> tuple[Game, str]:
         get_user_model().objects.create_user(username=name, password=PASSWORD)
         for name in ("tara", "uros")
     ]
-    game = services.game_create(owner=users[0], preset="polish51", players=2)
-    services.game_join(game=game, user=users[1])
-    game = services.game_start(game=game, user=users[0])
+    game = game_create(owner=users[0], preset="polish51", players=2)
+    game_join(game=game, user=users[1])
+    game = game_start(game=game, user=users[0])
     starter = Seat.objects.get(game=game, position=current_engine_deal(game).to_move).user
     return game, starter.username
 

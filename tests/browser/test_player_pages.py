@@ -12,7 +12,9 @@ from playwright.sync_api import expect
 
 from accounts.models import Rating
 from games.models import Game
-from games.play import services
+from games.play.create import game_create
+from games.play.lobby import game_join, game_start
+from games.play.resign import game_resign
 from tests.browser.test_table import PASSWORD
 from tests.gamekit import everyone_moves
 
@@ -30,12 +32,12 @@ def emil_resigns(*, after_moves: bool) -> tuple[Game, list[Any]]:
         get_user_model().objects.create_user(username=name, password=PASSWORD)
         for name in ("dana", "emil")
     ]
-    game = services.game_create(owner=users[0], preset="polish51", players=2, rated=True)
-    services.game_join(game=game, user=users[1])
-    services.game_start(game=game, user=users[0])
+    game = game_create(owner=users[0], preset="polish51", players=2, rated=True)
+    game_join(game=game, user=users[1])
+    game_start(game=game, user=users[0])
     if after_moves:
         everyone_moves(game, users)
-    services.game_resign(game=game, user=users[1])
+    game_resign(game=game, user=users[1])
     game.refresh_from_db()
     return game, users
 

@@ -12,7 +12,8 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Game
-from games.play import services
+from games.play.act import game_act
+from games.play.lobby import game_start
 from games.read.replays import game_replay_for
 from tests.gamekit import current_engine_deal, greedy_action
 
@@ -26,11 +27,11 @@ pytestmark = [
 def finished_game(lobby: Callable[..., Any]) -> Game:
     """A public two-deal serbian game played to its end by ``greedy_action``."""
     game, users = lobby(2, overrides={"match_deals": [2, 2, 2]})
-    game = services.game_start(game=game, user=users[0])
+    game = game_start(game=game, user=users[0])
     by_seat = {seat.position: seat.user for seat in game.seats.all()}
     while game.status == Game.Status.ACTIVE:
         deal = current_engine_deal(game)
-        services.game_act(
+        game_act(
             game=game, user=by_seat[deal.to_move], action=greedy_action(deal), expected_ply=game.ply
         )
         game.refresh_from_db()

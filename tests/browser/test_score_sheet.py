@@ -13,7 +13,8 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from games.models import Game
-from games.play import services
+from games.play.create import game_create
+from games.play.lobby import game_join, game_start
 from tests.gamekit import current_engine_deal
 
 pytestmark = [
@@ -30,7 +31,7 @@ DRY_HAND = "7H 8H 9H 10H QS QD QC KS KD KC 2D 3D 4D 5D 9C"
 def live_game(names: list[str]) -> Game:
     """A live serbian game of ``names`` (the first hosts), started."""
     users = [get_user_model().objects.create_user(username=n, password=PASSWORD) for n in names]
-    game = services.game_create(
+    game = game_create(
         owner=users[0],
         preset="serbian",
         players=len(users),
@@ -38,8 +39,8 @@ def live_game(names: list[str]) -> Game:
         seconds_per_turn=600,
     )
     for user in users[1:]:
-        services.game_join(game=game, user=user)
-    return services.game_start(game=game, user=users[0])
+        game_join(game=game, user=user)
+    return game_start(game=game, user=users[0])
 
 
 def test_a_whole_deal_then_its_summary_the_score_sheet_and_ready(

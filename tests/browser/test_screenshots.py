@@ -1,5 +1,6 @@
 """Each page at desktop and phone width, photographed into artifacts/screenshots/ for a
-person to look at; at phone width no page scrolls sideways."""
+person to look at; at phone width no page scrolls sideways. The table is photographed in
+Macedonian and Serbian Cyrillic too, whose words run longer than the English."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
+from accounts.models import Profile
 from tests.browser.site_pages import PAGES, SIGNED_IN_AS, SIZES, make_site_data, open_page
 from tests.browser.test_table import PASSWORD
 
@@ -45,3 +48,42 @@ def test_every_page_is_photographed_at_desktop_and_phone_width_without_sideways_
 
     assert not too_wide, "pages that scroll sideways: " + "; ".join(too_wide)
     assert len(list(ARTIFACTS.glob("*.png"))) >= len(PAGES) * len(SIZES)
+
+
+# Buttons, tags and labels whose text is cut off (a longer translation than the space
+# made for the English): their text is wider than their box.
+CLIPPED = """() => [...document.querySelectorAll(
+  "button, .button, .badge, .turn-tag, .pile-label, .seat-label, label, th, h1, h2"
+)].filter((node) => node.checkVisibility() && getComputedStyle(node).textOverflow !== "ellipsis"
+  && node.clientWidth > 1 && node.scrollWidth > node.clientWidth + 1
+  && getComputedStyle(node).overflowX !== "auto")
+  .map((node) => `${node.tagName.toLowerCase()}#${node.id}.${node.className}: `
+    + node.textContent.trim())"""
+
+
+@pytest.mark.parametrize("language", ["mk", "sr-cyrl"])
+def test_the_table_is_photographed_in_a_longer_language_without_clipped_text(
+    language: str, player_factory: Callable[..., Any]
+) -> None:
+    data = make_site_data()
+    Profile.objects.update(language=language)
+    member = player_factory(SIGNED_IN_AS)
+    member.log_in(SIGNED_IN_AS, PASSWORD)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    table = next(site_page for site_page in PAGES if site_page.name == "table")
+
+    problems: list[str] = []
+    for size_name, size in SIZES.items():
+        member.page.set_viewport_size(size)
+        response = open_page(member.page, member.base_url, table, data)
+        assert response is not None and response.ok
+        expect(member.page.locator("html")).to_have_attribute("lang", language)
+        member.page.screenshot(
+            path=str(ARTIFACTS / f"table-{language}-{size_name}.png"), full_page=True
+        )
+        width = member.page.evaluate("() => document.documentElement.scrollWidth")
+        if width > size["width"]:
+            problems.append(f"{size_name}: the page is {width}px wide")
+        problems += [f"{size_name}: {clipped}" for clipped in member.page.evaluate(CLIPPED)]
+
+    assert not problems, f"the table in {language}:\n" + "\n".join(problems)

@@ -16,7 +16,7 @@ from playwright.sync_api import Page, expect
 from games.engine import parse_cards
 from games.engine.seating import SeatingDraw
 from games.models import ChipLedger, Game
-from games.play import services
+from games.play import shuffle
 from tests.gamekit import current_engine_deal
 
 pytestmark = [
@@ -84,7 +84,7 @@ def test_six_players_four_of_them_bots_play_the_first_round_at_the_web_table(
     player_factory: Callable[..., Any], bots: list[Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     drawn = SeatingDraw.from_draws([parse_cards(card) for card in DRAWS])
-    monkeypatch.setattr(services, "seating_source", lambda players: drawn)
+    monkeypatch.setattr(shuffle, "seating_source", lambda players: drawn)
     for name in ("ana", "bob"):
         get_user_model().objects.create_user(username=name, password=PASSWORD)
     ana = player_factory("ana")

@@ -12,7 +12,8 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from games.models import Game, Move
-from games.play import services
+from games.play.create import game_create
+from games.play.lobby import game_join, game_start
 from tests.gamekit import current_engine_deal
 
 pytestmark = [
@@ -200,9 +201,9 @@ def serbian_game(starter_hand: Callable[[str], None]) -> tuple[Game, list[Any]]:
         get_user_model().objects.create_user(username=name, password=PASSWORD)
         for name in ("mila", "nina")
     ]
-    game = services.game_create(owner=users[0], preset="serbian", players=2)
-    services.game_join(game=game, user=users[1])
-    return services.game_start(game=game, user=users[0]), users
+    game = game_create(owner=users[0], preset="serbian", players=2)
+    game_join(game=game, user=users[1])
+    return game_start(game=game, user=users[0]), users
 
 
 def test_a_phone_shows_the_whole_hand_and_the_starter_lays_off_and_swaps(
@@ -359,9 +360,9 @@ def polish_game(starter_hand: Callable[[str], None]) -> tuple[Game, Any]:
         get_user_model().objects.create_user(username=name, password=PASSWORD)
         for name in ("olga", "pero")
     ]
-    game = services.game_create(owner=users[0], preset="polish51", players=2)
-    services.game_join(game=game, user=users[1])
-    services.game_start(game=game, user=users[0])
+    game = game_create(owner=users[0], preset="polish51", players=2)
+    game_join(game=game, user=users[1])
+    game_start(game=game, user=users[0])
     game.refresh_from_db()
     return game, users[current_engine_deal(game).to_move]
 

@@ -20,6 +20,31 @@ def test_to_dict_round_trips_through_json(ruleset: Ruleset) -> None:
     assert Ruleset.from_dict(stored) == ruleset
 
 
+def test_to_dict_gives_a_dict_of_its_own_each_time() -> None:
+    # A caller may change the dict it got (its lists and nested dicts too): the next
+    # caller still gets the ruleset as it is.
+    ruleset = PRESETS["serbian"]
+    changed = ruleset.to_dict()
+    changed["name"] = "changed"
+    changed["match_deals"].append(99)
+    changed["normal_close"]["winner"] = 99
+    fresh = ruleset.to_dict()
+    assert fresh["name"] == "serbian"
+    assert fresh["match_deals"] == list(ruleset.match_deals)
+    assert fresh["normal_close"] == dataclasses.asdict(ruleset.normal_close)
+    assert Ruleset.from_dict(fresh) == ruleset
+
+
+def test_to_dict_of_each_of_two_equal_rulesets_holds_its_own_values() -> None:
+    # 0 == False: rulesets built with either are equal, yet each is stored as it holds it.
+    as_number = dataclasses.replace(PRESETS["serbian"], upcard=0)  # type: ignore[arg-type]
+    as_flag = dataclasses.replace(PRESETS["serbian"], upcard=False)
+    assert as_number == as_flag
+    assert as_flag.to_dict()["upcard"] is False
+    assert as_number.to_dict()["upcard"] == 0
+    assert as_number.to_dict()["upcard"] is not False
+
+
 def test_presets_are_named_by_their_key() -> None:
     assert list(PRESETS) == ["macedonian", "serbian", "serbian_old_remi", "polish51"]
     assert all(ruleset.name == name for name, ruleset in PRESETS.items())

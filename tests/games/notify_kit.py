@@ -17,7 +17,9 @@ from django.core.mail import EmailMessage
 from django.test import Client
 
 from games.models import Game, PlayerSettings
-from games.play import services
+from games.play.act import game_act
+from games.play.create import game_create
+from games.play.lobby import game_join, game_start
 from games.read.selectors import preset_name
 
 # The name the rules of the games in these tests go by.
@@ -76,11 +78,9 @@ def duel(
     """A started correspondence game of two people: ``users``, or two new ones named
     ``names`` (see ``person``); the first is the host."""
     players = users or [person(user_factory, name, zone=zone) for name in names]
-    game = services.game_create(
-        owner=players[0], preset="serbian", players=2, days_per_move=days, **create
-    )
-    services.game_join(game=game, user=players[1])
-    game = services.game_start(game=game, user=players[0])
+    game = game_create(owner=players[0], preset="serbian", players=2, days_per_move=days, **create)
+    game_join(game=game, user=players[1])
+    game = game_start(game=game, user=players[0])
     by_seat = sorted(players, key=lambda user: game.seats.get(user=user).position)
     return Duel(game.public_id, by_seat)
 
@@ -134,5 +134,5 @@ def play_turn(game_id: str, user: Any) -> None:
     assert game.to_move == seat
     while game.status == Game.Status.ACTIVE and game.to_move == seat:
         deal = current_engine_deal(game)
-        services.game_act(game=game, user=user, action=greedy_action(deal), expected_ply=game.ply)
+        game_act(game=game, user=user, action=greedy_action(deal), expected_ply=game.ply)
         game.refresh_from_db()

@@ -44,7 +44,7 @@ VIEW_ALL = ("view_game", "view_deal", "view_move", "view_seat")
 
 def a_game_with_a_draw(started: Callable[..., Any]) -> tuple[Game, Deal, Move]:
     """A started 2-player game in which the player to move has drawn from the stock."""
-    from games.play import services
+    from games.play.act import game_act
 
     game, users = started(players=2, preset="serbian")
     for _ in range(3):
@@ -52,7 +52,7 @@ def a_game_with_a_draw(started: Callable[..., Any]) -> tuple[Game, Deal, Move]:
         row = Deal.objects.get(game=game, number=game.deal_number)
         deal = EngineDeal.from_dict(row.state)
         action = DrawStock() if not deal.drawn else greedy_action(deal)
-        services.game_act(game=game, user=users[deal.to_move], action=action, expected_ply=game.ply)
+        game_act(game=game, user=users[deal.to_move], action=action, expected_ply=game.ply)
         if isinstance(action, DrawStock):
             break
     game.refresh_from_db()

@@ -19,8 +19,9 @@ import pytest
 
 from games.engine import Deal as EngineDeal
 from games.models import Deal, Game, Move
-from games.play import services
+from games.play.act import game_act
 from games.play.bot_turns import game_play_now
+from games.play.pause import game_deal_ready
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -36,7 +37,7 @@ def play_passively(game: Game, user: Any, turns: int) -> None:
         if game.status != Game.Status.ACTIVE:
             return
         if game.next_deal_at is not None:
-            services.game_deal_ready(game=game, user=user)
+            game_deal_ready(game=game, user=user)
             continue
         view = EngineDeal.from_dict(
             Deal.objects.get(game=game, number=game.deal_number).state
@@ -46,7 +47,7 @@ def play_passively(game: Game, user: Any, turns: int) -> None:
             action = {"type": "discard", "card": str(view.hand[-1][1])}
         else:
             action = {"type": "draw"}
-        services.game_act(game=game, user=user, action=action, expected_ply=game.ply)
+        game_act(game=game, user=user, action=action, expected_ply=game.ply)
 
 
 @pytest.mark.parametrize("preset", ["serbian", "macedonian", "polish51"])

@@ -12,7 +12,9 @@ import pytest
 from icalendar import Calendar
 
 from games.models import Game, PlayerSettings
-from games.play import services
+from games.play.create import game_create
+from games.play.lobby import game_start
+from games.play.resign import game_resign
 from tests.gamekit import SchemaChecker, error_of
 from tests.games.notify_kit import duel, person, play_turn, site_path, web_client
 
@@ -50,12 +52,10 @@ def my_games(
     if theirs.mover.pk == me.pk:
         play_turn(theirs.game_id, me)
     over = duel(user_factory, users=[me, person(user_factory, "zora")])
-    services.game_resign(game=over.game, user=me)
+    game_resign(game=over.game, user=me)
     duel(user_factory, names=("petar", "vesna"))
-    live = services.game_create(
-        owner=me, preset="serbian", players=2, time_control="live", bots=[bots[0]]
-    )
-    services.game_start(game=live, user=me)
+    live = game_create(owner=me, preset="serbian", players=2, time_control="live", bots=[bots[0]])
+    game_start(game=live, user=me)
     return me, mine
 
 

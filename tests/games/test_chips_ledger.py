@@ -22,7 +22,11 @@ from games.chips import services as chips
 from games.engine import parse_action
 from games.errors import Conflict
 from games.models import ChipAccount, ChipLedger, Game, Seat
-from games.play import services
+from games.play import shuffle
+from games.play.act import game_act
+from games.play.create import game_create
+from games.play.lobby import game_abort, game_join, game_start
+from games.play.resign import game_resign
 from games.read.replay import game_replay
 from tests.chipkit import normal_close_decks, normal_close_turns
 from tests.gamekit import current_engine_deal, scripted_deal_source
@@ -76,7 +80,7 @@ def play_to_the_end(game: Game, by_seat: list[Any]) -> None:
     for offset, text in normal_close_turns(game.players):
         game.refresh_from_db()
         user = by_seat[(starter + offset) % game.players]
-        services.game_act(game=game, user=user, action=parse_action(text), expected_ply=game.ply)
+        game_act(game=game, user=user, action=parse_action(text), expected_ply=game.ply)
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and game.winners == [starter]
 
@@ -84,24 +88,22 @@ def play_to_the_end(game: Game, by_seat: list[Any]) -> None:
 def play_game(users: list[Any], players: int, stake: int, ending: str, rng: random.Random) -> None:
     seated = rng.sample(users, players)
     try:
-        game = services.game_create(
-            owner=seated[0], preset="polish51", players=players, stake=stake
-        )
+        game = game_create(owner=seated[0], preset="polish51", players=players, stake=stake)
         for user in seated[1:]:
-            services.game_join(game=game, user=user)
-        services.game_start(game=game, user=seated[0])
+            game_join(game=game, user=user)
+        game_start(game=game, user=seated[0])
     except Conflict as error:
         assert error.code == "insufficient_chips"
         return
     game.refresh_from_db()
     by_seat = [seat.user for seat in Seat.objects.filter(game=game).order_by("position")]
     if ending == "abort":
-        services.game_abort(game=game)
+        game_abort(game=game)
     elif ending == "resign":
         for user in by_seat[: players - 1]:
             game.refresh_from_db()
             if game.status == Game.Status.ACTIVE:
-                services.game_resign(game=game, user=user)
+                game_resign(game=game, user=user)
     elif ending == "play":
         play_to_the_end(game, by_seat)
     # "running": the stakes stay in the pot
@@ -128,7 +130,7 @@ def test_after_any_games_the_balances_add_up_to_the_grants(
     user_factory: Callable[..., Any],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(services, "deal_source", scripted_deal_source(normal_close_decks(seed)))
+    monkeypatch.setattr(shuffle, "deal_source", scripted_deal_source(normal_close_decks(seed)))
     rng = random.Random(seed)
     with rolled_back():
         users = [user_factory() for _ in range(5)]
@@ -141,15 +143,15 @@ def test_after_any_games_the_balances_add_up_to_the_grants(
             assert_the_books_balance()
         # Once no game is running, every chip granted is in a balance.
         for game in Game.objects.filter(status=Game.Status.ACTIVE):
-            services.game_abort(game=game)
+            game_abort(game=game)
         assert in_pots() == 0
         assert balances() == granted()
 
 
 def test_players_who_resigned_share_nothing_of_the_pot(started):
     game, users = started(players=3, preset="polish51", stake=120)
-    services.game_resign(game=game, user=users[0])
-    services.game_resign(game=game, user=users[1])
+    game_resign(game=game, user=users[0])
+    game_resign(game=game, user=users[1])
 
     game.refresh_from_db()
     assert game.winners == [2]

@@ -13,7 +13,7 @@ from channels.layers import get_channel_layer
 from games.engine import DrawStock
 from games.errors import NotAllowed
 from games.live.publisher import game_group
-from games.play import services
+from games.play.act import game_act
 from tests.gamekit import current_engine_deal
 
 
@@ -47,7 +47,7 @@ def test_a_move_is_published_after_the_commit(started, django_capture_on_commit_
 
     def move_without_commit() -> None:
         with django_capture_on_commit_callbacks(execute=False) as callbacks:
-            services.game_act(game=game, user=users[seat], action=DrawStock(), expected_ply=0)
+            game_act(game=game, user=users[seat], action=DrawStock(), expected_ply=0)
         captured.extend(callbacks)
 
     assert moves_in(heard(game.public_id, move_without_commit)) == []  # not before the commit
@@ -67,7 +67,7 @@ def test_a_refused_move_publishes_nothing(started, django_capture_on_commit_call
             django_capture_on_commit_callbacks(execute=True) as callbacks,
             contextlib.suppress(NotAllowed),
         ):
-            services.game_act(game=game, user=waiting, action=DrawStock(), expected_ply=0)
+            game_act(game=game, user=waiting, action=DrawStock(), expected_ply=0)
         captured.extend(callbacks)
 
     assert moves_in(heard(game.public_id, refused)) == []

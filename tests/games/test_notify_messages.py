@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from games import tasks
 from games.models import Game, GameMute, PlayerSettings
-from games.play import services
+from games.play.resign import game_resign
 from tests.games.notify_kit import (
     SERBIAN,
     ZONES,
@@ -132,7 +132,7 @@ def test_the_end_of_a_game_tells_both_players_the_result(game_of, mailoutbox, zo
     loser, winner = table.mover, table.waiting
     mailoutbox.clear()
 
-    services.game_resign(game=table.game, user=loser)
+    game_resign(game=table.game, user=loser)
 
     won, lost = the_one(mails_to(mailoutbox, winner)), the_one(mails_to(mailoutbox, loser))
     assert won.subject == f"You won against {loser.profile.display_name} — {SERBIAN}"

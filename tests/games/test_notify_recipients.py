@@ -14,7 +14,9 @@ from games import tasks
 from games.live import presence
 from games.models import Game, PlayerSettings
 from games.notify import preferences
-from games.play import services
+from games.play.create import game_create
+from games.play.lobby import game_start
+from games.play.resign import game_resign
 from tests.gamekit import current_engine_deal, greedy_action
 from tests.games.notify_kit import duel, mails_to, person, play_turn
 
@@ -27,10 +29,8 @@ def bot_game(
 ) -> tuple[Game, Any]:
     """A correspondence game of a person with an address against a built-in bot."""
     me = person(user_factory, "ana")
-    game = services.game_create(
-        owner=me, preset="serbian", players=2, days_per_move=2, bots=[bots[0]]
-    )
-    return services.game_start(game=game, user=me), me
+    game = game_create(owner=me, preset="serbian", players=2, days_per_move=2, bots=[bots[0]])
+    return game_start(game=game, user=me), me
 
 
 def play_my_turns(game: Game, me: Any, client: Any, turns: int) -> int:
@@ -91,7 +91,7 @@ def test_a_muted_game_sends_its_player_nothing_but_the_other_player_everything(
         deadline_at=timezone.now() - timedelta(seconds=1)
     )
     assert tasks.sweep_deadlines() == 1  # other's turn timed out: quiet's turn now
-    services.game_resign(game=table.game, user=other)
+    game_resign(game=table.game, user=other)
 
     assert mails_to(mailoutbox, quiet) == []
     assert [m.subject.split(" against ")[0] for m in mails_to(mailoutbox, other)] == [
@@ -109,7 +109,7 @@ def test_no_your_turn_email_while_connected_nor_result_to_a_player_at_the_table(
     try:
         play_turn(table.game_id, mover)
         assert table.mover.pk == watcher.pk
-        services.game_resign(game=table.game, user=mover)
+        game_resign(game=table.game, user=mover)
     finally:
         presence.presence_drop(user_id=watcher.pk, channel="test!1", games=[table.game_id])
         presence.presence_drop(user_id=watcher.pk, channel="test!1", games=[])
@@ -127,7 +127,7 @@ def test_a_player_who_wants_no_results_gets_none(user_factory, deals_seeded, mai
     PlayerSettings.objects.filter(user=waiting).update(email_game_over=False)
     mailoutbox.clear()
 
-    services.game_resign(game=table.game, user=mover)
+    game_resign(game=table.game, user=mover)
 
     assert mails_to(mailoutbox, waiting) == []
     assert len(mails_to(mailoutbox, mover)) == 1
@@ -146,6 +146,6 @@ def test_an_external_bot_account_is_never_emailed(user_factory, deals_seeded, ma
     now = timezone.now()
     Game.objects.filter(public_id=table.game_id).update(deadline_at=now + timedelta(hours=1))
     assert tasks.send_reminders(now=now) == 0
-    services.game_resign(game=table.game, user=ana)
+    game_resign(game=table.game, user=ana)
 
     assert mails_to(mailoutbox, program) == []

@@ -23,7 +23,7 @@ from django.test import override_settings
 
 from games.models import PushSubscription
 from games.notify import notices, push
-from games.play import services
+from games.play.resign import game_resign
 from games.read.selectors import preset_name
 from tests.games.notify_kit import SERBIAN, Duel, duel, play_turn
 
@@ -184,7 +184,7 @@ def test_only_the_kinds_opted_in_are_pushed(table, client_for, push_service):
 
     play_turn(table.game_id, mover)  # waiting's turn: they did not opt in to that
     assert push_service.received == []
-    services.game_resign(game=table.game, user=waiting)  # the mover only wants turns
+    game_resign(game=table.game, user=waiting)  # the mover only wants turns
 
     assert [request.path for request in push_service.received] == ["/push/waiting-phone"]
 
@@ -193,7 +193,7 @@ def test_the_end_of_a_game_is_pushed_with_the_result(table, client_for, push_ser
     winner = table.waiting
     browser = subscribe(client_for(winner), push_service, "laptop", push_game_over=True)
 
-    services.game_resign(game=table.game, user=table.mover)
+    game_resign(game=table.game, user=table.mover)
 
     message = browser.read(push_service.received[0].body)
     assert message["kind"] == "game_over" and message["body"] == "You won."
@@ -203,6 +203,8 @@ def test_a_challenge_is_pushed_through_the_hook_when_opted_in(
     table, client_for, push_service, settings
 ):
     player = table.waiting
+    player.profile.email_challenges = False  # a push alone: the email is counted too
+    player.profile.save(update_fields=["email_challenges"])
     client = client_for(player)
     browser = subscribe(client, push_service, "desk")
 

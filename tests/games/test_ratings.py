@@ -12,7 +12,12 @@ from games import ratings
 from games.errors import InvalidRequest
 from games.live import publisher
 from games.models import Game, Seat
-from games.play import services
+from games.play.act import game_act
+from games.play.create import game_create
+from games.play.finish import game_finish
+from games.play.lobby import game_abort, game_join, game_start
+from games.play.resign import game_resign, game_seat_out_and_end
+from games.play.timeout_turn import game_timeout_turn
 from tests.gamekit import current_engine_deal, everyone_moves, quick_actions
 
 pytestmark = pytest.mark.django_db
@@ -22,7 +27,7 @@ ONE_DEAL = {"match_deals": [1, 1, 1]}
 
 def act(game, user, action):
     game.refresh_from_db()
-    return services.game_act(game=game, user=user, action=action, expected_ply=game.ply)
+    return game_act(game=game, user=user, action=action, expected_ply=game.ply)
 
 
 def play_quick_deal(game, users):
@@ -39,7 +44,7 @@ def time_out_of_the_game(game):
     """The mover's deadline passes with a strike limit of one: their seat is out."""
     Game.objects.filter(pk=game.pk).update(deadline_at=timezone.now())
     game.refresh_from_db()
-    turn = services.game_timeout_turn(game=game, expected_ply=game.ply, strike_limit=1)
+    turn = game_timeout_turn(game=game, expected_ply=game.ply, strike_limit=1)
     assert turn is not None and turn.out
     game.refresh_from_db()
     return game
@@ -78,7 +83,7 @@ def test_the_displayed_scale_starts_at_1500_and_is_provisional():
 
 def test_a_two_player_rated_game_moves_the_ratings_apart(lobby, quick_deals):
     game, users = lobby(players=2, rated=True, overrides=ONE_DEAL)
-    game = services.game_start(game=game, user=users[0])
+    game = game_start(game=game, user=users[0])
 
     game, winner = play_quick_deal(game, users)
 
@@ -96,14 +101,12 @@ def test_a_two_player_rated_game_moves_the_ratings_apart(lobby, quick_deals):
 
 def test_a_four_player_rated_game_ranks_every_seat(lobby, quick_deals):
     game, users = lobby(players=4, rated=True)
-    game = services.game_start(game=game, user=users[0])
+    game = game_start(game=game, user=users[0])
     game, starter = play_quick_deal(game, users)  # the starter -280, the others +400
     out = next(seat for seat in game.seats.all() if seat.user != starter)
 
     # The host ends the match for an absent player (docs/rules.md §10): that seat is out.
-    services.game_seat_out_and_end(
-        game=game, position=out.position, expected_ply=game.ply, reason="absent"
-    )
+    game_seat_out_and_end(game=game, position=out.position, expected_ply=game.ply, reason="absent")
 
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
@@ -122,7 +125,7 @@ def test_resigning_players_rank_last_and_the_last_one_in_wins(started):
     everyone_moves(game, users)
 
     for user in users[1:]:
-        services.game_resign(game=game, user=user)
+        game_resign(game=game, user=user)
 
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and game.winners == [0]
@@ -152,7 +155,7 @@ def test_the_game_over_event_tells_the_rating_changes(started, monkeypatch, tran
     game, users = started(players=2, preset="polish51", rated=True)
     everyone_moves(game, users)
 
-    services.game_resign(game=game, user=users[1])
+    game_resign(game=game, user=users[1])
 
     (over,) = [event for _ply, event in published if event["type"] == "game_over"]
     assert [c["position"] for c in over["rating_changes"]] == [0, 1]
@@ -166,13 +169,13 @@ def test_the_game_over_event_tells_the_rating_changes(started, monkeypatch, tran
 def test_ratings_carry_over_to_the_next_rated_game(started):
     first_game, users = started(players=2, preset="polish51", rated=True)
     everyone_moves(first_game, users)
-    services.game_resign(game=first_game, user=users[1])
-    game = services.game_create(owner=users[0], preset="polish51", players=2, rated=True)
-    services.game_join(game=game, user=users[1])
-    game = services.game_start(game=game, user=users[0])
+    game_resign(game=first_game, user=users[1])
+    game = game_create(owner=users[0], preset="polish51", players=2, rated=True)
+    game_join(game=game, user=users[1])
+    game = game_start(game=game, user=users[0])
     everyone_moves(game, users)
 
-    services.game_resign(game=game, user=users[1])
+    game_resign(game=game, user=users[1])
 
     earlier, later = RatingChange.objects.filter(user=users[0]).order_by("created_at", "id").all()
     assert later.rating_before == earlier.rating_after < later.rating_after
@@ -185,7 +188,7 @@ def test_ratings_carry_over_to_the_next_rated_game(started):
 def test_a_casual_game_does_not_rate(started):
     game, users = started(players=2, preset="polish51")
 
-    services.game_resign(game=game, user=users[0])
+    game_resign(game=game, user=users[0])
 
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
@@ -194,9 +197,9 @@ def test_a_casual_game_does_not_rate(started):
 
 def test_aborted_and_unfinished_games_do_not_rate(lobby, started):
     waiting, users = lobby(players=2, rated=True)
-    services.game_abort(game=waiting, user=users[0])
+    game_abort(game=waiting, user=users[0])
     running, _ = started(players=2, preset="polish51", rated=True)
-    services.game_abort(game=running)  # the system may abort a running game
+    game_abort(game=running)  # the system may abort a running game
 
     assert Game.objects.filter(status=Game.Status.ABORTED).count() == 2
     assert ratings.game_rate(game=running, seats=list(running.seats.all())) == []
@@ -208,7 +211,7 @@ def test_a_resignation_before_every_player_has_moved_is_too_short_to_rate(starte
     mover = current_engine_deal(game).to_move
     act(game, users[mover], current_engine_deal(game).legal_actions()[0])
 
-    services.game_resign(game=game, user=users[1 - mover])  # before a move of their own
+    game_resign(game=game, user=users[1 - mover])  # before a move of their own
 
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and game.winners == [mover]
@@ -228,9 +231,7 @@ def test_a_player_who_never_showed_up_does_not_lose_rating(started):
 
 def test_a_rated_game_cannot_seat_built_in_bots(user_factory, bots):
     with pytest.raises(InvalidRequest) as error:
-        services.game_create(
-            owner=user_factory(), preset="serbian", players=2, rated=True, bots=bots[:1]
-        )
+        game_create(owner=user_factory(), preset="serbian", players=2, rated=True, bots=bots[:1])
 
     assert error.value.code == "rated_with_bots"
 
@@ -241,14 +242,14 @@ def test_a_rated_game_cannot_seat_built_in_bots(user_factory, bots):
 def test_a_game_is_applied_exactly_once_even_if_the_finish_runs_again(started):
     game, users = started(players=2, preset="polish51", rated=True)
     everyone_moves(game, users)
-    services.game_resign(game=game, user=users[0])
+    game_resign(game=game, user=users[0])
     game.refresh_from_db()
     before = list(Rating.objects.order_by("user_id").values_list("mu", "sigma", "games"))
 
     with transaction.atomic():
         seats = list(Seat.objects.select_related("user__profile").filter(game=game))
         again = ratings.game_rate(game=game, seats=seats)
-        services._game_finish(game, seats, reason="completed", now=timezone.now())
+        game_finish(game, seats, reason="completed", now=timezone.now())
 
     assert again == []
     assert RatingChange.objects.filter(game=game).count() == 2
@@ -259,7 +260,7 @@ def test_a_game_is_applied_exactly_once_even_if_the_finish_runs_again(started):
 def test_the_database_refuses_a_second_change_for_a_game_and_player(started):
     game, users = started(players=2, preset="polish51", rated=True)
     everyone_moves(game, users)
-    services.game_resign(game=game, user=users[0])
+    game_resign(game=game, user=users[0])
     first = change_of(game, users[0])
     first.pk = None
 

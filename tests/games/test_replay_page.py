@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 
 from games.models import Game
-from games.play import services
+from games.play.act import game_act
 from tests.gamekit import current_engine_deal, quick_actions
 
 pytestmark = pytest.mark.django_db
@@ -19,7 +19,7 @@ def finished(game: Game, users: list[Any]) -> Game:
     while game.status == Game.Status.ACTIVE:
         starter = current_engine_deal(game).to_move
         for action in quick_actions():
-            services.game_act(game=game, user=users[starter], action=action, expected_ply=game.ply)
+            game_act(game=game, user=users[starter], action=action, expected_ply=game.ply)
             game.refresh_from_db()
     return game
 

@@ -14,14 +14,16 @@ from games.errors import (
     StalePly,
 )
 from games.models import Deal, Game, Move, Seat
-from games.play import services
+from games.play.act import game_act
+from games.play.lobby import game_leave, game_start
+from games.play.resign import game_resign
 from tests.gamekit import current_engine_deal, greedy_action, quick_actions
 
 
 def act(game, user, action, **kwargs):
     game.refresh_from_db()
     kwargs.setdefault("expected_ply", game.ply)
-    return services.game_act(game=game, user=user, action=action, **kwargs)
+    return game_act(game=game, user=user, action=action, **kwargs)
 
 
 def mover(game, users):
@@ -127,7 +129,7 @@ def test_idempotency_keys_belong_to_their_user(started):
 
 def test_a_finished_deal_deals_the_next_one(lobby, quick_deals):
     game, users = lobby(players=2)
-    game = services.game_start(game=game, user=users[0])
+    game = game_start(game=game, user=users[0])
 
     for action in quick_actions():
         game = act(game, users[0], action).game
@@ -144,7 +146,7 @@ def test_a_finished_deal_deals_the_next_one(lobby, quick_deals):
 
 def test_a_total_of_501_ends_the_match(lobby, quick_deals):
     game, users = lobby(players=2)
-    game = services.game_start(game=game, user=users[0])
+    game = game_start(game=game, user=users[0])
 
     for starter in (0, 1, 0):
         for action in quick_actions():
@@ -164,7 +166,7 @@ def test_a_total_of_501_ends_the_match(lobby, quick_deals):
 def test_resigning_a_two_player_game_ends_it(started):
     game, users = started(players=2)
 
-    services.game_resign(game=game, user=users[0])
+    game_resign(game=game, user=users[0])
 
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
@@ -177,7 +179,7 @@ def test_a_resigned_seat_is_played_by_the_server(started):
     deal = current_engine_deal(game)
     quitter = users[deal.to_move]
 
-    services.game_resign(game=game, user=quitter)
+    game_resign(game=game, user=quitter)
 
     game.refresh_from_db()
     after = current_engine_deal(game)
@@ -194,19 +196,19 @@ def test_a_resigned_seat_is_played_by_the_server(started):
 def test_the_last_player_left_wins(started):
     game, users = started(players=3, preset="polish51")
 
-    services.game_resign(game=game, user=users[1])
-    services.game_resign(game=game, user=users[0])
+    game_resign(game=game, user=users[1])
+    game_resign(game=game, user=users[0])
 
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and game.winners == [2]
     with pytest.raises(Conflict):
-        services.game_resign(game=game, user=users[2])
+        game_resign(game=game, user=users[2])
 
 
 def test_playing_again_brings_a_seat_that_left_back(started):
     game, users = started(players=2, preset="polish51")
     user = mover(game, users)
-    services.game_leave(game=game, user=user)
+    game_leave(game=game, user=user)
 
     act(game, user, DrawStock())
 

@@ -7,11 +7,11 @@ import pytest
 from games.engine import PRESETS
 from games.errors import InvalidRequest
 from games.models import Game, Seat
-from games.play import services
+from games.play.create import DEFAULT_DAYS_PER_MOVE, DEFAULT_SECONDS_PER_TURN, game_create
 
 
 def test_it_creates_a_lobby_with_the_host_in_seat_0(user):
-    game = services.game_create(owner=user, preset="serbian", players=3)
+    game = game_create(owner=user, preset="serbian", players=3)
 
     assert game.status == Game.Status.LOBBY
     assert game.players == 3
@@ -20,9 +20,7 @@ def test_it_creates_a_lobby_with_the_host_in_seat_0(user):
 
 
 def test_it_stores_the_whole_ruleset_with_house_rules(user):
-    game = services.game_create(
-        owner=user, preset="serbian", players=2, overrides={"hand_needs_51": False}
-    )
+    game = game_create(owner=user, preset="serbian", players=2, overrides={"hand_needs_51": False})
 
     expected = PRESETS["serbian"].replace(hand_needs_51=False).to_dict()
     assert game.ruleset == expected
@@ -31,7 +29,7 @@ def test_it_stores_the_whole_ruleset_with_house_rules(user):
 
 
 def test_public_ids_are_random_not_sequential(user):
-    ids = [services.game_create(owner=user, preset="polish51", players=2).public_id for _ in "abc"]
+    ids = [game_create(owner=user, preset="polish51", players=2).public_id for _ in "abc"]
 
     assert len(set(ids)) == 3
     assert all(len(i) == 12 and i.isalnum() for i in ids)
@@ -39,7 +37,7 @@ def test_public_ids_are_random_not_sequential(user):
 
 
 def test_a_private_game_gets_an_invite_code(user):
-    game = services.game_create(owner=user, preset="macedonian", players=2, visibility="private")
+    game = game_create(owner=user, preset="macedonian", players=2, visibility="private")
 
     assert game.visibility == Game.Visibility.PRIVATE
     assert len(game.invite_code) == 10
@@ -66,22 +64,22 @@ def test_it_validates_the_request(user, kwargs, code):
     arguments = {"owner": user, "preset": "serbian", "players": 2, **kwargs}
 
     with pytest.raises(InvalidRequest) as error:
-        services.game_create(**arguments)
+        game_create(**arguments)
 
     assert error.value.code == code
     assert not Game.objects.exists()
 
 
 def test_time_controls_get_defaults(user):
-    live = services.game_create(owner=user, preset="serbian", players=2, time_control="live")
-    mail = services.game_create(owner=user, preset="serbian", players=2)
+    live = game_create(owner=user, preset="serbian", players=2, time_control="live")
+    mail = game_create(owner=user, preset="serbian", players=2)
 
-    assert (live.seconds_per_turn, live.days_per_move) == (services.DEFAULT_SECONDS_PER_TURN, None)
-    assert (mail.seconds_per_turn, mail.days_per_move) == (None, services.DEFAULT_DAYS_PER_MOVE)
+    assert (live.seconds_per_turn, live.days_per_move) == (DEFAULT_SECONDS_PER_TURN, None)
+    assert (mail.seconds_per_turn, mail.days_per_move) == (None, DEFAULT_DAYS_PER_MOVE)
 
 
 def test_bots_take_the_next_seats(user, bots):
-    game = services.game_create(owner=user, preset="serbian", players=3, bots=bots[:2])
+    game = game_create(owner=user, preset="serbian", players=3, bots=bots[:2])
 
     seated = [seat.user for seat in Seat.objects.filter(game=game).order_by("position")]
     assert seated == [user, bots[0], bots[1]]
@@ -89,6 +87,6 @@ def test_bots_take_the_next_seats(user, bots):
 
 def test_only_bots_may_be_seated_as_bots(user, user_factory):
     with pytest.raises(InvalidRequest) as error:
-        services.game_create(owner=user, preset="serbian", players=2, bots=[user_factory()])
+        game_create(owner=user, preset="serbian", players=2, bots=[user_factory()])
 
     assert error.value.code == "not_a_bot"

@@ -18,7 +18,9 @@ from hypothesis import strategies as st
 
 from games import stats
 from games.models import Deal, Game, PlayerStats
-from games.play import services
+from games.play.act import game_act
+from games.play.lobby import game_abort, game_join, game_leave, game_start
+from games.play.resign import game_resign, game_seat_out, game_seat_out_and_end
 from games.stats.rebuild import counted_stats, stats_rebuild
 from tests.gamekit import (
     SchemaChecker,
@@ -55,7 +57,7 @@ def test_a_new_player_has_an_empty_line_for_every_rule_family(user):
 
 def test_deals_hands_and_points_are_counted_from_the_results(lobby, quick_deals):
     game, users = lobby(players=2, overrides=TWO_DEALS)
-    game = services.game_start(game=game, user=users[0])
+    game = game_start(game=game, user=users[0])
 
     game, first_winner = play_quick_deal(game, users)
     assert game.status == Game.Status.ACTIVE
@@ -76,8 +78,8 @@ def test_deals_hands_and_points_are_counted_from_the_results(lobby, quick_deals)
 
 def test_resigning_counts_as_leaving_early_and_recent_games_show_the_place(started):
     game, users = started(players=3, preset="polish51")
-    services.game_resign(game=game, user=users[2])
-    services.game_resign(game=game, user=users[1])
+    game_resign(game=game, user=users[2])
+    game_resign(game=game, user=users[1])
 
     left = by_rules(users[1])["polish51"]
     stayed = by_rules(users[0])["polish51"]
@@ -93,7 +95,7 @@ def test_resigning_counts_as_leaving_early_and_recent_games_show_the_place(start
 def test_aborted_and_lobby_games_do_not_count(lobby):
     waiting, users = lobby(players=2)
     aborted, others = lobby(players=2)
-    services.game_abort(game=aborted, user=others[0])
+    game_abort(game=aborted, user=others[0])
 
     for user in (*users, *others):
         assert all(family.games == family.playing == 0 for family in stats.player_stats(user))
@@ -101,7 +103,7 @@ def test_aborted_and_lobby_games_do_not_count(lobby):
 
 def test_the_public_profile_api_has_stats_and_recent_games(lobby, quick_deals, api_client):
     game, users = lobby(players=2, overrides=ONE_DEAL)
-    game = services.game_start(game=game, user=users[0])
+    game = game_start(game=game, user=users[0])
     game, winner = play_quick_deal(game, users)
 
     response = api_client.get(f"/api/v1/users/{winner.username}")
@@ -129,7 +131,7 @@ def test_the_public_profile_api_has_stats_and_recent_games(lobby, quick_deals, a
 def test_the_player_page_and_the_leaderboard_page(started, user_factory):
     game, users = started(players=2, preset="polish51", rated=True)
     everyone_moves(game, users)
-    services.game_resign(game=game, user=users[1])
+    game_resign(game=game, user=users[1])
     browser = Client()
 
     page = browser.get(f"/accounts/players/{users[0].username}/")
@@ -175,7 +177,7 @@ def stored_rows():
 
 def start(lobby, players=2, preset="serbian", overrides=TWO_DEALS):
     game, users = lobby(players=players, preset=preset, overrides=overrides)
-    return services.game_start(game=game, user=users[0]), users
+    return game_start(game=game, user=users[0]), users
 
 
 def lobby_with(regular, lobby):
@@ -183,7 +185,7 @@ def lobby_with(regular, lobby):
 
     def make(players=2, **create):
         game, users = lobby(players=players, seated=players - 1, **create)
-        services.game_join(game=game, user=regular)
+        game_join(game=game, user=regular)
         return game, [*users[: players - 1], regular]
 
     return make
@@ -204,14 +206,14 @@ def a_match_played_to_the_end(lobby):
 def a_resignation_that_ends_the_match(lobby):
     game, users = start(lobby)
     game, winner = play_quick_deal(game, users)
-    game = services.game_resign(game=game, user=winner)
+    game = game_resign(game=game, user=winner)
     assert game.status == Game.Status.FINISHED and game.end_reason == "resigned"
 
 
 def a_resignation_the_match_survives(lobby):
     game, users = start(lobby, players=3)
     game, _ = play_quick_deal(game, users)
-    services.game_resign(game=game, user=not_to_move(game, users))
+    game_resign(game=game, user=not_to_move(game, users))
     game, _ = play_quick_deal(game, users)
     assert game.status == Game.Status.FINISHED and game.end_reason == "completed"
 
@@ -227,7 +229,7 @@ def a_player_taken_out_while_the_match_plays_on(lobby):
     game, users = start(lobby, players=3)
     game, _ = play_quick_deal(game, users)
     away = game.seats.get(user=not_to_move(game, users)).position
-    services.game_seat_out(game=game, position=away, expected_ply=game.ply, reason="absent")
+    game_seat_out(game=game, position=away, expected_ply=game.ply, reason="absent")
     game, _ = play_quick_deal(game, users)
     assert game.status == Game.Status.FINISHED and game.winners
 
@@ -236,9 +238,7 @@ def the_host_ending_the_match_for_an_absent_player(lobby):
     game, users = start(lobby, players=3)
     game, _ = play_quick_deal(game, users)
     away = game.seats.get(user=not_to_move(game, users)).position
-    game = services.game_seat_out_and_end(
-        game=game, position=away, expected_ply=game.ply, reason="absent"
-    )
+    game = game_seat_out_and_end(game=game, position=away, expected_ply=game.ply, reason="absent")
     assert game.status == Game.Status.FINISHED and game.end_reason == "absent"
 
 
@@ -246,7 +246,7 @@ def a_match_aborted_after_a_deal(lobby):
     game, users = start(lobby)
     game, _ = play_quick_deal(game, users)
     assert (by_rules(users[0])["serbian"].deals, by_rules(users[0])["serbian"].playing) == (1, 1)
-    game = services.game_abort(game=game)  # the system may abort a running game
+    game = game_abort(game=game)  # the system may abort a running game
     assert game.status == Game.Status.ABORTED
     assert all(
         family.counters() == dict.fromkeys(stats.COUNTERS, 0)
@@ -263,9 +263,9 @@ def a_match_under_way_after_a_deal(lobby):
 def lobbies_left_and_aborted(lobby):
     lobby(players=3, seated=2)
     aborted, users = lobby(players=2)
-    services.game_abort(game=aborted, user=users[0])
+    game_abort(game=aborted, user=users[0])
     left, hosts = lobby(players=2)
-    services.game_leave(game=left, user=hosts[0])
+    game_leave(game=left, user=hosts[0])
     assert Game.objects.get(pk=left.pk).status == Game.Status.ABORTED
 
 
@@ -309,7 +309,7 @@ def play_to_the_end(game, users):
         if game.status != Game.Status.ACTIVE:
             return game
         deal = current_engine_deal(game)
-        services.game_act(
+        game_act(
             game=game, user=users[deal.to_move], action=greedy_action(deal), expected_ply=game.ply
         )
 
@@ -349,12 +349,12 @@ def test_concurrent_deals_of_one_player_lose_no_increment(
     last_moves = []
     for _ in range(4):
         game, users = lobby(players=2, seated=1, overrides=ONE_DEAL)
-        services.game_join(game=game, user=regular)
-        game = services.game_start(game=game, user=users[0])
+        game_join(game=game, user=regular)
+        game = game_start(game=game, user=users[0])
         starter = [users[0], regular][current_engine_deal(game).to_move]
-        game = services.game_act(game=game, user=starter, action=lay, expected_ply=game.ply).game
+        game = game_act(game=game, user=starter, action=lay, expected_ply=game.ply).game
         last_moves.append(
-            lambda game=game, starter=starter: services.game_act(
+            lambda game=game, starter=starter: game_act(
                 game=game, user=starter, action=discard, expected_ply=game.ply
             )
         )

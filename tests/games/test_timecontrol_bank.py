@@ -12,7 +12,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from games.models import Game, Seat
-from games.play import services
+from games.play.act import game_act
 from games.read.selectors import current_deal
 from tests.gamekit import SchemaChecker, error_of, greedy_action
 
@@ -41,9 +41,7 @@ def play_turn(game: Game) -> Seat:
     for _ in range(10):
         deal = current_deal(game)
         assert deal is not None
-        services.game_act(
-            game=game, user=seat.user, action=greedy_action(deal), expected_ply=game.ply
-        )
+        game_act(game=game, user=seat.user, action=greedy_action(deal), expected_ply=game.ply)
         if to_move(game).pk != seat.pk or game.status != Game.Status.ACTIVE:
             break
     seat.refresh_from_db()

@@ -9,7 +9,8 @@ import pytest
 from channels.testing import WebsocketCommunicator
 
 from games.models import Game
-from games.play import services
+from games.play.create import game_create
+from games.play.lobby import game_join, game_start
 from remi_site.asgi import application
 
 
@@ -23,10 +24,10 @@ def started_game(
     def make(players: int = 2, *, users: list[Any] | None = None, **options: Any) -> Game:
         users = users or [user_factory() for _ in range(players)]
         options.setdefault("preset", "serbian")
-        game = services.game_create(owner=users[0], players=players, **options)
+        game = game_create(owner=users[0], players=players, **options)
         for other in users[1:]:
-            services.game_join(game=game, user=other, invite_code=game.invite_code)
-        return services.game_start(game=game, user=users[0])
+            game_join(game=game, user=other, invite_code=game.invite_code)
+        return game_start(game=game, user=users[0])
 
     return make
 

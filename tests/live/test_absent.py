@@ -15,7 +15,8 @@ from django.utils import timezone
 
 from games.live import presence
 from games.models import AbsentWait, Game, Move, Seat
-from games.play import services, timeouts
+from games.play import timeouts
+from games.play.act import game_act
 from games.read.selectors import current_deal
 from tests.gamekit import SchemaChecker, error_of, greedy_action
 from tests.live.conftest import websocket
@@ -46,9 +47,7 @@ def until_a_guest_is_to_move(game: Game) -> Seat:
             return seat
         deal = current_deal(game)
         assert deal is not None
-        services.game_act(
-            game=game, user=seat.user, action=greedy_action(deal), expected_ply=game.ply
-        )
+        game_act(game=game, user=seat.user, action=greedy_action(deal), expected_ply=game.ply)
     raise AssertionError("the host kept the turn")
 
 
@@ -218,9 +217,7 @@ def test_when_the_host_is_the_absent_player_the_default_applies_at_once(live_gam
             if seat.user_id == game.owner_id:
                 break
             deal = current_deal(game)
-            services.game_act(
-                game=game, user=seat.user, action=greedy_action(deal), expected_ply=game.ply
-            )
+            game_act(game=game, user=seat.user, action=greedy_action(deal), expected_ply=game.ply)
     host = to_move(game)
     assert host.user_id == game.owner_id
 

@@ -15,7 +15,9 @@ from django.utils import timezone
 
 from games import tasks
 from games.models import AbsentWait, Game, Move, Seat
-from games.play import services, timeouts
+from games.play import timeouts
+from games.play.create import game_create
+from games.play.lobby import game_join, game_start
 from remi_site.asgi import application
 from tests.live.conftest import websocket
 
@@ -36,7 +38,7 @@ def alone_game(
     def make() -> tuple[Game, Any]:
         person = user_factory()
         bots = [user_factory(is_bot=True, bot_level=1) for _ in range(2)]
-        game = services.game_create(
+        game = game_create(
             owner=person,
             preset="serbian",
             players=3,
@@ -45,7 +47,7 @@ def alone_game(
             seconds_per_turn=SECONDS_PER_TURN,
             time_bank_s=TIME_BANK_S,
         )
-        game = services.game_start(game=game, user=person)
+        game = game_start(game=game, user=person)
         game.refresh_from_db()
         # The bots (eager tasks) have played until the person is to move.
         assert game.to_move == 0 and game.status == Game.Status.ACTIVE
@@ -149,7 +151,7 @@ def test_with_another_person_at_the_table_the_absent_rule_still_applies(
 ) -> None:
     host, guest = user_factory(), user_factory()
     bot = user_factory(is_bot=True, bot_level=1)
-    game = services.game_create(
+    game = game_create(
         owner=host,
         preset="serbian",
         players=3,
@@ -157,8 +159,8 @@ def test_with_another_person_at_the_table_the_absent_rule_still_applies(
         time_control="live",
         seconds_per_turn=SECONDS_PER_TURN,
     )
-    services.game_join(game=game, user=guest, invite_code=game.invite_code)
-    game = services.game_start(game=game, user=host)
+    game_join(game=game, user=guest, invite_code=game.invite_code)
+    game = game_start(game=game, user=host)
     game.refresh_from_db()
     assert game.to_move is not None
     long_overdue(game)

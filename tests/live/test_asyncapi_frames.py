@@ -23,7 +23,10 @@ from games.engine import Deal as EngineDeal
 from games.engine import Discard, DrawStock
 from games.live import consumers
 from games.models import Deal, Game
-from games.play import services as play
+from games.play.act import game_act
+from games.play.create import game_create
+from games.play.lobby import game_abort, game_join, game_leave, game_start
+from games.play.resign import game_resign
 from tests.asyncapi_contract import DOCUMENT, contract
 from tests.live.conftest import websocket
 
@@ -146,11 +149,11 @@ def a_turn(game: Game) -> None:
     deal = EngineDeal.from_dict(Deal.objects.get(game=game, number=game.deal_number).state)
     user = game.seats.get(position=deal.to_move).user
     if not deal.drawn:
-        play.game_act(game=game, user=user, action=DrawStock(), expected_ply=game.ply)
+        game_act(game=game, user=user, action=DrawStock(), expected_ply=game.ply)
         game.refresh_from_db()
         deal = EngineDeal.from_dict(Deal.objects.get(game=game, number=game.deal_number).state)
     card = max(deal.hand(deal.to_move), key=lambda c: (not c.is_joker, c.rank))
-    play.game_act(game=game, user=user, action=Discard(card), expected_ply=game.ply)
+    game_act(game=game, user=user, action=Discard(card), expected_ply=game.ply)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -160,8 +163,8 @@ async def test_a_session_that_meets_every_kind_of_frame_follows_the_contract(
     alice = await database_sync_to_async(user_factory)(username="alice")
     bob = await database_sync_to_async(user_factory)(username="bob")
     _, token = await database_sync_to_async(token_factory)(alice)
-    game = await database_sync_to_async(play.game_create)(owner=alice, preset="serbian", players=2)
-    lobby = await database_sync_to_async(play.game_create)(owner=alice, preset="serbian", players=2)
+    game = await database_sync_to_async(game_create)(owner=alice, preset="serbian", players=2)
+    lobby = await database_sync_to_async(game_create)(owner=alice, preset="serbian", players=2)
     client = websocket(token)
     await client.connect()
     frames = await received(client)
@@ -173,13 +176,13 @@ async def test_a_session_that_meets_every_kind_of_frame_follows_the_contract(
     await client.send_input({"type": "websocket.receive", "text": "not json"})
     await client.send_json_to({"type": "subscribe", "game": "nosuchgame1", "ply": None})
     frames += await received(client)
-    await database_sync_to_async(play.game_join)(game=game, user=bob)
-    await database_sync_to_async(play.game_leave)(game=game, user=bob)
-    await database_sync_to_async(play.game_join)(game=game, user=bob)
-    await database_sync_to_async(play.game_start)(game=game, user=alice)
+    await database_sync_to_async(game_join)(game=game, user=bob)
+    await database_sync_to_async(game_leave)(game=game, user=bob)
+    await database_sync_to_async(game_join)(game=game, user=bob)
+    await database_sync_to_async(game_start)(game=game, user=alice)
     for _ in range(3):
         await database_sync_to_async(a_turn)(game)
-    await database_sync_to_async(play.game_abort)(game=lobby, user=alice)
+    await database_sync_to_async(game_abort)(game=lobby, user=alice)
     frames += await received(client)
     for answer in ("decline", "cancel", "accept"):
         challenger, challenged = (alice, bob) if answer == "cancel" else (bob, alice)
@@ -198,7 +201,7 @@ async def test_a_session_that_meets_every_kind_of_frame_follows_the_contract(
             await database_sync_to_async(challenges.challenge_accept)(
                 public_id=made.public_id, user=alice
             )
-    await database_sync_to_async(play.game_resign)(game=game, user=alice)
+    await database_sync_to_async(game_resign)(game=game, user=alice)
     frames += await received(client)
     await client.send_json_to({"type": "unsubscribe", "game": game.public_id})
     await client.send_json_to({"type": "unsubscribe", "stream": "events"})

@@ -8,7 +8,9 @@ from typing import Any
 import pytest
 
 from games.models import Game, Move
-from games.play import bot_turns, services
+from games.play import bot_turns
+from games.play.create import game_create
+from games.play.lobby import game_join, game_start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -18,11 +20,9 @@ def test_a_game_of_four_bots_runs_to_the_end_by_itself(
     user_factory: Callable[..., Any], deals_seeded: Callable[[int], None], level: int
 ) -> None:
     bots = [user_factory(is_bot=True, bot_level=level) for _ in range(4)]
-    game = services.game_create(
-        owner=bots[0], preset="polish51", players=4, bots=bots[1:], days_per_move=1
-    )
+    game = game_create(owner=bots[0], preset="polish51", players=4, bots=bots[1:], days_per_move=1)
 
-    services.game_start(game=game, user=bots[0])  # the tasks take it from here
+    game_start(game=game, user=bots[0])  # the tasks take it from here
 
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
@@ -59,10 +59,10 @@ def test_a_bot_that_begins_a_game_started_from_the_lobby_moves_at_once(
     host = user_factory()
     bots = [user_factory(is_bot=True, bot_level=2) for _ in range(2)]
     guest = user_factory()
-    game = services.game_create(owner=host, preset="serbian", players=4, bots=bots)
-    services.game_join(game=game, user=guest)  # a lobby event at ply 0 first
+    game = game_create(owner=host, preset="serbian", players=4, bots=bots)
+    game_join(game=game, user=guest)  # a lobby event at ply 0 first
 
-    services.game_start(game=game, user=host)
+    game_start(game=game, user=host)
 
     from games.read.selectors import current_deal
 

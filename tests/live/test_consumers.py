@@ -14,7 +14,7 @@ from games.engine import Deal as EngineDeal
 from games.engine import Discard, DrawStock
 from games.live import presence
 from games.models import Deal, Game
-from games.play import services
+from games.play.act import game_act
 from tests.live.conftest import websocket
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -55,7 +55,7 @@ def until_a_draw(game: Game) -> int:
     if deal.drawn:
         seat = game.seats.get(position=deal.to_move)
         card = max(deal.hand(deal.to_move), key=lambda c: (not c.is_joker, c.rank))
-        services.game_act(game=game, user=seat.user, action=Discard(card), expected_ply=game.ply)
+        game_act(game=game, user=seat.user, action=Discard(card), expected_ply=game.ply)
         game.refresh_from_db()
     return game.ply
 
@@ -109,7 +109,7 @@ async def test_private_hand_goes_only_to_its_owner_and_spectators_get_public_eve
         assert subscribed["type"] == "subscribed"
         assert subscribed["ply"] == ply
 
-    result = await database_sync_to_async(services.game_act)(
+    result = await database_sync_to_async(game_act)(
         game=game, user=mover, action=DrawStock(), expected_ply=ply
     )
     drawn = result.move.private["card"]
@@ -143,7 +143,7 @@ async def test_a_client_with_a_stale_ply_is_told_to_resync(
     ply = await database_sync_to_async(until_a_draw)(game)
     seats = await database_sync_to_async(lambda: list(game.seats.select_related("user")))()
     mover = seats[await database_sync_to_async(to_move)(game)].user
-    await database_sync_to_async(services.game_act)(
+    await database_sync_to_async(game_act)(
         game=game, user=mover, action=DrawStock(), expected_ply=ply
     )
     _, raw = await database_sync_to_async(token_factory)(seats[0].user)

@@ -18,7 +18,10 @@ from games.challenges import services as challenges
 from games.engine import Deal as EngineDeal
 from games.engine import Discard, DrawStock
 from games.models import Deal, Game
-from games.play import services as play
+from games.play.act import game_act
+from games.play.create import game_create
+from games.play.lobby import game_abort, game_join, game_start
+from games.play.resign import game_resign
 from remi_site.asgi import application
 from tests.live.conftest import websocket
 
@@ -87,11 +90,11 @@ def play_a_turn(game: Game) -> int:
     deal = EngineDeal.from_dict(Deal.objects.get(game=game, number=game.deal_number).state)
     user = game.seats.get(position=deal.to_move).user
     if not deal.drawn:
-        play.game_act(game=game, user=user, action=DrawStock(), expected_ply=game.ply)
+        game_act(game=game, user=user, action=DrawStock(), expected_ply=game.ply)
         game.refresh_from_db()
         deal = EngineDeal.from_dict(Deal.objects.get(game=game, number=game.deal_number).state)
     card = max(deal.hand(deal.to_move), key=lambda c: (not c.is_joker, c.rank))
-    play.game_act(game=game, user=user, action=Discard(card), expected_ply=game.ply)
+    game_act(game=game, user=user, action=Discard(card), expected_ply=game.ply)
     game.refresh_from_db()
     return game.ply
 
@@ -111,9 +114,9 @@ async def test_the_stream_starts_with_pending_challenges_games_and_turns(
     from_alice = await database_sync_to_async(challenges.challenge_create)(
         challenger=alice, destination=None, preset="macedonian", rated=True
     )
-    game = await database_sync_to_async(play.game_create)(owner=alice, preset="serbian", players=2)
-    await database_sync_to_async(play.game_join)(game=game, user=bob)
-    game = await database_sync_to_async(play.game_start)(game=game, user=alice)
+    game = await database_sync_to_async(game_create)(owner=alice, preset="serbian", players=2)
+    await database_sync_to_async(game_join)(game=game, user=bob)
+    game = await database_sync_to_async(game_start)(game=game, user=alice)
     alice_to_move = await database_sync_to_async(mover_of)(game) == 0
 
     client, first = await streaming(token)
@@ -220,9 +223,9 @@ async def test_each_new_turn_goes_to_its_mover_and_the_end_to_everyone(
 ) -> None:
     alice, alice_token = await database_sync_to_async(person)("alice")
     bob, bob_token = await database_sync_to_async(person)("bob")
-    game = await database_sync_to_async(play.game_create)(owner=alice, preset="serbian", players=2)
-    await database_sync_to_async(play.game_join)(game=game, user=bob)
-    game = await database_sync_to_async(play.game_start)(game=game, user=alice)
+    game = await database_sync_to_async(game_create)(owner=alice, preset="serbian", players=2)
+    await database_sync_to_async(game_join)(game=game, user=bob)
+    game = await database_sync_to_async(game_start)(game=game, user=alice)
     clients = {0: (await streaming(alice_token))[0], 1: (await streaming(bob_token))[0]}
 
     for _ in range(3):
@@ -232,7 +235,7 @@ async def test_each_new_turn_goes_to_its_mover_and_the_end_to_everyone(
         assert [(f["type"], f["ply"], f["seat"]) for f in got[mover]] == [("your_turn", ply, mover)]
         assert got[1 - mover] == []  # the other player is told nothing on the stream
 
-    await database_sync_to_async(play.game_resign)(game=game, user=bob)
+    await database_sync_to_async(game_resign)(game=game, user=bob)
 
     for seat, client in clients.items():
         frames = stream_frames(await drain(client))
@@ -247,11 +250,11 @@ async def test_an_aborted_lobby_ends_for_those_who_had_joined(
 ) -> None:
     alice, _ = await database_sync_to_async(person)("alice")
     bob, bob_token = await database_sync_to_async(person)("bob")
-    game = await database_sync_to_async(play.game_create)(owner=alice, preset="serbian", players=3)
-    await database_sync_to_async(play.game_join)(game=game, user=bob)
+    game = await database_sync_to_async(game_create)(owner=alice, preset="serbian", players=3)
+    await database_sync_to_async(game_join)(game=game, user=bob)
     bob_ws, _ = await streaming(bob_token)
 
-    await database_sync_to_async(play.game_abort)(game=game, user=alice)
+    await database_sync_to_async(game_abort)(game=game, user=alice)
 
     frames = stream_frames(await drain(bob_ws))
     assert [(f["type"], f["game"], f["status"], f["seat"]) for f in frames] == [

@@ -13,7 +13,7 @@ from channels.testing import WebsocketCommunicator
 
 from games.engine import Deal as EngineDeal
 from games.models import Deal, Game
-from games.play import services
+from games.play.act import game_act
 from remi_site.asgi import application
 from tests.gamekit import SERVER_ONLY_KEYS, ShownCards, card_pairs, greedy_action, keys_in
 from tests.live.conftest import websocket
@@ -47,7 +47,7 @@ def play_in_the_first_deal(game: Game, moves: int) -> None:
         if deal.is_over or game.deal_number != 1:
             return
         user = game.seats.get(position=deal.to_move).user
-        services.game_act(game=game, user=user, action=greedy_action(deal), expected_ply=game.ply)
+        game_act(game=game, user=user, action=greedy_action(deal), expected_ply=game.ply)
 
 
 def secret_cards(game: Game) -> tuple[set[int], set[int]]:

@@ -14,7 +14,8 @@ from django.utils import timezone
 from games import tasks
 from games.engine import Discard, DrawStock
 from games.models import Game, Move
-from games.play import bot_turns, services
+from games.play import bot_turns
+from games.play.act import game_act
 from games.read.selectors import current_deal
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -28,11 +29,11 @@ def _hand_the_turn_to_the_bot_and_lose_its_task(user: Any, monkeypatch: pytest.M
     with monkeypatch.context() as lost:
         lost.setattr(tasks.bot_move, "apply_async", lambda *args, **kwargs: None)
         if current_deal(game).view(0).phase == "draw":
-            services.game_act(game=game, user=user, action=DrawStock(), expected_ply=game.ply)
+            game_act(game=game, user=user, action=DrawStock(), expected_ply=game.ply)
             game.refresh_from_db()
         view = current_deal(game).view(0)
         card = view.must_return or view.hand[0][1]
-        services.game_act(game=game, user=user, action=Discard(card), expected_ply=game.ply)
+        game_act(game=game, user=user, action=Discard(card), expected_ply=game.ply)
     game.refresh_from_db()
     return game
 

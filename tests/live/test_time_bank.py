@@ -124,7 +124,7 @@ def test_a_real_worker_times_out_a_turn_once_after_the_bank(
 def test_the_turn_event_carries_the_bank(
     started_game: Callable[..., Game], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from games.play import services
+    from games.play.act import game_act
     from tests.gamekit import greedy_action
 
     game = started_game(2, time_control="live", seconds_per_turn=30, time_bank_s=120)
@@ -137,7 +137,7 @@ def test_the_turn_event_carries_the_bank(
     mover = to_move(game)
     deal = current_deal(game)
     assert deal is not None
-    services.game_act(game=game, user=mover.user, action=greedy_action(deal), expected_ply=game.ply)
+    game_act(game=game, user=mover.user, action=greedy_action(deal), expected_ply=game.ply)
 
     turns = [m["event"] for m in sent if m["event"]["type"] == "turn"]  # type: ignore[index]
     assert len(turns) == 1

@@ -53,7 +53,7 @@ def test_a_passed_deadline_is_applied_exactly_once(started_game: Callable[..., G
 
 
 def test_a_move_by_the_player_resets_the_strikes(started_game: Callable[..., Game]) -> None:
-    from games.play import services
+    from games.play.act import game_act
     from games.read.selectors import current_deal
     from tests.gamekit import greedy_action
 
@@ -68,9 +68,7 @@ def test_a_move_by_the_player_resets_the_strikes(started_game: Callable[..., Gam
         seat = to_move(game)
         deal = current_deal(game)
         assert deal is not None
-        services.game_act(
-            game=game, user=seat.user, action=greedy_action(deal), expected_ply=game.ply
-        )
+        game_act(game=game, user=seat.user, action=greedy_action(deal), expected_ply=game.ply)
         if seat.pk == first.pk:
             break
     first.refresh_from_db()

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from games.models import Game, Move
-from games.play import services
+from games.play.create import game_create
+from games.play.lobby import game_start
 from remi_site.celery import app as celery_app
 from tests.live.test_worker import Worker, wait_for
 
@@ -36,10 +37,8 @@ def test_four_bots_play_a_game_to_the_end_on_a_real_worker(
     queued_worker: Worker,
 ) -> None:
     bots = [user_factory(is_bot=True, bot_level=2) for _ in range(4)]
-    game = services.game_create(
-        owner=bots[0], preset="polish51", players=4, bots=bots[1:], days_per_move=1
-    )
-    services.game_start(game=game, user=bots[0])  # the first bot task goes to Redis
+    game = game_create(owner=bots[0], preset="polish51", players=4, bots=bots[1:], days_per_move=1)
+    game_start(game=game, user=bots[0])  # the first bot task goes to Redis
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
     assert Move.objects.filter(game=game).count() == 0  # nothing ran here

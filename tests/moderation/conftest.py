@@ -12,7 +12,8 @@ from django.test import Client
 
 from accounts.moderation.roles import MODERATOR_GROUP
 from games.models import Game
-from games.play import services
+from games.play.create import game_create
+from games.play.lobby import game_join, game_start
 from tests.gamekit import everyone_moves
 
 
@@ -61,10 +62,10 @@ def rated_game(
         players: int = 2, users: list[Any] | None = None, moved: bool = True
     ) -> tuple[Game, list[Any]]:
         users = users or [user_factory() for _ in range(players)]
-        game = services.game_create(owner=users[0], preset="serbian", players=players, rated=True)
+        game = game_create(owner=users[0], preset="serbian", players=players, rated=True)
         for other in users[1:]:
-            services.game_join(game=game, user=other)
-        game = services.game_start(game=game, user=users[0])
+            game_join(game=game, user=other)
+        game = game_start(game=game, user=users[0])
         by_seat = [seat.user for seat in game.seats.select_related("user").order_by("position")]
         if moved:
             game = everyone_moves(game, by_seat)

@@ -17,7 +17,8 @@ from accounts.models import ModAction, RatingChange, Sanction
 from accounts.moderation import services
 from accounts.moderation.errors import NotAllowed
 from games.models import Game, Move, Seat
-from games.play import services as game_services
+from games.play.create import game_create
+from games.play.lobby import game_join, game_start
 from games.play.moderation import ban_enforce
 from tests.gamekit import error_of
 from tests.moderation.conftest import logged_in
@@ -109,13 +110,13 @@ def test_a_ban_from_the_admin_forfeits_the_players_games_for_the_others(
 ) -> None:
     duel, (cheat, rival) = rated_game(2)
     others = [user_factory(), user_factory()]
-    table = game_services.game_create(owner=others[0], preset="serbian", players=3)
-    game_services.game_join(game=table, user=cheat)
-    game_services.game_join(game=table, user=others[1])
-    table = game_services.game_start(game=table, user=others[0])
-    hosted = game_services.game_create(owner=cheat, preset="serbian", players=2)
-    waiting = game_services.game_create(owner=others[1], preset="serbian", players=3)
-    game_services.game_join(game=waiting, user=cheat)
+    table = game_create(owner=others[0], preset="serbian", players=3)
+    game_join(game=table, user=cheat)
+    game_join(game=table, user=others[1])
+    table = game_start(game=table, user=others[0])
+    hosted = game_create(owner=cheat, preset="serbian", players=2)
+    waiting = game_create(owner=others[1], preset="serbian", players=3)
+    game_join(game=waiting, user=cheat)
     api = client_for(cheat)
 
     response = moderator_client.post(

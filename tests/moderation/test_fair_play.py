@@ -16,7 +16,7 @@ from accounts.moderation import services
 from accounts.moderation.errors import Conflict
 from games import ratings
 from games.play import moderation as game_moderation
-from games.play import services as game_services
+from games.play.resign import game_resign
 
 pytestmark = pytest.mark.django_db
 
@@ -59,7 +59,7 @@ def test_a_marked_account_leaves_the_leaderboards_until_the_mark_is_removed(
 def finished(rated_game: Callable[..., Any], winner: Any, loser: Any) -> Any:
     """A rated game between the two, long enough to rate, that the loser resigns."""
     game, _ = rated_game(2, users=[winner, loser])
-    return game_services.game_resign(game=game, user=loser)
+    return game_resign(game=game, user=loser)
 
 
 def test_taking_back_an_accounts_results_recomputes_the_ratings_without_its_games(

@@ -17,8 +17,11 @@ from accounts.moderation import playbans, services
 from accounts.moderation.errors import Conflict
 from games.errors import NotAllowed
 from games.models import Game
-from games.play import services as game_services
+from games.play.create import game_create
+from games.play.lobby import game_join, game_start
 from games.play.moderation import ban_enforce
+from games.play.resign import game_resign, game_seat_out
+from games.play.timeout_turn import game_timeout_turn
 from tests.gamekit import current_engine_deal, error_of
 
 pytestmark = pytest.mark.django_db
@@ -27,9 +30,7 @@ pytestmark = pytest.mark.django_db
 def abandon(game: Game, position: int, reason: str = "timeout") -> None:
     """The server puts the seat out, as the timeout and absence rules do."""
     game.refresh_from_db()
-    assert game_services.game_seat_out(
-        game=game, position=position, expected_ply=game.ply, reason=reason
-    )
+    assert game_seat_out(game=game, position=position, expected_ply=game.ply, reason=reason)
 
 
 @pytest.fixture
@@ -99,17 +100,17 @@ def test_a_playban_refuses_joining_and_starting_a_rated_game(
     abandons: Callable[[Any, int], None], user_factory: Callable[..., Any]
 ) -> None:
     host, guest = user_factory(), user_factory()
-    full = game_services.game_create(owner=host, preset="serbian", players=2, rated=True)
-    game_services.game_join(game=full, user=guest)
+    full = game_create(owner=host, preset="serbian", players=2, rated=True)
+    game_join(game=full, user=guest)
     abandons(guest, 3)  # playbanned while waiting in the lobby
 
     with pytest.raises(NotAllowed) as joined:
-        game_services.game_join(
-            game=game_services.game_create(owner=host, preset="serbian", players=2, rated=True),
+        game_join(
+            game=game_create(owner=host, preset="serbian", players=2, rated=True),
             user=guest,
         )
     with pytest.raises(NotAllowed) as started:
-        game_services.game_start(game=full, user=host)
+        game_start(game=full, user=host)
 
     assert joined.value.code == started.value.code == "playban"
     assert f"{guest.username} may not play a rated game until" in started.value.message
@@ -125,10 +126,10 @@ def test_only_rated_games_left_for_timeouts_or_absence_count(
     moderator: Any,
 ) -> None:
     casual, casual_users = lobby(2)
-    casual = game_services.game_start(game=casual, user=casual_users[0])
+    casual = game_start(game=casual, user=casual_users[0])
     abandon(casual, 0)  # casual
     resigned, users = rated_game(2, users=[user, user_factory()], moved=False)
-    game_services.game_resign(game=resigned, user=user)  # a resignation
+    game_resign(game=resigned, user=user)  # a resignation
     absent, users = rated_game(2, users=[user, user_factory()], moved=False)
     abandon(absent, 0, reason="absent")  # counts
     rated_game(2, users=[user, user_factory()], moved=False)
@@ -146,7 +147,7 @@ def test_a_timeout_out_of_a_rated_game_is_an_abandonment(
     Game.objects.filter(pk=game.pk).update(deadline_at=timezone.now() - timedelta(seconds=1))
     game.refresh_from_db()
 
-    turn = game_services.game_timeout_turn(game=game, expected_ply=game.ply, strike_limit=1)
+    turn = game_timeout_turn(game=game, expected_ply=game.ply, strike_limit=1)
 
     assert turn is not None and turn.out
     found = Abandonment.objects.get()
@@ -181,7 +182,7 @@ def test_lifting_a_playban_through_the_service_is_logged(
 
     assert services.playban_lift(user=user, moderator=moderator, reason="disconnects") == 1
 
-    game_services.game_create(owner=user, preset="serbian", players=2, rated=True)
+    game_create(owner=user, preset="serbian", players=2, rated=True)
     with pytest.raises(Conflict):
         services.playban_lift(user=user, moderator=moderator, reason="again")
     assert ModAction.objects.filter(action="lift_playban").count() == 1

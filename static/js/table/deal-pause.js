@@ -5,7 +5,7 @@
 // a correspondence game keeps the summary open until the player closes it.
 
 import { api } from "../api.js";
-import { cardElement } from "../cards.js";
+import { cardElement, cardName } from "../cards.js";
 import { $, el } from "../dom.js";
 import { gettext, interpolate } from "../i18n.js";
 import { API } from "./page.js";
@@ -35,7 +35,9 @@ export function dealHands(result) {
     const hand = (result.hands_left || [])[position] || [];
     if (!hand.length) shown.append(el("span", "muted small", gettext("none")));
     for (const pair of hand) shown.append(cardElement(pair.card, { id: pair.id }));
-    shown.setAttribute("aria-label", hand.map((pair) => pair.card).join(" ") || gettext("none"));
+    // The faces are hidden from screen readers: the cards are named in words instead.
+    shown.setAttribute("role", "img");
+    shown.setAttribute("aria-label", hand.map((pair) => cardName(pair.card)).join(", ") || gettext("none"));
     cards.append(shown);
     const points = el("td", "num");
     points.append(el("strong", "deal-points", signed(result.scores[position])), el("span", "deal-reason small", seatReason(result, position)));

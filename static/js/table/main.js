@@ -22,6 +22,7 @@ import { syncScoreSheet } from "./score-sheet.js";
 import { wireReorder } from "./reorder.js";
 import { fitHand } from "./render-hand.js";
 import { markLoaded, state, subscribe } from "./store.js";
+import { syncSummaryReopen, wireSummaryReopen } from "./summary.js";
 
 function wireControls() {
   $("stock").addEventListener("click", draw);
@@ -37,6 +38,7 @@ function wireControls() {
   document.addEventListener("keydown", onKey);
   wireReorder();
   wireKeyboardHelp();
+  wireSummaryReopen();
   wireDeckToggle();
   $("absent-dialog").addEventListener("cancel", noteDialogDismissed);
   window.addEventListener("beforeunload", warnBeforeLeaving);
@@ -44,6 +46,7 @@ function wireControls() {
   setInterval(() => {
     tick();
     syncPause();
+    syncSummaryReopen();
   }, 1000);
   wireDay();
 }
@@ -62,6 +65,7 @@ function onView(chat, before) {
   syncDay(before);
   syncScoreSheet();
   syncPause();
+  syncSummaryReopen();
   if (!state.log.started || view.ply > state.log.ply || (before && before.status !== view.status)) {
     syncLog();
   }

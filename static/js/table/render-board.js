@@ -97,6 +97,8 @@ function meldElement(meld, selecting) {
   node.dataset.index = String(meld.index);
   const words = meldWords(meld);
   const kind = meld.kind === "run" ? gettext("Meld %(number)s, a run: %(cards)s") : gettext("Meld %(number)s, a set: %(cards)s");
+  // A named group of cards (a button while cards can be laid off onto it).
+  node.setAttribute("role", "group");
   node.setAttribute("aria-label", interpolate(kind, { number: meld.index + 1, cards: words }, true));
   if (selecting) {
     node.classList.add("meld-target");

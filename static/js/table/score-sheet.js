@@ -130,7 +130,13 @@ export function buildScoreSheet() {
     body.append(none);
   }
   table.append(thead, body);
-  box.append(table);
+  // Six players' columns are wider than the side panel: the sheet scrolls, not the page.
+  const wrap = el("div", "sheet-wrap");
+  wrap.tabIndex = 0;
+  wrap.setAttribute("role", "region");
+  wrap.setAttribute("aria-label", gettext("Score sheet"));
+  wrap.append(table);
+  box.append(wrap);
   if (v.status === "finished" && (v.winners || []).length) {
     const names = v.winners.map((position) => seatName(position, { you: false })).join(", ");
     const winner = el("p", "sheet-winner");

@@ -19,6 +19,7 @@ export function showDealSummary(entry) {
     return;
   }
   const result = found || entry.event.result;
+  if (!result) return;
   const over = v.status === "finished";
   const title = over ? gameOverTitle() : interpolate(gettext("Deal %(number)s is over"), { number: entry.deal }, true);
   const body = el("div");
@@ -66,4 +67,20 @@ function openSummary(title, body, over) {
   if (typeof dialog.showModal === "function") dialog.showModal();
   else dialog.setAttribute("open", "");
   (ready || close).focus();
+}
+
+// Between two live deals the summary holds "Ready": once closed (or never shown, on a
+// page opened during the pause) the prompt's button brings it back.
+export function syncSummaryReopen() {
+  const v = state.view;
+  $("pause-summary").hidden = !(v && v.pause && v.status === "active") || $("summary").open;
+}
+
+export function wireSummaryReopen() {
+  $("pause-summary").addEventListener("click", () => {
+    const v = state.view;
+    if (v && v.pause) showDealSummary({ deal: v.pause.deal, event: {} });
+    syncSummaryReopen();
+  });
+  $("summary").addEventListener("close", syncSummaryReopen);
 }

@@ -1,0 +1,210 @@
+"""Where a command finds, locks and saves a game: the game row locked
+(``select_for_update``), its seats and current deal read with it, a deal's snapshot
+created, and a move's writes in one statement on PostgreSQL (``save_play``).
+
+The prepared queries and the fast-path SQL live here and nowhere else. The current
+deal's engine state is cached in ``Deal.state`` (a snapshot); the deck order, card
+ids and reshuffle seeds in the ``Deal`` row plus the move log are the truth and
+rebuild it exactly (see ``games.read.replay``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.db.models import F, QuerySet
+from django.utils.translation import gettext
+
+from games.engine import Deal as EngineDeal
+from games.errors import Conflict, GameNotFound, NotAllowed
+from games.models import Deal, Game, Move, Seat
+from games.read.selectors import seats_for_play
+from remi_site.prepared import PreparedQuery
+
+# What a move may change of a game and its seats (saved with update_fields).
+GAME_PLAY_FIELDS = [
+    "ply",
+    "deadline_at",
+    "turn_started_at",
+    "bot_to_move",
+    "to_move",
+    "deal_number",
+    "deal_over_at",
+    "next_deal_at",
+    "deal_ready",
+    "status",
+    "winners",
+    "end_reason",
+    "finished_at",
+    "updated_at",
+]
+SEAT_PLAY_FIELDS = ["status", "strikes", "total", "time_bank_used_ms"]
+
+
+def lock(game: Game) -> Game:
+    """The game row, locked until the transaction ends (``SELECT ... FOR UPDATE``)."""
+    try:
+        return Game.objects.select_for_update().get(pk=game.pk)
+    except Game.DoesNotExist:
+        raise GameNotFound(gettext("no such game")) from None
+
+
+def seats(game: Game) -> list[Seat]:
+    """The game's seats by position, with their users (the answer shows them) and
+    what the turn's deadline and the after-commit work need of their play settings."""
+    return _SEATS(game.pk)
+
+
+def seat_of(seats: Iterable[Seat], user: User) -> Seat | None:
+    return next((seat for seat in seats if seat.user_id == user.pk), None)
+
+
+def player_seat(game: Game, seats: Iterable[Seat], user: User) -> Seat:
+    """``user``'s seat at ``game``; refused for anyone else (a private game is not
+    even said to exist)."""
+    seat = seat_of(seats, user)
+    if seat is None:
+        if game.is_private:
+            raise GameNotFound(gettext("no such game"))
+        raise NotAllowed(gettext("you are not playing in this game"), code="not_a_player")
+    return seat
+
+
+def _deal_with_locked_game(*, skip_locked: bool = False, **where: Any) -> QuerySet[Deal]:
+    # The snapshot holds the deck too: the row's own copy is for replays only.
+    return (
+        Deal.objects.select_related("game")
+        .select_for_update(of=("game",), skip_locked=skip_locked)
+        .defer("deck", "card_ids", "reshuffle_seeds")
+        .filter(number=F("game__deal_number"), **where)[:1]
+    )
+
+
+# The two ways a move finds its game, compiled to SQL once (the hottest query).
+_LOCK_BY_PUBLIC_ID = PreparedQuery(
+    lambda public_id: _deal_with_locked_game(game__public_id=public_id), "\x00public-id\x00"
+)
+_LOCK_BY_PK = PreparedQuery(lambda pk: _deal_with_locked_game(game_id=pk), -(2**62) - 1)
+_SEATS = PreparedQuery(lambda game_id: seats_for_play().filter(game_id=game_id), -(2**62) - 2)
+# A timeout claims its game (skipping it when another transaction holds it) if it is
+# still active at the ply the deadline belongs to, with its current deal. (A ply
+# marker within the column's range: a value outside it compiles to no query at all.)
+CLAIM_AT_PLY = PreparedQuery(
+    lambda pk, ply: _deal_with_locked_game(
+        skip_locked=True, game_id=pk, game__status=Game.Status.ACTIVE, game__ply=ply
+    ),
+    -(2**62) - 4,
+    2**31 - 7,
+)
+
+
+def lock_with_deal(game: Game | str) -> tuple[Game, Deal | None]:
+    """The game row locked, and its current deal, in one query (a join on the deal
+    being played). ``game`` may be its public id. A game not yet dealt has no deal."""
+    rows = _LOCK_BY_PUBLIC_ID(game) if isinstance(game, str) else _LOCK_BY_PK(game.pk)
+    row = rows[0] if rows else None
+    if row is not None:
+        return row.game, row
+    if isinstance(game, str):
+        found = Game.objects.filter(public_id=game).first()
+        if found is None:
+            raise GameNotFound(gettext("no such game"))
+        game = found
+    return lock(game), None
+
+
+def current_deal(game: Game) -> Deal:
+    # The snapshot holds the deck too: the row's own copy is for replays only.
+    return Deal.objects.defer("deck", "card_ids", "reshuffle_seeds").get(
+        game=game, number=game.deal_number
+    )
+
+
+def lock_at_ply(game: Game, expected_ply: int) -> tuple[Game, list[Seat]] | None:
+    """The locked game and its seats, if it is still active at ``expected_ply`` (the
+    guard of the system's own moves: a sweep or timer acts only on what it saw)."""
+    game = lock(game)
+    if game.status != Game.Status.ACTIVE or game.ply != expected_ply:
+        return None
+    return game, seats(game)
+
+
+def deal_create(game: Game, deal: EngineDeal, *, number: int) -> Deal:
+    game.deal_number = number
+    row = Deal.objects.create(
+        game=game,
+        number=number,
+        dealer=deal.dealer,
+        deck=[str(card) for card in deal.deck],
+        card_ids=list(deal.card_ids),
+        reshuffle_seeds=list(deal.reshuffle_seeds),
+        state=deal.to_dict(),
+    )
+    return row
+
+
+def save_play(game: Game, row: Deal, move: Move | None) -> None:
+    """The three writes of a move in one statement on PostgreSQL: insert ``move`` (a
+    unique index refuses a reused idempotency key: ``IntegrityError``), save the
+    current deal's snapshot, save the game (``GAME_PLAY_FIELDS``); without ``move``
+    (a server's turn, its moves inserted already), the last two. Elsewhere (the
+    embedded SQLite), a statement each. Values are prepared by the model fields, as
+    ``save()`` prepares them (``auto_now`` fields included); no model has save signals.
+    """
+    connection = transaction.get_connection()
+    if connection.vendor != "postgresql":
+        if move is not None:
+            move.save(force_insert=True)
+        row.save(update_fields=["state"])
+        game.save(update_fields=GAME_PLAY_FIELDS)
+        return
+    move_fields, state_field, game_fields, sql = _play_statement(connection, move is not None)
+    params = []
+    if move is not None:
+        params += [f.get_db_prep_save(f.pre_save(move, True), connection) for f in move_fields]
+    params += [state_field.get_db_prep_save(row.state, connection), row.pk]
+    params += [f.get_db_prep_save(f.pre_save(game, False), connection) for f in game_fields]
+    params.append(game.pk)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        found = cursor.fetchone()
+    if found is None:  # pragma: no cover - the game row is locked by this transaction
+        raise Conflict(gettext("the game was not saved"), code="conflict")
+    if move is not None:
+        move.pk = found[0]
+        move._state.adding = False
+        move._state.db = connection.alias
+
+
+_play_statements: dict[tuple[str, bool], Any] = {}
+
+
+def _play_statement(connection: Any, with_move: bool) -> Any:
+    found = _play_statements.get((connection.alias, with_move))
+    if found is not None:
+        return found
+    quote = connection.ops.quote_name
+    move_fields = [f for f in Move._meta.concrete_fields if not f.primary_key]
+    state_field: Any = Deal._meta.get_field("state")
+    game_fields: list[Any] = [Game._meta.get_field(name) for name in GAME_PLAY_FIELDS]
+    columns = ", ".join(quote(f.column) for f in move_fields)
+    values = ", ".join(["%s"] * len(move_fields))
+    sets = ", ".join(f"{quote(f.column)} = %s" for f in game_fields)
+    insert = (
+        f"m AS (INSERT INTO {quote(Move._meta.db_table)} ({columns}) VALUES ({values}) "
+        f"RETURNING {quote(Move._meta.pk.column)}), "
+    )
+    sql = (
+        f"WITH {insert if with_move else ''}"
+        f"d AS (UPDATE {quote(Deal._meta.db_table)} SET {quote(state_field.column)} = %s "
+        f"WHERE {quote(Deal._meta.pk.column)} = %s) "
+        f"UPDATE {quote(Game._meta.db_table)} SET {sets} "
+        f"WHERE {quote(Game._meta.pk.column)} = %s RETURNING "
+        + ("(SELECT * FROM m)" if with_move else quote(Game._meta.pk.column))
+    )
+    found = (move_fields, state_field, game_fields, sql)
+    _play_statements[(connection.alias, with_move)] = found
+    return found
