@@ -60,9 +60,13 @@ def _at_table(player: Player, user: Any, game: Game) -> Page:
 
 
 def _strip(page: Page, card: str) -> tuple[float, float]:
-    """The middle of a hand card's visible strip (cards overlap to the right)."""
-    box = page.locator(f'#hand .pcard[data-card="{card}"]').first.bounding_box()
-    assert box is not None
+    """The middle of a hand card's visible strip (cards overlap to the right). A refresh
+    of the table may be drawing the hand anew: its card has no box until it is back."""
+    card_in_hand = page.locator(f'#hand .pcard[data-card="{card}"]').first
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    while (box := card_in_hand.bounding_box()) is None:
+        assert time.monotonic() < deadline, f"{card} never showed in the hand"
+        time.sleep(0.05)
     return box["x"] + 8, box["y"] + box["height"] / 2
 
 
