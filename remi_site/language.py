@@ -42,18 +42,18 @@ def account_language(request: HttpRequest) -> str | None:
         return None
     # Read on its own, not through ``user.profile``: a profile cached on the user now
     # would be stale for a view that changes it and reads it again in this request.
-    language = Profile.objects.filter(user_id=user.pk).values_list("language", flat=True).first()
-    return _supported(language)
+    return saved_language(user.pk)
 
 
-def scope_language(scope: Mapping[str, Any]) -> str:
-    """The language of a websocket connection: the signed-in person's saved language,
-    else the best of the browser's Accept-Language, else the site's default."""
-    user = scope.get("user")
-    if user is not None and user.is_authenticated:
-        saved = Profile.objects.filter(user_id=user.pk).values_list("language", flat=True).first()
-        if _supported(saved):
-            return str(saved)
+def saved_language(user_id: int) -> str | None:
+    """The language saved in the settings of the account ``user_id``, if any."""
+    saved = Profile.objects.filter(user_id=user_id).values_list("language", flat=True).first()
+    return _supported(saved)
+
+
+def header_language(scope: Mapping[str, Any]) -> str:
+    """The best of a connection's Accept-Language that the site speaks, else the site's
+    default (no database: a websocket refused at once must not wait for one)."""
     header = dict(scope.get("headers") or ()).get(b"accept-language", b"")
     for code, _quality in parse_accept_lang_header(header.decode("latin-1")[:255]):
         if code == "*":

@@ -46,7 +46,7 @@ from games.read import selectors
 from games.read.streams import stream_state
 from games.stream_events import STREAM
 from remi_site.client_ip import client_ip_from_scope
-from remi_site.language import scope_language
+from remi_site.language import header_language
 from remi_site.throttling import ScopedRateThrottle
 
 logger = logging.getLogger(__name__)
@@ -135,11 +135,12 @@ class GameEventsConsumer(AsyncJsonWebsocketConsumer):
     _language: str | None = None
 
     async def dispatch(self, message: Any) -> None:
-        # Every answer, a refused chat line's reason too, in the person's language: the
-        # one saved in their settings, else their browser's (a websocket has no
-        # middleware to choose it).
+        # Every answer, a refused chat line's reason too, in the person's language (a
+        # websocket has no middleware to choose it).
         if self._language is None:
-            self._language = await database_sync_to_async(scope_language)(self.scope)
+            # From the handshake's Accept-Language alone: a database read here, in a
+            # thread, could outlive a connection closed at once (a refused one).
+            self._language = header_language(self.scope)
         with translation.override(self._language):
             await super().dispatch(message)
 

@@ -1,13 +1,11 @@
-"""The websocket answers in the person's language: the one saved in their settings, or a
-visitor's browser's (Accept-Language); the error's code is the same in every language."""
+"""The websocket answers in the language of the browser that opened it (Accept-Language);
+the error's code is the same in every language."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import pytest
-from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from remi_site.asgi import application
@@ -47,20 +45,3 @@ async def test_a_visitor_gets_the_language_of_their_browser() -> None:
     assert english["message"] == "unknown message type 'dance'"
     assert polish["code"] == "unknown_type"
     assert polish["message"] == "nieznany typ wiadomości 'dance'"
-
-
-async def test_the_saved_language_wins_over_the_browsers(
-    user: Any, token_factory: Callable[..., Any]
-) -> None:
-    def save_serbian_cyrillic() -> None:
-        user.profile.language = "sr-cyrl"
-        user.profile.save(update_fields=["language"])
-
-    await database_sync_to_async(save_serbian_cyrillic)()
-    _, raw = await database_sync_to_async(token_factory)(user)
-
-    frame = await error_for_unknown_type(client(raw, "pl-PL,pl;q=0.9"))
-
-    assert frame["code"] == "unknown_type"
-    letters = [char for char in frame["message"].replace("dance", "") if char.isalpha()]
-    assert letters and all("\u0400" <= char <= "\u04ff" for char in letters), frame
