@@ -6,6 +6,7 @@ player's choices, and claims its message so that a task run twice sends it once.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
@@ -41,6 +42,21 @@ def _seats(game: Game) -> list[Seat]:
     return list(seats.order_by("position"))
 
 
+def _tell(
+    user: Any,
+    prefs: PlayerSettings,
+    *,
+    email: dict[str, Any] | None,
+    payload: dict[str, Any] | None,
+) -> bool:
+    """Send the email (``email_build``'s arguments) and the push payload asked for;
+    True when either reached the player."""
+    sent = bool(email) and email_send(user=user, prefs=prefs, **(email or {}))
+    if payload is not None:
+        sent = push.push_send(user_id=user.pk, payload=payload) > 0 or sent
+    return sent
+
+
 # ------------------------------------------------------------------ your turn
 
 
@@ -72,33 +88,20 @@ def turn_notice(*, game_pk: int, ply: int, user_id: int) -> bool:
             "deadline": game.deadline_at,
             "left": _left(game),
         }
-        sent = False
-        if by_email:
-            sent = email_send(
-                user=user,
-                prefs=prefs,
-                template="turn",
-                kind=Kind.TURN,
-                context=context,
-                game_id=game.public_id,
-            )
-        if prefs.push_turns:
-            body = gettext("Your turn against %(opponents)s (%(preset)s).") % context
-            sent = (
-                push.push_send(
-                    user_id=user_id,
-                    payload={
-                        "kind": "turn",
-                        "title": gettext("Your turn"),
-                        "body": body,
-                        "url": links.game_url(game.public_id),
-                        "tag": f"turn-{game.public_id}",
-                    },
-                )
-                > 0
-                or sent
-            )
-    return sent
+        email = dict(template="turn", kind=Kind.TURN, context=context, game_id=game.public_id)
+        payload = {
+            "kind": "turn",
+            "title": gettext("Your turn"),
+            "body": gettext("Your turn against %(opponents)s (%(preset)s).") % context,
+            "url": links.game_url(game.public_id),
+            "tag": f"turn-{game.public_id}",
+        }
+        return _tell(
+            user,
+            prefs,
+            email=email if by_email else None,
+            payload=payload if prefs.push_turns else None,
+        )
 
 
 def _left(game: Game) -> str:
@@ -192,32 +195,22 @@ def _tell_result(
                 for s in seats
             ],
         }
-        sent = False
-        if by_email:
-            sent = email_send(
-                user=user,
-                prefs=prefs,
-                template="game_over",
-                kind=Kind.GAME_OVER,
-                context=context,
-                game_id=game.public_id,
-            )
-        if prefs.push_game_over:
-            sent = (
-                push.push_send(
-                    user_id=user.pk,
-                    payload={
-                        "kind": "game_over",
-                        "title": gettext("Game over against %(opponents)s") % context,
-                        "body": context["result"],
-                        "url": links.game_url(game.public_id),
-                        "tag": f"over-{game.public_id}",
-                    },
-                )
-                > 0
-                or sent
-            )
-        return sent
+        email = dict(
+            template="game_over", kind=Kind.GAME_OVER, context=context, game_id=game.public_id
+        )
+        payload = {
+            "kind": "game_over",
+            "title": gettext("Game over against %(opponents)s") % context,
+            "body": context["result"],
+            "url": links.game_url(game.public_id),
+            "tag": f"over-{game.public_id}",
+        }
+        return _tell(
+            user,
+            prefs,
+            email=email if by_email else None,
+            payload=payload if prefs.push_game_over else None,
+        )
 
 
 # ------------------------------------------------------------------ challenges
