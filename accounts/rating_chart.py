@@ -1,8 +1,9 @@
 """The rating of each rule family over time, as an SVG line chart built on the server.
 
-Pure geometry: rating changes in, coordinates and labels out; the template
-``accounts/_rating_chart.html`` draws them with SVG presentation attributes (no
-style attribute, no script: the Content-Security-Policy allows neither inline).
+``rating_chart`` is pure geometry: rating changes in, coordinates and labels out; the
+template ``accounts/_rating_chart.html`` draws them with SVG presentation attributes
+(no style attribute, no script: the Content-Security-Policy allows neither inline).
+``chart_of`` reads a player's and keeps it until their rating history changes.
 """
 
 from __future__ import annotations
@@ -12,18 +13,38 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from accounts.models import RatingChange
+from django.contrib.auth.models import User
+
+from games import ratings
 from games.engine import PRESETS
+from remi_site.cache import kept_cache
 
 WIDTH, HEIGHT = 640, 220
 LEFT, RIGHT, TOP, BOTTOM = 46, 12, 12, 26
 # The most recent rated games drawn (the whole history of a veteran is not needed
 # to see a trend, and the page stays one indexed query).
 CHART_GAMES = 500
-# What the chart reads of a change (its game is a wide row: only when it started).
-CHART_FIELDS = ("rules", "rating_before", "rating_after", "created_at", "game__started_at")
+# What the chart reads of a change, as plain values (``ChartPoint``'s fields): five
+# hundred model instances and their games cost a veteran's page more than the rest of it.
+CHART_FIELDS = ("pk", "rules", "rating_before", "rating_after", "created_at", "game__started_at")
+# A kept chart is dropped after a day even if nothing says it changed (a game deleted
+# by hand in the admin takes its rating changes with it and stamps no rating).
+KEPT_S = 24 * 3600
 COLOURS = ("#b3261e", "#1d4ed8", "#15803d", "#a16207", "#7c3aed", "#0e7490")
 NICE_STEPS = (10, 20, 25, 50, 100, 200, 250, 500, 1000)
+
+
+@dataclass(frozen=True)
+class ChartPoint:
+    """One rating change as the chart needs it: ``started_at`` is when its game started
+    (None when unknown: the change's own time stands for it)."""
+
+    pk: int
+    rules: str
+    rating_before: int
+    rating_after: int
+    created_at: datetime
+    started_at: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -57,14 +78,32 @@ class Chart:
     bottom: int = HEIGHT - BOTTOM
 
 
-def rating_chart(changes: Iterable[RatingChange]) -> Chart | None:
+def chart_of(user: User) -> Chart | None:
+    """The chart of the user's latest ``CHART_GAMES`` rating changes: read once per
+    change of their rating history (``ratings.ratings_version``), then kept."""
+    key = f"rating-chart:{user.pk}:{ratings.ratings_version(user)}"
+    kept = kept_cache.get(key)
+    if kept is not None:
+        return kept.chart
+    rows = ratings.rating_history(user, limit=CHART_GAMES).values_list(*CHART_FIELDS)
+    chart = rating_chart(ChartPoint(*row) for row in rows)
+    kept_cache.set(key, _Kept(chart), KEPT_S)
+    return chart
+
+
+@dataclass(frozen=True)
+class _Kept:
+    chart: Chart | None  # kept even when None: a cache miss could not tell it apart
+
+
+def rating_chart(changes: Iterable[ChartPoint]) -> Chart | None:
     """The chart of ``changes`` (any order, with their games); None when there are
     none. Each family's line starts at its rating before its first game drawn, when
     that game started."""
     ordered = sorted(changes, key=lambda change: (change.created_at, change.pk))
     if not ordered:
         return None
-    by_rules: dict[str, list[RatingChange]] = {}
+    by_rules: dict[str, list[ChartPoint]] = {}
     for change in ordered:
         by_rules.setdefault(change.rules, []).append(change)
     ratings = [c.rating_before for c in ordered] + [c.rating_after for c in ordered]
@@ -106,11 +145,9 @@ def rating_chart(changes: Iterable[RatingChange]) -> Chart | None:
     return Chart(series=series, y_ticks=y_ticks, x_ticks=x_ticks)
 
 
-def _began(change: RatingChange) -> datetime:
+def _began(change: ChartPoint) -> datetime:
     """When the game of a change started: the rating before it held until then."""
-    game = change.game if change.game_id is not None else None
-    started: datetime | None = game.started_at if game is not None else None
-    return started or change.created_at
+    return change.started_at or change.created_at
 
 
 def _scale(low: int, high: int) -> tuple[int, int, int]:

@@ -8,7 +8,6 @@ from datetime import timedelta
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.models import User
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import translation
@@ -20,7 +19,7 @@ from accounts import selectors, services
 from accounts.authentication import request_user
 from accounts.emails import send_verification_email
 from accounts.forms import ProfileForm, SignupForm, TokenCreateForm
-from accounts.rating_chart import CHART_FIELDS, CHART_GAMES, Chart, rating_chart
+from accounts.rating_chart import chart_of
 from games import ratings, stats
 from games.chips import selectors as chips
 from games.engine import PRESETS
@@ -80,17 +79,12 @@ def _profile_page(
         "new_token": new_token,
         "ratings": ratings.ratings_of(user),
         "rating_changes": ratings.rating_history(user, limit=10),
-        "rating_chart": _rating_chart(user),
+        "rating_chart": chart_of(user),
         "stats": stats.player_stats(user),
         "chips": chips.chips_of(user=user),
         "chip_ledger": [chips.ledger_entry(row) for row in chips.ledger_of(user=user)[:10]],
     }
     return render(request, "accounts/profile.html", context, status=status)
-
-
-def _rating_chart(user: User) -> Chart | None:
-    changes = ratings.rating_history(user, limit=CHART_GAMES).only(*CHART_FIELDS)
-    return rating_chart(changes)
 
 
 def player(request: HttpRequest, username: str) -> HttpResponse:
@@ -102,7 +96,7 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         "person": person,
         "ratings": ratings.ratings_of(person),
         "rating_changes": ratings.rating_history(person, limit=10),
-        "rating_chart": _rating_chart(person),
+        "rating_chart": chart_of(person),
         "stats": stats.player_stats(person),
         "recent_games": stats.recent_games(person),
         "online": presence.shown_online([person])[person.pk],

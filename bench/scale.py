@@ -24,7 +24,10 @@ All on 127.0.0.1, production settings (``DATABASE_URL``, ``REDIS_URL``, ``DEBUG=
    bot turns' query, and through the whole HTTP stack (Django's test client: URLs,
    middleware, authentication with an API token or a session, throttles, views,
    serialisation) "my games", the game state of a player, the move log of a finished
-   match, the profile pages and the statistics API of ``veteran``;
+   match, the profile pages and the statistics API of ``veteran``; the garbage
+   collector runs as in the web server (``remi_site.collector``: between requests,
+   untimed here as it runs after the answer is sent there, its CPU counted), and the
+   ``GC ms`` column shows how much of the slowest call was spent in it;
 5. prints ``EXPLAIN (ANALYZE, BUFFERS)`` of the reads of each figure, with their values
    and as the site runs them once prepared (psycopg prepares a statement after 5 runs,
    and PostgreSQL may then keep a generic plan), flagging what grows with the data: a
@@ -38,6 +41,7 @@ compare (``--json`` writes the figures, ``--compare`` prints the ratio to such a
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import random
@@ -160,6 +164,10 @@ def django_setup(env: dict[str, str]) -> None:
     import django
 
     django.setup()
+    # As the web server starts (remi_site.asgi): the whole of Django and the engine
+    # out of the garbage collector's sight, and collections between requests only
+    # (remi_site.collector), so the collector costs a figure what it costs the server.
+    import remi_site.asgi  # noqa: F401
 
 
 # ------------------------------------------------------------------ seeding
@@ -486,6 +494,16 @@ class Figure:
     queries: list[Query] = field(default_factory=list)
     note: str = ""
     cpu_seconds: float = float("nan")  # used by all the timed calls
+    # Time this process spent in the garbage collector during each timed call.
+    gc_seconds: list[float] = field(default_factory=list)
+
+    @property
+    def gc_in_slowest_ms(self) -> float:
+        """The collector's share of the slowest call: is the p99 a collection?"""
+        if not self.seconds or len(self.gc_seconds) != len(self.seconds):
+            return float("nan")
+        slowest = max(range(len(self.seconds)), key=self.seconds.__getitem__)
+        return self.gc_seconds[slowest] * 1000
 
     @property
     def cpu_ms(self) -> float:
@@ -610,18 +628,24 @@ def sample(
     max_seconds: float,
     meter: CpuMeter,
     warmup: int = 3,
+    between: Callable[[], None] = lambda: None,
 ) -> Figure:
     """Time ``call(i)`` ``samples`` times (fewer when ``max_seconds`` runs out, at least
-    10), after ``warmup`` untimed calls; its result is counted (an HTTP status)."""
+    10), after ``warmup`` untimed calls; its result is counted (an HTTP status).
+    ``between`` runs after each call, untimed (its CPU is counted)."""
     figure = Figure(name)
     for i in range(warmup):
         call(i)
+        between()
     cpu_before = meter.reading()
     began = time.perf_counter()
     for i in range(samples):
+        gc_before = GC_CLOCK.seconds
         start = time.perf_counter()
         result = call(i)
         figure.seconds.append(time.perf_counter() - start)
+        figure.gc_seconds.append(GC_CLOCK.seconds - gc_before)
+        between()
         figure.statuses[result] += 1
         if i >= 9 and time.perf_counter() - began > max_seconds:
             figure.note = f"stopped after {max_seconds:.0f} s"
@@ -629,10 +653,29 @@ def sample(
     figure.cpu_seconds = meter.reading() - cpu_before
     print(
         f"  {name}: p50 {figure.percentile(0.5):.1f} ms, p99 {figure.percentile(0.99):.1f} ms, "
-        f"CPU {figure.cpu_ms:.1f} ms ({len(figure.seconds)} samples)",
+        f"CPU {figure.cpu_ms:.1f} ms, GC in the slowest {figure.gc_in_slowest_ms:.1f} ms "
+        f"({len(figure.seconds)} samples)",
         flush=True,
     )
     return figure
+
+
+class GcClock:
+    """Seconds this process has spent in the garbage collector (``gc.callbacks``)."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self._start = 0.0
+        gc.callbacks.append(self._observe)
+
+    def _observe(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._start = time.perf_counter()
+        else:
+            self.seconds += time.perf_counter() - self._start
+
+
+GC_CLOCK = GcClock()
 
 
 def explained(call: Callable[[], Any]) -> list[Query]:
@@ -706,11 +749,21 @@ def http_client(token: str | None = None, session_user: Any = None) -> Any:
 def http_figure(
     name: str, client: Any, urls: Sequence[str], args: argparse.Namespace, meter: CpuMeter
 ) -> Figure:
+    from remi_site import collector
+
     def get(i: int) -> int:
         return int(client.get(urls[i % len(urls)]).status_code)
 
     with first_error() as error:
-        figure = sample(name, get, samples=args.samples, max_seconds=args.max_seconds, meter=meter)
+        # The server collects garbage once an answer is sent (remi_site.asgi_http).
+        figure = sample(
+            name,
+            get,
+            samples=args.samples,
+            max_seconds=args.max_seconds,
+            meter=meter,
+            between=collector.between_requests,
+        )
         figure.queries = explained(lambda: get(0))
     if error:
         # A 500 says nothing by itself (the log level hides it): its cause, once.
@@ -886,7 +939,7 @@ def load_average() -> str:
 def print_table(figures: list[Figure], baseline: dict[str, Any] | None) -> None:
     header = (
         f"{'figure':<42} {'n':>4} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8} {'CPU ms':>7} "
-        f"{'reads':>5}"
+        f"{'GC ms':>6} {'reads':>5}"
     )
     if baseline:
         header += f" {'p99 vs base':>11}"
@@ -896,7 +949,7 @@ def print_table(figures: list[Figure], baseline: dict[str, Any] | None) -> None:
         line = (
             f"{figure.name:<42} {len(figure.seconds):>4} {figure.percentile(0.5):>8.1f} "
             f"{figure.percentile(0.99):>8.1f} {worst:>8.1f} {figure.cpu_ms:>7.1f} "
-            f"{len(figure.queries) if figure.queries else '':>5}"
+            f"{figure.gc_in_slowest_ms:>6.1f} {len(figure.queries) if figure.queries else '':>5}"
         )
         if baseline:
             before = baseline.get(figure.name, {}).get("p99")

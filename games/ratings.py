@@ -43,7 +43,8 @@ from operator import attrgetter
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db.models import Count, OuterRef, QuerySet, Subquery
+from django.db.models import Count, Max, OuterRef, QuerySet, Subquery, Sum
+from django.utils import timezone
 from openskill.models import PlackettLuce
 
 from accounts.models import Rating, RatingChange, is_builtin_bot
@@ -241,7 +242,12 @@ def ratings_recompute(*, rules: str, since: datetime) -> int:
         rating.mu, rating.sigma = state[rating.user_id]
         rating.rating = displayed(rating.mu)
         rating.games = played.get(rating.user_id, 0)
-    Rating.objects.bulk_update(ratings, ["mu", "sigma", "rating", "games"], batch_size=500)
+    now = timezone.now()
+    for rating in ratings:
+        rating.updated_at = now  # bulk_update leaves auto_now alone
+    Rating.objects.bulk_update(
+        ratings, ["mu", "sigma", "rating", "games", "updated_at"], batch_size=500
+    )
     return replayed
 
 
@@ -317,6 +323,15 @@ def ratings_of(user: User) -> list[dict[str, Any]]:
             )
         entries.append(entry.to_dict())
     return entries
+
+
+def ratings_version(user: User) -> str:
+    """A token that changes whenever the user's rating history does: a rated game
+    finished (the games counted) or ratings recomputed (every rewritten rating row is
+    stamped). What is drawn from the history can be kept under it."""
+    found = Rating.objects.filter(user=user).aggregate(at=Max("updated_at"), games=Sum("games"))
+    at = found["at"].isoformat() if found["at"] is not None else "-"
+    return f"{found['games'] or 0}:{at}"
 
 
 # Up to this many latest changes are found and read in one statement.

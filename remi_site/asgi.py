@@ -38,17 +38,14 @@ application = ClientAddressMiddleware(
 
 def _settle() -> None:
     """Import what the first requests would (every view, through the URL
-    configuration), then move everything loaded so far out of the garbage collector's
-    sight (``gc.freeze``): a full collection then walks only what requests created
-    since, instead of the whole of Django and the engine (measured: pauses of tens
-    of milliseconds otherwise, the slowest moves of a busy server)."""
-    import gc
-
+    configuration), then let the garbage collector run between requests only, and
+    never walk what is loaded by then (``remi_site.collector``)."""
     from django.urls import get_resolver
 
+    from remi_site import collector
+
     get_resolver().url_patterns  # noqa: B018  (imports the views)
-    gc.collect()
-    gc.freeze()
+    collector.settle()
 
 
 _settle()

@@ -31,6 +31,8 @@ from django.core.handlers.asgi import get_script_prefix
 from django.http import FileResponse, HttpResponseBase
 from django.urls import set_script_prefix
 
+from remi_site import collector
+
 _executor: ThreadPoolExecutor | None = None
 _executor_lock = threading.Lock()
 
@@ -73,6 +75,9 @@ class ASGIHandler(asgi.ASGIHandler):
                     await close()
         finally:
             body_file.close()
+        # The answer is out: the request's garbage is collected now, not in the middle
+        # of another one.
+        collector.between_requests()
 
     def _respond(self, scope: Any, body_file: Any) -> HttpResponseBase:
         """Everything between reading the body and sending the answer, in one thread."""

@@ -63,18 +63,21 @@ class RedisCache(DjangoRedisCache):
 
 
 class FailOpenCache(BaseCache):
-    """The default cache as rate-limit counters use it: while Redis cannot be reached,
-    reads miss and writes are dropped, so requests go on unthrottled instead of
+    """The default cache for what can do without it (rate-limit counters, results
+    kept to save work): while Redis cannot be reached, reads miss and writes are
+    dropped, so requests go on (unthrottled, or doing the work again) instead of
     failing with a 500. Losing a few seconds of counts costs less than refusing every
     move while Redis restarts. After a failure Redis is not asked again for
     ``RETRY_AFTER_S`` (a blackholed Redis would otherwise cost a connect timeout on
-    every request), and the outage is logged once per ``RETRY_AFTER_S``."""
+    every request), and the outage is logged once per ``RETRY_AFTER_S`` with what
+    it costs (``lost``)."""
 
     RETRY_AFTER_S = 5.0
 
-    def __init__(self, alias: str = "default") -> None:
+    def __init__(self, alias: str = "default", lost: str = "rate limits are not enforced") -> None:
         super().__init__({})
         self.alias = alias
+        self.lost = lost
         self._down_until = 0.0
 
     def get(self, key: Any, default: Any = None, version: int | None = None) -> Any:
@@ -102,12 +105,15 @@ class FailOpenCache(BaseCache):
     def _went_down(self, error: Exception) -> None:
         self._down_until = time.monotonic() + self.RETRY_AFTER_S
         logger.warning(
-            "cache %r unreachable (%s): rate limits are not enforced for %.0f s",
+            "cache %r unreachable (%s): %s for %.0f s",
             self.alias,
             error,
+            self.lost,
             self.RETRY_AFTER_S,
         )
 
 
 # What the API's throttles count with (remi_site.throttling).
 throttle_cache = FailOpenCache()
+# Drawings kept to save reading them again (accounts.rating_chart).
+kept_cache = FailOpenCache(lost="kept results are read again")

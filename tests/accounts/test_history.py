@@ -5,16 +5,19 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from datetime import timedelta
 from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
-from django.db import connections
+from django.db import connections, transaction
 from django.test import AsyncClient
 from django.utils import timezone
 
 from accounts import export, history_views
+from accounts.models import Rating
+from games import ratings
 from games.models import Game
 from games.play.create import game_create
 from tests.accounts.account_kit import played_game, web_client
@@ -217,6 +220,33 @@ def test_the_profile_and_the_player_page_draw_the_rating_over_time(user, ana_s_g
         assert '<polyline class="rating-line" data-rules="serbian"' in page
         assert "Rating over time" in page
         assert "style=" not in page.split('id="rating-chart"')[1].split("</figure>")[0]
+
+
+def chart_says(client: Any, username: str) -> str:
+    page = client.get(f"/accounts/players/{username}/").content.decode()
+    return re.search(r'<desc id="rating-chart-desc">(.*?)</desc>', page, re.S).group(1).strip()
+
+
+def test_the_chart_is_drawn_again_whenever_the_rating_history_changes(
+    user, user_factory, deals_seeded, client
+):
+    bora = user_factory(username="bora")
+    played_game([user, bora], rated=True, winner=0)
+    first = chart_says(client, "ana")
+    assert chart_says(client, "ana") == first  # kept
+
+    played_game([user, bora], rated=True, winner=1)
+    second = chart_says(client, "ana")
+    with transaction.atomic():
+        ratings.results_revert(user=bora)
+    reverted = chart_says(client, "ana")
+
+    assert "after 1 rated game." in first
+    assert "after 2 rated games." in second
+    rating = Rating.objects.get(user=user, rules="serbian").rating
+    assert rating == 1500  # both games taken back
+    assert reverted.startswith(f"Serbian Remi: {rating} after 2 rated games.")
+    assert len({first, second, reverted}) == 3
 
 
 def test_a_player_without_rated_games_has_no_chart(user):

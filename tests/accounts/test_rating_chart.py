@@ -4,20 +4,21 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from accounts.models import RatingChange
-from accounts.rating_chart import HEIGHT, WIDTH, Series, rating_chart
-from games.models import Game
+from accounts.rating_chart import HEIGHT, WIDTH, ChartPoint, Series, rating_chart
 
 START = datetime(2026, 3, 1, 12, tzinfo=UTC)
 
 
-def change(rules: str, before: int, after: int, days: float, pk: int) -> RatingChange:
-    return RatingChange(
+def change(
+    rules: str, before: int, after: int, days: float, pk: int, started: datetime | None = None
+) -> ChartPoint:
+    return ChartPoint(
         pk=pk,
         rules=rules,
         rating_before=before,
         rating_after=after,
         created_at=START + timedelta(days=days),
+        started_at=started,
     )
 
 
@@ -76,8 +77,7 @@ def test_games_on_one_moment_are_drawn_in_the_middle():
 
 
 def test_a_family_s_line_starts_when_its_first_game_started():
-    first = change("serbian", 1500, 1560, 3, 1)
-    first.game = Game(pk=1, started_at=START)
+    first = change("serbian", 1500, 1560, 3, 1, started=START)
     later = change("serbian", 1560, 1600, 6, 2)
 
     chart = rating_chart([first, later])

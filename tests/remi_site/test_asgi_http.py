@@ -4,7 +4,9 @@ answer (a static file) sent whole, and the database connection handed back."""
 
 from __future__ import annotations
 
+import gc
 import json
+import weakref
 from typing import Any
 
 import pytest
@@ -12,6 +14,7 @@ from asgiref.testing import ApplicationCommunicator
 from django.conf import settings
 from django.db import connections
 
+from remi_site import collector
 from remi_site.asgi import application
 from remi_site.asgi_http import ASGIHandler
 
@@ -92,3 +95,28 @@ async def test_the_request_thread_hands_its_database_connection_back() -> None:
     for _ in range(pool._max_workers):
         await sync_to_async(look, thread_sensitive=False, executor=pool)()
     assert all(connection is None for connection in seen)
+
+
+class _Cycle:
+    """Garbage only the collector frees: it refers to itself."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+async def test_garbage_is_collected_once_an_answer_is_sent() -> None:
+    cycle = _Cycle()
+    freed = weakref.ref(cycle)
+    del cycle
+    assert freed() is not None  # the thresholds leave it to the handler
+
+    status, _headers, _body = await request("GET", "/api/v1/rulesets")
+
+    assert status == 200
+    assert freed() is None
+
+
+def test_the_server_leaves_collections_to_the_handler_and_freezes_what_is_loaded() -> None:
+    # remi_site.asgi settled this process when it was imported.
+    assert gc.get_threshold()[0] == collector.YOUNG_LIMIT
+    assert gc.get_freeze_count() > 10_000
