@@ -30,6 +30,9 @@ CHART_FIELDS = ("pk", "rules", "rating_before", "rating_after", "created_at", "g
 # A kept chart is dropped after a day even if nothing says it changed (a game deleted
 # by hand in the admin takes its rating changes with it and stamps no rating).
 KEPT_S = 24 * 3600
+# Part of the key of a kept chart: a deploy that changes ``Chart``, ``Series`` or ``Tick``
+# bumps it, so no worker unpickles a chart of the old shape.
+KEPT_SHAPE = 1
 COLOURS = ("#b3261e", "#1d4ed8", "#15803d", "#a16207", "#7c3aed", "#0e7490")
 NICE_STEPS = (10, 20, 25, 50, 100, 200, 250, 500, 1000)
 
@@ -81,7 +84,7 @@ class Chart:
 def chart_of(user: User) -> Chart | None:
     """The chart of the user's latest ``CHART_GAMES`` rating changes: read once per
     change of their rating history (``ratings.ratings_version``), then kept."""
-    key = f"rating-chart:{user.pk}:{ratings.ratings_version(user)}"
+    key = f"rating-chart:{KEPT_SHAPE}:{user.pk}:{ratings.ratings_version(user)}"
     kept = kept_cache.get(key)
     if kept is not None:
         return kept.chart
