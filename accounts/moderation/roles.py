@@ -72,16 +72,24 @@ def moderator_group_ensure(
     Group = apps.get_model("auth", "Group")
     if Group.objects.using(using).filter(name=MODERATOR_GROUP).exists():
         return
-    for app_config in apps.get_app_configs():
+    # The installed apps' configs, as Django's own receiver is given: those of a
+    # migration state (``apps`` when migrating part of the way) are stubs without models.
+    for app_config in global_apps.get_app_configs():
         create_permissions(app_config, verbosity=0, using=using, apps=apps)
     Permission = apps.get_model("auth", "Permission")
-    group = Group.objects.using(using).create(name=MODERATOR_GROUP)
     permissions = []
     for name in MODERATOR_PERMISSIONS:
         app_label, codename = name.split(".")
-        permissions.append(
-            Permission.objects.using(using).get(
-                content_type__app_label=app_label, codename=codename
-            )
+        found = (
+            Permission.objects.using(using)
+            .filter(content_type__app_label=app_label, codename=codename)
+            .first()
         )
+        if found is None:
+            # Migrating part of the way (to an earlier state, or one app first): the
+            # models this power belongs to are not there yet. The migrate that brings
+            # them makes the group.
+            return
+        permissions.append(found)
+    group = Group.objects.using(using).create(name=MODERATOR_GROUP)
     group.permissions.set(permissions)

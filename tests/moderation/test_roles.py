@@ -182,3 +182,26 @@ def test_a_moderator_edits_no_account_and_sanctions_no_staff(
     assert by_superuser.status_code == 302
     assert list(Sanction.objects.values_list("user", flat=True)) == [colleague.pk]
     assert Report.objects.get().status == Report.Status.OPEN
+
+
+def test_migrating_part_of_the_way_leaves_the_group_to_the_migrate_that_brings_its_models() -> None:
+    """``migrate games 0015`` and the like pass the receiver a migration state's apps,
+    in which later models (here, all of the accounts app's) do not exist yet."""
+    from django.db import connection
+    from django.db.migrations.loader import MigrationLoader
+
+    Group.objects.filter(name=roles.MODERATOR_GROUP).delete()
+    Permission.objects.filter(content_type__app_label="accounts", codename="ban_account").delete()
+    early = MigrationLoader(connection).project_state(
+        [
+            ("auth", "0012_alter_user_first_name_max_length"),
+            ("contenttypes", "0002_remove_content_type_name"),
+        ]
+    )
+
+    roles.moderator_group_ensure(apps=early.apps)
+    assert not Group.objects.filter(name=roles.MODERATOR_GROUP).exists()
+
+    roles.moderator_group_ensure()
+    group = Group.objects.get(name=roles.MODERATOR_GROUP)
+    assert group.permissions.filter(codename="ban_account").exists()
