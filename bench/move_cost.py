@@ -23,6 +23,7 @@ A benchmark, not a test: it asserts nothing.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import cProfile
 import io
 import os
@@ -57,6 +58,7 @@ class Cost:
 
     name: str
     cpu: list[float] = field(default_factory=list)  # seconds of CPU per call
+    database_cpu: float = 0.0  # seconds of CPU of the database's backends, all calls
     statements: Counter[str] = field(default_factory=Counter)
     redis_commands: int = 0
 
@@ -67,6 +69,10 @@ class Cost:
     @property
     def mean_ms(self) -> float:
         return statistics.fmean(self.cpu) * 1000
+
+    @property
+    def database_ms(self) -> float:
+        return self.database_cpu * 1000 / max(len(self.cpu), 1)
 
     def per_call(self, count: float) -> float:
         return count / max(len(self.cpu), 1)
@@ -161,6 +167,7 @@ def measure(
     for _ in range(count):
         client, url, body = prepare()
         calls_before = redis_calls(redis_url)
+        database_before = database_cpu()
         with statements_counted(cost.statements):
             if profiler is not None:
                 profiler.enable()
@@ -176,8 +183,24 @@ def measure(
             if profiler is not None:
                 profiler.disable()
         cost.redis_commands += redis_calls(redis_url) - calls_before
+        cost.database_cpu += database_cpu() - database_before
         answered(response)
     return cost
+
+
+def database_cpu() -> float:
+    """Seconds on a CPU so far of the bench database's backends (the scheduler's own
+    count in ``/proc/<pid>/schedstat``, to the nanosecond; 0 where there is none)."""
+    from django.db import connection
+
+    total = 0
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pid FROM pg_stat_activity WHERE datname = current_database()")
+        pids = [pid for (pid,) in cursor.fetchall()]
+    for pid in pids:
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            total += int(Path(f"/proc/{pid}/schedstat").read_text().split()[0])
+    return total / 1e9
 
 
 def report(move: Cost, get: Cost) -> None:
@@ -186,12 +209,15 @@ def report(move: Cost, get: Cost) -> None:
         f"(Django test client), PostgreSQL + Redis, production settings; "
         f"load average {os.getloadavg()[0]:.2f}"
     )
-    print(f"{'call':<34} {'CPU mean':>9} {'p50':>7} {'p99':>7} {'SQL/call':>9} {'Redis/call':>11}")
+    print(
+        f"{'call':<34} {'CPU mean':>9} {'p50':>7} {'p99':>7} {'PG CPU':>8} {'SQL/call':>9} "
+        f"{'Redis/call':>11}"
+    )
     for cost in (move, get):
         statements = sum(cost.statements.values())
         print(
             f"{cost.name:<34} {cost.mean_ms:>7.2f}ms {cost.ms(0.5):>5.2f}ms "
-            f"{cost.ms(0.99):>5.2f}ms "
+            f"{cost.ms(0.99):>5.2f}ms {cost.database_ms:>6.2f}ms "
             f"{cost.per_call(statements):>9.2f} {cost.per_call(cost.redis_commands):>11.2f}"
         )
     for cost in (move, get):
@@ -199,6 +225,12 @@ def report(move: Cost, get: Cost) -> None:
             f"{kind} {cost.per_call(n):.2f}" for kind, n in cost.statements.most_common()
         )
         print(f"  SQL per call, {cost.name}: {kinds}")
+    move_total = move.mean_ms + move.database_ms
+    get_total = get.mean_ms + get.database_ms
+    print(
+        f"  with PostgreSQL's CPU: {move_total:.2f} ms per move, {get_total:.2f} ms per GET, "
+        f"{move_total / get_total:.2f}x"
+    )
     print(
         f"  a move costs {move.mean_ms / get.mean_ms:.2f}x the CPU of the cheapest "
         f"authenticated GET (so at most {get.mean_ms / move.mean_ms:.2f}x its rate when CPU "

@@ -229,7 +229,6 @@ def _drive(games: list[Any], moves: int, rate: float) -> dict[tuple[str, int], f
     from django.db import transaction
 
     from games.bots.server_moves import server_action
-    from games.engine import Deal as EngineDeal
     from games.models import Deal, Game
     from games.play.act import game_act
 
@@ -244,7 +243,9 @@ def _drive(games: list[Any], moves: int, rate: float) -> dict[tuple[str, int], f
             game = Game.objects.get(pk=game.pk)
             if game.status != Game.Status.ACTIVE:
                 continue
-            deal = EngineDeal.from_dict(Deal.objects.get(game=game, number=game.deal_number).state)
+            deal = Deal.objects.get(game=game, number=game.deal_number).restore(
+                game.engine_ruleset()
+            )
             seat = game.seats.get(position=deal.to_move)
             key = (game.public_id, game.ply + 1)
 

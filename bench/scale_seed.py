@@ -155,7 +155,7 @@ def _play_until(
         if game.status != Game.Status.ACTIVE:
             return
         state = Deal.objects.values_list("state", flat=True).get(game=game, number=game.deal_number)
-        deal = EngineDeal.from_dict(state)
+        deal = EngineDeal.from_dict(state, ruleset=game.engine_ruleset())
         mover = seated[deal.to_move]
         if stop(game, is_builtin_bot(mover)):
             return

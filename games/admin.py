@@ -38,7 +38,6 @@ from accounts.moderation.admin_actions import (
 )
 from accounts.moderation.forms import ReasonForm
 from accounts.moderation.modlog import modlog_record
-from games.engine import Deal as EngineDeal
 from games.models import (
     AbsentWait,
     ChatMessage,
@@ -317,7 +316,7 @@ class DealAdmin(HiddenInformationAdmin):
 
     @admin.display(description=_("public view (what a spectator sees)"))
     def public_view(self, row: Deal) -> str:
-        return _json(EngineDeal.from_dict(row.state).view(None).to_dict())
+        return _json(row.restore(row.game.engine_ruleset()).view(None).to_dict())
 
     def hidden_lines(self, request: HttpRequest, obj: Deal) -> list[tuple[str, str]]:
         state = moderation.hidden_deal_state(obj, user=request.user, path=request.path)

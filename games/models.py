@@ -16,7 +16,9 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy
 
+from games.engine import Deal as EngineDeal
 from games.engine import Ruleset
+from games.fields import JSONTextField
 
 # Public ids and invite codes: lowercase letters and digits without look-alikes.
 _ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
@@ -165,6 +167,10 @@ class Game(models.Model):
     def is_private(self) -> bool:
         return self.visibility == self.Visibility.PRIVATE
 
+    def engine_ruleset(self) -> Ruleset:
+        """The match's ruleset, which its deals' snapshots leave out (``Deal.restore``)."""
+        return Ruleset.from_dict(self.ruleset)
+
 
 class Seat(models.Model):
     class Status(models.TextChoices):
@@ -228,7 +234,9 @@ class Deal(models.Model):
     card_ids = models.JSONField()
     reshuffle_seeds = models.JSONField(default=list)
     # Snapshot of the engine state after the last move: a cache, the log is the truth.
-    state = models.JSONField()
+    # Without the ruleset, which the game row holds once for the whole match; as text,
+    # since it is only ever read and written whole (see ``restore`` and ``keep``).
+    state = JSONTextField()
     # The engine's result once the deal is over: winner, finish, scores.
     result = models.JSONField(null=True, blank=True)
     started_at = models.DateTimeField(auto_now_add=True)
@@ -242,6 +250,15 @@ class Deal(models.Model):
 
     def __str__(self) -> str:
         return f"deal {self.number} of {self.game_id}"
+
+    def restore(self, ruleset: Ruleset) -> EngineDeal:
+        """The engine's deal from its snapshot and ``ruleset``, the game's
+        (``Game.engine_ruleset``)."""
+        return EngineDeal.from_dict(self.state, ruleset=ruleset)
+
+    def keep(self, deal: EngineDeal) -> None:
+        """Take ``deal``'s snapshot (saved by the caller)."""
+        self.state = deal.to_dict(with_ruleset=False)
 
 
 class Move(models.Model):

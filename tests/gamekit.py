@@ -114,7 +114,7 @@ def everyone_moves(game: Game, users: list[Any]) -> Game:
 
 def current_engine_deal(game: Game) -> EngineDeal:
     row = Deal.objects.get(game=game, number=game.deal_number)
-    return EngineDeal.from_dict(row.state)
+    return row.restore(game.engine_ruleset())
 
 
 # ------------------------------------------------------------------ leak checks
@@ -182,7 +182,7 @@ def assert_view_hides_secrets(
         return
     game.refresh_from_db()
     row = Deal.objects.get(game=game, number=game.deal_number)
-    deal = EngineDeal.from_dict(row.state)
+    deal = row.restore(game.engine_ruleset())
     public = (shown or ShownCards()).of(game, row)
     hidden = set(deal.to_dict()["stock"])
     for seat in range(game.players):

@@ -19,9 +19,8 @@ deck order.
 The platform's entry point is ``decide``; a Celery task calls it like this::
 
     from games import bots
-    from games.engine import Deal, Ruleset
 
-    deal = Deal.from_dict(row.state)            # server side only
+    deal = row.restore(game.engine_ruleset())   # server side only
     view = deal.view(seat)                      # all the bot may see
     memory = bots.BotMemory.from_events(        # the deal's public log, as this seat saw it
         seat,

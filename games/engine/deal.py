@@ -82,6 +82,7 @@ class Deal:
         "_had_turn",
         "_hands",
         "_last_event",
+        "_legal",
         "_opened",
         "_reshuffles",
         "_result",
@@ -96,6 +97,8 @@ class Deal:
     ruleset: Ruleset
     _setup: _Setup
     _hands: tuple[tuple[int, ...], ...]
+    # The legal actions, worked out once: a deal is a value, so they never change.
+    _legal: tuple[Action, ...] | None
     _stock: tuple[int, ...]  # top first
     _discard: tuple[int, ...]  # bottom first
     _table: tuple[TableMeld, ...]
@@ -283,6 +286,7 @@ class Deal:
         deal._reshuffles = reshuffles
         deal._result = result
         deal._last_event = last_event
+        deal._legal = None
         return deal
 
     def _copy(self) -> Deal:
@@ -290,6 +294,7 @@ class Deal:
         deal = object.__new__(Deal)
         for name in Deal.__slots__:
             setattr(deal, name, getattr(self, name))
+        deal._legal = None  # the copy is about to become another position
         return deal
 
     # ------------------------------------------------------------ reading
@@ -424,7 +429,9 @@ class Deal:
 
     def legal_actions(self) -> list[Action]:
         """Every distinct action the player to move may take now (see ``moves``)."""
-        return legal_actions(self)
+        if self._legal is None:
+            self._legal = tuple(legal_actions(self))
+        return list(self._legal)
 
     def is_legal(self, action: Action) -> bool:
         try:
@@ -797,11 +804,16 @@ class Deal:
 
     # ------------------------------------------------------------ snapshots
 
-    def to_dict(self) -> dict[str, Any]:
-        """The full server-side state (deck and seeds included), JSON-safe."""
+    def to_dict(self, *, with_ruleset: bool = True) -> dict[str, Any]:
+        """The full server-side state (deck and seeds included), JSON-safe.
+
+        ``with_ruleset=False`` leaves the ruleset out, for a store that keeps it once
+        per match rather than in every snapshot; ``from_dict`` is then given it.
+        """
         turn = self._turn
+        ruleset = {"ruleset": self.ruleset.to_dict()} if with_ruleset else {}
         return {
-            "ruleset": self.ruleset.to_dict(),
+            **ruleset,
             "dealer": self._setup.dealer,
             "deck": [str(card) for card in self._setup.deck],
             "card_ids": list(self._setup.card_ids),
@@ -820,16 +832,21 @@ class Deal:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Deal:
-        """Inverse of ``to_dict`` (a snapshot); raises ``ValueError`` on bad data."""
+    def from_dict(cls, data: Mapping[str, Any], *, ruleset: Ruleset | None = None) -> Deal:
+        """Inverse of ``to_dict`` (a snapshot); raises ``ValueError`` on bad data.
+
+        ``ruleset`` is the deal's ruleset, for a snapshot taken without it
+        (``to_dict(with_ruleset=False)``).
+        """
         try:
-            return cls._from_dict(data)
+            if ruleset is None:
+                ruleset = Ruleset.from_dict(data["ruleset"])
+            return cls._from_dict(data, ruleset)
         except (KeyError, TypeError, IndexError, IllegalMeld) as error:
             raise ValueError(f"not a deal snapshot: {error!r}") from None
 
     @classmethod
-    def _from_dict(cls, data: Mapping[str, Any]) -> Deal:
-        ruleset = Ruleset.from_dict(data["ruleset"])
+    def _from_dict(cls, data: Mapping[str, Any], ruleset: Ruleset) -> Deal:
         deck = tuple(map(Card.parse, data["deck"]))
         ids = tuple(map(int, data["card_ids"]))
         card_of = [JOKER] * len(deck)

@@ -444,7 +444,7 @@ def _read_state(game_id: str) -> CommittedState | None:
     if row is None:
         return None
     seats = list(Seat.objects.filter(game=game).select_related("user__profile"))
-    return CommittedState(game=game, deal=EngineDeal.from_dict(row.state), seats=seats)
+    return CommittedState(game=game, deal=row.restore(game.engine_ruleset()), seats=seats)
 
 
 def _publish(

@@ -116,7 +116,7 @@ def _act(
     if seat.status == Seat.Status.OUT:
         raise NotAllowed(gettext("you resigned from this game"), code="seat_out")
     assert row is not None  # an active game has a deal
-    deal = EngineDeal.from_dict(row.state)
+    deal = row.restore(game.engine_ruleset())
     if deal.to_move != seat.position:
         raise NotAllowed(gettext("it is not your turn"), code="not_your_turn")
     try:

@@ -26,7 +26,6 @@ from django.utils.translation import gettext as _
 from accounts.models import is_builtin_bot
 from games import bots
 from games.bots import server_moves
-from games.engine import Deal as EngineDeal
 from games.engine import Ruleset
 from games.errors import GameError, IllegalMove, InvalidRequest
 from games.models import Deal, Game, Move, Seat
@@ -63,7 +62,7 @@ def bot_play(*, game_pk: int, ply: int) -> int:
     if game is None:
         return 0
     row = Deal.objects.get(game=game, number=game.deal_number)
-    deal = EngineDeal.from_dict(row.state)
+    deal = row.restore(game.engine_ruleset())
     if deal.is_over:
         return 0
     seat = Seat.objects.select_related("user__profile").get(game=game, position=deal.to_move)

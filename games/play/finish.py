@@ -29,7 +29,7 @@ def deal_finish(
     result = deal.result()
     assert result is not None
     now = timezone.now()
-    row.state = deal.to_dict()
+    row.keep(deal)
     row.result = result.to_dict()
     row.finished_at = now
     row.save(update_fields=["state", "result", "finished_at"])

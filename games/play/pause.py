@@ -10,7 +10,6 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from games.engine import Deal as EngineDeal
 from games.errors import Conflict, NotAllowed
 from games.models import Deal, Game, Seat
 from games.play import events, finish, store, turns
@@ -80,11 +79,11 @@ def due_deal_pauses(now: datetime, limit: int = 500) -> list[tuple[int, int]]:
 def _deal_after_pause(game: Game, row: Deal, seats: list[Seat]) -> None:
     """Deal the next deal of the locked, paused ``game`` (``row``: the finished deal),
     play the turns of seats that are out, start the turn clock and save."""
-    finished = EngineDeal.from_dict(row.state)
+    finished = row.restore(game.engine_ruleset())
     new_row = finish.next_deal(game, row, finished, finish.match_of(game, row, finished))
     changed: set[Seat] = set()
     deal, new_row = turns.after_move(
-        game, new_row, EngineDeal.from_dict(new_row.state), seats, changed, mover=None
+        game, new_row, new_row.restore(finished.ruleset), seats, changed, mover=None
     )
     for changed_seat in changed:
         changed_seat.save(update_fields=store.SEAT_PLAY_FIELDS)

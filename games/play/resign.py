@@ -8,7 +8,6 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from games.engine import Deal as EngineDeal
 from games.errors import Conflict
 from games.models import Deal, Game, Seat
 from games.play import finish, moves, pause, store, turns
@@ -36,7 +35,7 @@ def game_resign(*, game: Game, user: User) -> Game:
         elif game.next_deal_at is not None:
             pause.resume_if_ready(game, row, seats)
         else:
-            deal = EngineDeal.from_dict(row.state)
+            deal = row.restore(game.engine_ruleset())
             turns.after_move(game, row, deal, seats, changed, mover=deal.to_move)
         for changed_seat in changed:
             changed_seat.save(update_fields=store.SEAT_PLAY_FIELDS)
@@ -79,7 +78,7 @@ def seat_out(
     if game.next_deal_at is not None:
         pause.resume_if_ready(game, row, seats)
         return
-    deal = EngineDeal.from_dict(row.state)
+    deal = row.restore(game.engine_ruleset())
     turns.after_move(game, row, deal, seats, changed, mover=deal.to_move)
 
 

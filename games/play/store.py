@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import models, transaction
 from django.db.models import F, QuerySet
 from django.utils.translation import gettext
 
@@ -141,7 +141,7 @@ def deal_create(game: Game, deal: EngineDeal, *, number: int) -> Deal:
         deck=[str(card) for card in deal.deck],
         card_ids=list(deal.card_ids),
         reshuffle_seeds=list(deal.reshuffle_seeds),
-        state=deal.to_dict(),
+        state=deal.to_dict(with_ruleset=False),
     )
     return row
 
@@ -164,9 +164,9 @@ def save_play(game: Game, row: Deal, move: Move | None) -> None:
     move_fields, state_field, game_fields, sql = _play_statement(connection, move is not None)
     params = []
     if move is not None:
-        params += [f.get_db_prep_save(f.pre_save(move, True), connection) for f in move_fields]
+        params += _values(move, move_fields, connection, adding=True)
     params += [state_field.get_db_prep_save(row.state, connection), row.pk]
-    params += [f.get_db_prep_save(f.pre_save(game, False), connection) for f in game_fields]
+    params += _values(game, game_fields, connection, adding=False)
     params.append(game.pk)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
@@ -177,6 +177,34 @@ def save_play(game: Game, row: Deal, move: Move | None) -> None:
         move.pk = found[0]
         move._state.adding = False
         move._state.db = connection.alias
+
+
+# How the hottest write prepares a field's value. ``save()`` runs every field's
+# ``pre_save`` and ``get_db_prep_save``; for most of a move's fields both return the
+# value as the model holds it, and skipping them saves a tenth of a move's own time.
+_AS_HELD = 0  # the driver takes the value as it is (numbers, text, keys)
+_NONE_AS_HELD = 1  # a null is sent as it is; any other value is prepared
+_PREPARED = 2  # always prepared (JSON, timestamps set on save)
+_AS_HELD_FIELDS = (models.BooleanField, models.CharField, models.ForeignKey, models.IntegerField)
+
+
+def _preparation(field: Any) -> int:
+    if isinstance(field, _AS_HELD_FIELDS):
+        return _AS_HELD
+    stamped = getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False)
+    if isinstance(field, models.DateTimeField) and not stamped:
+        return _NONE_AS_HELD
+    return _PREPARED
+
+
+def _values(obj: Any, fields: list[tuple[Any, int]], connection: Any, *, adding: bool) -> list[Any]:
+    values = []
+    for field, preparation in fields:
+        value = getattr(obj, field.attname)
+        if preparation == _PREPARED or (preparation == _NONE_AS_HELD and value is not None):
+            value = field.get_db_prep_save(field.pre_save(obj, adding), connection)
+        values.append(value)
+    return values
 
 
 _play_statements: dict[tuple[str, bool], Any] = {}
@@ -205,6 +233,11 @@ def _play_statement(connection: Any, with_move: bool) -> Any:
         f"WHERE {quote(Game._meta.pk.column)} = %s RETURNING "
         + ("(SELECT * FROM m)" if with_move else quote(Game._meta.pk.column))
     )
-    found = (move_fields, state_field, game_fields, sql)
+    found = (
+        [(f, _preparation(f)) for f in move_fields],
+        state_field,
+        [(f, _preparation(f)) for f in game_fields],
+        sql,
+    )
     _play_statements[(connection.alias, with_move)] = found
     return found

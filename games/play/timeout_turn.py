@@ -12,7 +12,6 @@ from django.utils import timezone
 
 from games import clock
 from games.bots import server_moves
-from games.engine import Deal as EngineDeal
 from games.models import Game, Move, Seat
 from games.play import events, moves, resign, store, turns
 
@@ -53,7 +52,7 @@ def game_timeout_turn(
             return None
         game, row = claimed, rows[0]
         seats = store.seats(game)
-        deal = EngineDeal.from_dict(row.state)
+        deal = row.restore(game.engine_ruleset())
         seat = seats[deal.to_move]
         deal_number = game.deal_number
         played = []

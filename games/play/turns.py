@@ -40,7 +40,7 @@ def after_move(
                 if mover is not None and clock.bank_charge(game, seats[mover], timezone.now()):
                     changed.add(seats[mover])
                 return deal, row
-            deal = EngineDeal.from_dict(row.state)
+            deal = row.restore(deal.ruleset)
             new_deal = True
             continue
         seat = seats[deal.to_move]
@@ -50,7 +50,7 @@ def after_move(
         action = server_moves.server_action(deal)
         deal = deal.apply(action)
         moves.log(game, row, seat, deal, user=None, payload=action.to_dict())
-    row.state = deal.to_dict()
+    row.keep(deal)
     if save_deal:
         row.save(update_fields=["state"])
     if new_deal or deal.to_move != mover:

@@ -53,7 +53,7 @@ def _pairs(deal: EngineDeal, ids: Any) -> list[dict[str, Any]]:
 def hidden_deal_state(row: Deal, *, user: Any, path: str = "") -> dict[str, Any]:
     """The whole current state of a deal, for a moderator; the access is recorded."""
     record_access(user=user, game=row.game, deal=row, what="deal_state", path=path)
-    deal = EngineDeal.from_dict(row.state)
+    deal = row.restore(row.game.engine_ruleset())
     state = deal.to_dict()
     result = deal.result()
     return {

@@ -69,15 +69,19 @@ def _pairs(cards: Iterable[tuple[int, Card]]) -> list[dict[str, Any]]:
     return [_pair(card_id, card) for card_id, card in cards]
 
 
-def _results(rows: Iterable[Deal]) -> dict[int, dict[str, Any]]:
-    """The results of the finished deals among ``rows`` (a game's deals in order), by
-    deal number."""
+def _results(
+    game: Game, rows: Iterable[Deal], ruleset: Ruleset | None = None
+) -> dict[int, dict[str, Any]]:
+    """The results of the finished deals among ``rows`` (``game``'s deals in order), by
+    deal number; ``ruleset``: the game's, when the caller has it."""
+    if ruleset is None:
+        ruleset = game.engine_ruleset()
     past: list[DealResult] = []
     found = {}
     for row in rows:
         if row.result is None:
             continue
-        match = Match(EngineDeal.from_dict(row.state), tuple(past))
+        match = Match(row.restore(ruleset), tuple(past))
         found[row.number] = deal_result(number=row.number, match=match)
         result = match.deal.result()
         assert result is not None
@@ -95,7 +99,7 @@ def finished_deals(game: Game, current: EngineDeal | None = None) -> list[dict[s
     if game.deal_number == 0 or running_first:
         return []
     if current is None:
-        return list(_results(_finished_rows(game)).values())
+        return list(_results(game, _finished_rows(game)).values())
     finished = game.deal_number - (0 if current.is_over else 1)
     key = (game.pk, game.public_id, finished)
     with _kept_lock:
@@ -103,7 +107,7 @@ def finished_deals(game: Game, current: EngineDeal | None = None) -> list[dict[s
         if kept is not None:
             _kept.move_to_end(key)
             return list(kept)
-    results = tuple(_results(_finished_rows(game)).values())
+    results = tuple(_results(game, _finished_rows(game)).values())
     if connection.in_atomic_block:
         return list(results)  # not committed yet: a rollback could still undo a deal
     with _kept_lock:
@@ -137,11 +141,11 @@ def deal_log(game: Game, *, complete: bool) -> list[dict[str, Any]]:
     if not complete:
         return [
             {"number": result["number"], "dealer": result["dealer"], "result": result}
-            for result in _results(_finished_rows(game)).values()
+            for result in _results(game, _finished_rows(game)).values()
         ]
     rows = list(Deal.objects.filter(game=game).order_by("number"))
-    results = _results(rows)
-    ruleset = Ruleset.from_dict(game.ruleset)
+    ruleset = game.engine_ruleset()
+    results = _results(game, rows, ruleset)
     out = []
     for row in rows:
         first = deal_as_dealt(row, ruleset, game.players)

@@ -444,13 +444,13 @@ def current_deal(game: Game) -> EngineDeal | None:
         return None
     annotated = getattr(game, "current_state", None)
     if annotated is not None:
-        return EngineDeal.from_dict(annotated)
+        return EngineDeal.from_dict(annotated, ruleset=game.engine_ruleset())
     state = (
         Deal.objects.filter(game=game, number=game.deal_number)
         .values_list("state", flat=True)
         .first()
     )
-    return None if state is None else EngineDeal.from_dict(state)
+    return None if state is None else EngineDeal.from_dict(state, ruleset=game.engine_ruleset())
 
 
 def game_view_for(

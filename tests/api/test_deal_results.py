@@ -64,7 +64,7 @@ def test_a_finished_deal_is_in_the_game_view_with_every_hand_left(players, quick
     play_quick_deal(table)
 
     row = DealRow.objects.get(game=table.game, number=1)
-    finished = Deal.from_dict(row.state)
+    finished = row.restore(table.game.engine_ruleset())
     for client in table.clients:
         view = client.get(table.url()).json()
         [result] = view["deals"]

@@ -7,7 +7,6 @@ import random
 
 import pytest
 
-from games.engine import Deal as EngineDeal
 from games.engine import TakeDiscard, UndoTake
 from games.models import Deal, Game
 from tests.gamekit import (
@@ -82,7 +81,7 @@ def assert_results_show_only_finished_deals(view, game):
     rows = {row.number: row for row in Deal.objects.filter(game=game, result__isnull=False)}
     assert [result["number"] for result in view["deals"]] == sorted(rows)
     for result in view["deals"]:
-        ended = EngineDeal.from_dict(rows[result["number"]].state)
+        ended = rows[result["number"]].restore(game.engine_ruleset())
         assert ended.is_over
         for seat, shown in enumerate(result["hands_left"]):
             pairs = [(card_id, str(ended.card(card_id))) for card_id in ended.hand_ids(seat)]

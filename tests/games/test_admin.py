@@ -12,7 +12,6 @@ import pytest
 from django.contrib.auth.models import Permission
 from django.test import Client
 
-from games.engine import Deal as EngineDeal
 from games.engine import DrawStock
 from games.models import Deal, Game, ModerationAccess, Move
 from tests.gamekit import greedy_action
@@ -50,7 +49,7 @@ def a_game_with_a_draw(started: Callable[..., Any]) -> tuple[Game, Deal, Move]:
     for _ in range(3):
         game.refresh_from_db()
         row = Deal.objects.get(game=game, number=game.deal_number)
-        deal = EngineDeal.from_dict(row.state)
+        deal = row.restore(game.engine_ruleset())
         action = DrawStock() if not deal.drawn else greedy_action(deal)
         game_act(game=game, user=users[deal.to_move], action=action, expected_ply=game.ply)
         if isinstance(action, DrawStock):
@@ -68,7 +67,7 @@ def mentions(page: str, text: str) -> bool:
 
 
 def hand_texts(row: Deal) -> list[str]:
-    deal = EngineDeal.from_dict(row.state)
+    deal = row.restore(row.game.engine_ruleset())
     return [
         " ".join(f"{deal.card(card_id)}#{card_id}" for card_id in deal.hand_ids(seat))
         for seat in range(deal.num_players)

@@ -17,7 +17,6 @@ from typing import Any
 
 import pytest
 
-from games.engine import Deal as EngineDeal
 from games.models import Deal, Game, Move
 from games.play.act import game_act
 from games.play.bot_turns import game_play_now
@@ -39,9 +38,8 @@ def play_passively(game: Game, user: Any, turns: int) -> None:
         if game.next_deal_at is not None:
             game_deal_ready(game=game, user=user)
             continue
-        view = EngineDeal.from_dict(
-            Deal.objects.get(game=game, number=game.deal_number).state
-        ).view(game.to_move)
+        row = Deal.objects.get(game=game, number=game.deal_number)
+        view = row.restore(game.engine_ruleset()).view(game.to_move)
         assert view.hand is not None
         if "discard" in view.actions:
             action = {"type": "discard", "card": str(view.hand[-1][1])}

@@ -19,7 +19,6 @@ from jsonschema import Draft7Validator
 from rest_framework.test import APIClient
 
 from games.challenges import services as challenges
-from games.engine import Deal as EngineDeal
 from games.engine import Discard, DrawStock
 from games.live import consumers
 from games.models import Deal, Game
@@ -146,12 +145,12 @@ def a_turn(game: Game) -> None:
     """The player to move draws (unless the first turn starts with a discard) and
     discards their highest card."""
     game.refresh_from_db()
-    deal = EngineDeal.from_dict(Deal.objects.get(game=game, number=game.deal_number).state)
+    deal = Deal.objects.get(game=game, number=game.deal_number).restore(game.engine_ruleset())
     user = game.seats.get(position=deal.to_move).user
     if not deal.drawn:
         game_act(game=game, user=user, action=DrawStock(), expected_ply=game.ply)
         game.refresh_from_db()
-        deal = EngineDeal.from_dict(Deal.objects.get(game=game, number=game.deal_number).state)
+        deal = Deal.objects.get(game=game, number=game.deal_number).restore(game.engine_ruleset())
     card = max(deal.hand(deal.to_move), key=lambda c: (not c.is_joker, c.rank))
     game_act(game=game, user=user, action=Discard(card), expected_ply=game.ply)
 

@@ -45,7 +45,7 @@ def to_move(game: Game) -> int:
 def engine_deal(game: Game) -> EngineDeal:
     game.refresh_from_db()
     row = Deal.objects.get(game=game, number=game.deal_number)
-    return EngineDeal.from_dict(row.state)
+    return row.restore(game.engine_ruleset())
 
 
 def until_a_draw(game: Game) -> int:

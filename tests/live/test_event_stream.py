@@ -15,7 +15,6 @@ from django.test import Client
 
 from accounts import services as accounts
 from games.challenges import services as challenges
-from games.engine import Deal as EngineDeal
 from games.engine import Discard, DrawStock
 from games.models import Deal, Game
 from games.play.act import game_act
@@ -80,19 +79,19 @@ def person(
 def mover_of(game: Game) -> int:
     game.refresh_from_db()
     row = Deal.objects.get(game=game, number=game.deal_number)
-    return EngineDeal.from_dict(row.state).to_move
+    return row.restore(game.engine_ruleset()).to_move
 
 
 def play_a_turn(game: Game) -> int:
     """The player to move draws (unless the first turn starts with a discard) and
     discards their highest card: the turn passes. Returns the new ply."""
     game.refresh_from_db()
-    deal = EngineDeal.from_dict(Deal.objects.get(game=game, number=game.deal_number).state)
+    deal = Deal.objects.get(game=game, number=game.deal_number).restore(game.engine_ruleset())
     user = game.seats.get(position=deal.to_move).user
     if not deal.drawn:
         game_act(game=game, user=user, action=DrawStock(), expected_ply=game.ply)
         game.refresh_from_db()
-        deal = EngineDeal.from_dict(Deal.objects.get(game=game, number=game.deal_number).state)
+        deal = Deal.objects.get(game=game, number=game.deal_number).restore(game.engine_ruleset())
     card = max(deal.hand(deal.to_move), key=lambda c: (not c.is_joker, c.rank))
     game_act(game=game, user=user, action=Discard(card), expected_ply=game.ply)
     game.refresh_from_db()

@@ -21,7 +21,6 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from games.engine import Card, Ruleset, best_opening, card_penalty, opening_for_turn
-from games.engine import Deal as EngineDeal
 from games.models import Deal, Game, Move
 from games.read.replay import deal_as_dealt
 from tests.gamekit import (
@@ -189,7 +188,7 @@ def assert_no_event_shows_hidden_cards(events: list[dict[str, Any]], game: Game,
         allowed = set(dealt.hand_ids(me)) | set(dealt.discard_ids)
         if event["type"] == "deal_over":
             # A finished deal's hands are laid open for the count (the deal's result).
-            final = EngineDeal.from_dict(row.state)
+            final = row.restore(ruleset)
             allowed |= {card_id for seat in range(game.players) for card_id in final.hand_ids(seat)}
         for move in moves:
             if move.deal_id != row.pk or move.ply > event["ply"]:
@@ -278,8 +277,8 @@ def a_card_never_shown(game: Game, me: int) -> dict[str, Any]:
     public move showed."""
 
     row = Deal.objects.get(game=game, number=1)
-    deal = EngineDeal.from_dict(row.state)
-    shown = set(deal_as_dealt(row, Ruleset.from_dict(game.ruleset), game.players).discard_ids)
+    deal = row.restore(game.engine_ruleset())
+    shown = set(deal_as_dealt(row, deal.ruleset, game.players).discard_ids)
     shown |= {
         card_id
         for public in Move.objects.filter(deal=row).values_list("public", flat=True)

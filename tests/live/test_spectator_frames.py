@@ -11,7 +11,6 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from games.engine import Deal as EngineDeal
 from games.models import Deal, Game
 from games.play.act import game_act
 from remi_site.asgi import application
@@ -43,7 +42,7 @@ def play_in_the_first_deal(game: Game, moves: int) -> None:
     """``moves`` greedy moves, or fewer if the first deal ends sooner."""
     for _ in range(moves):
         game.refresh_from_db()
-        deal = EngineDeal.from_dict(Deal.objects.get(game=game, number=1).state)
+        deal = Deal.objects.get(game=game, number=1).restore(game.engine_ruleset())
         if deal.is_over or game.deal_number != 1:
             return
         user = game.seats.get(position=deal.to_move).user
@@ -54,7 +53,7 @@ def secret_cards(game: Game) -> tuple[set[int], set[int]]:
     """The first deal's cards in a hand or the stock now, and those shown to everyone."""
     game.refresh_from_db()
     row = Deal.objects.get(game=game, number=1)
-    deal = EngineDeal.from_dict(row.state)
+    deal = row.restore(game.engine_ruleset())
     hidden = set(deal.to_dict()["stock"])
     for seat in range(game.players):
         hidden |= set(deal.hand_ids(seat))
