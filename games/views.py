@@ -28,6 +28,7 @@ from games.models import Game
 from games.notify import calendar, links, preferences, push, tokens, wording
 from games.notify.forms import NotificationSettingsForm
 from games.read import queue, selectors
+from games.read.list_rows import list_rows
 from games.read.score_sheet import score_sheet
 
 # The tabs of "my games": API status filter -> label.
@@ -82,20 +83,12 @@ def game_list(request: HttpRequest) -> HttpResponse:
     else:  # the page shows the most recent LIST_LIMIT
         games = games.order_by("-created_at", "-pk")
     summaries = [selectors.game_summary(game, user) for game in games[:LIST_LIMIT]]
-    for summary in summaries:
-        you = summary["you"]
-        summary["others"] = [seat for seat in summary["seats"] if seat["position"] != you]
-        summary["mine"] = next((s for s in summary["seats"] if s["position"] == you), None)
-        summary["won"] = summary["winners"] is not None and you in summary["winners"]
-        others = summary["others"]
-        summary["against_bots"] = bool(others) and all(s["user"]["is_bot"] for s in others)
-        summary["preset_label"] = selectors.preset_name(summary["preset"])
     context = {
         "tabs": LIST_TABS,
         "tab": tab,
         "time_controls": LIST_TIME_CONTROLS,
         "time_control": time_control,
-        "games": summaries,
+        "games": list_rows(summaries),
         "limit": LIST_LIMIT,
     }
     return render(request, "games/list.html", context)

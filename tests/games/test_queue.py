@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
+from accounts.models import Profile
 from games.models import Game
 from games.read import queue
 from tests.accounts.account_kit import web_client
@@ -146,3 +147,38 @@ def test_my_games_filters_by_time_control(started: Any, user_factory: Any) -> No
         in client.get("/games/?time_control=correspondence").content.decode()
     )
     assert correspondence.public_id not in client.get("/games/?time_control=live").content.decode()
+
+
+def test_each_row_of_my_games_says_what_the_game_is_at(
+    lobby: Any, started: Any, user_factory: Any
+) -> None:
+    from tests.accounts.account_kit import finished_game
+
+    me, (waiting,) = _waiting_games(started, user_factory, 1)
+    _with_deadline(waiting, 2)
+    forming, users = lobby(3, seated=1)
+    host = users[0]
+    won = finished_game(started, players=2, winner=1)
+    for game, user in ((forming, host), (won, won.users[1])):
+        seat = game.seats.get(user=user)
+        seat.user = me
+        seat.save(update_fields=["user"])
+    client = web_client(me)
+
+    active = client.get("/games/").content.decode()
+    assert f'href="/games/{waiting.public_id}/"' in active
+    assert "Serbian Remi · vs " in active
+    # (Django's time spans join a number and its unit with a no-break space.)
+    assert "Deal 1 · your total 0 · your turn ends in 1\xa0day, 23\xa0hours · public" in active
+    lobby_tab = client.get("/games/?status=lobby").content.decode()
+    assert "Serbian Remi · waiting for players" in lobby_tab
+    assert "1 of 3 seats taken · public" in lobby_tab
+    assert '<span class="status-pill">waiting</span>' in lobby_tab
+    finished = client.get("/games/?status=finished").content.decode()
+    assert f"your total {won.seats.get(user=me).total} · public" in finished
+    assert '<span class="status-pill won">won</span>' in finished
+
+    Profile.objects.filter(user=me).update(language="mk")
+    in_macedonian = client.get("/games/").content.decode()
+    assert "Делење 1 · твој збир 0 · " in in_macedonian
+    assert "твој потег" in in_macedonian
