@@ -19,8 +19,12 @@ DATABASES = {
             env.str("TEST_DATABASE_URL", default="postgres://postgres@127.0.0.1:5432/remi")
         ),
         "CONN_MAX_AGE": 0,
-        # As in production (settings.py): server-side parameter binding.
-        "OPTIONS": {"server_side_binding": env.bool("DB_PREPARED_STATEMENTS", default=True)},
+        # As in production (settings.py): server-side parameter binding, no parallel
+        # workers for a request's query.
+        "OPTIONS": {
+            "server_side_binding": env.bool("DB_PREPARED_STATEMENTS", default=True),
+            "options": POSTGRES_SESSION,
+        },
     }
 }
 

@@ -18,6 +18,7 @@ from django.db.models import Exists, F, OuterRef, QuerySet
 from django.utils import timezone
 
 from games.models import ExtraTimeRequest, Game, Note, PlayerSettings, PreMove, Seat
+from games.read.plans import as_any_player
 
 User = AuthUser | AnonymousUser
 
@@ -25,7 +26,7 @@ User = AuthUser | AnonymousUser
 def _waiting_seats(user: AuthUser) -> QuerySet[Seat]:
     """The user's seats whose game waits for their move."""
     return Seat.objects.filter(
-        user_id=user.pk,
+        user_id=as_any_player(user.pk),
         game_ended_at__isnull=True,
         status=Seat.Status.ACTIVE,
         game__status=Game.Status.ACTIVE,

@@ -47,6 +47,7 @@ from games.engine.seating import SeatingDraw
 from games.engine_words import engine_text, preset_description, preset_display_name
 from games.errors import Conflict, GameNotFound, InvalidRequest, NotAllowed
 from games.models import Deal, Game, Move, PlayerSettings, Seat
+from games.read.plans import as_any_player
 from games.read.results import deal_log, finished_deals
 from games.read.rules import house_rules_of
 from games.refusals import refusal_text
@@ -349,9 +350,9 @@ def _ended_games_of(user: AuthUser) -> QuerySet[Game]:
     """The ended games the user sat in, each annotated with ``ended_at`` (their seat's
     copy of the end time): ordered by it, newest first, a list walks the user's part
     of the index ``seat_user_ended`` and stops at its page, however many they ended."""
-    return Game.objects.filter(seats__user_id=user.pk, seats__game_ended_at__isnull=False).annotate(
-        ended_at=F("seats__game_ended_at")
-    )
+    return Game.objects.filter(
+        seats__user_id=as_any_player(user.pk), seats__game_ended_at__isnull=False
+    ).annotate(ended_at=F("seats__game_ended_at"))
 
 
 def newest_ended_first(games: QuerySet[Game]) -> QuerySet[Game]:

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 PRODUCTION_ENV = {
@@ -70,6 +72,7 @@ print(json.dumps({
     "SECURE_SSL_REDIRECT": settings.SECURE_SSL_REDIRECT,
     "SESSION_COOKIE_SECURE": settings.SESSION_COOKIE_SECURE,
     "SECRET_KEY": settings.SECRET_KEY,
+    "DB_SESSION": settings.DATABASES["default"].get("OPTIONS", {}).get("options"),
 }))
 """
     result = run_python(code, {"DJANGO_SETTINGS_MODULE": "remi_site.settings", **extra_env})
@@ -99,6 +102,8 @@ def test_production_uses_postgres_redis_and_secure_defaults():
     # A psycopg pool per process (ASGI runs each request in its own thread, so
     # persistent per-thread connections would pile up), hence no CONN_MAX_AGE.
     assert values["CONN_MAX_AGE"] == 0
+    # A request's query is never handed to parallel workers (their start is the cost).
+    assert values["DB_SESSION"] == "-c max_parallel_workers_per_gather=0"
     assert values["ALLOWED_HOSTS"] == ["remi.example.com"]
     assert values["CACHE"] == values["BROKER"] == "redis://cache.internal:6379/0"
     assert values["EMAIL_BACKEND"] == "django.core.mail.backends.smtp.EmailBackend"
@@ -141,3 +146,12 @@ def test_collectstatic_works_in_production(tmp_path):
     manifest = json.loads((tmp_path / "staticfiles.json").read_text())
     assert manifest["paths"]["css/site.css"].startswith("css/site.")
     assert (tmp_path / "drf_spectacular_sidecar").is_dir()  # the offline API docs
+
+
+@pytest.mark.django_db
+def test_a_request_query_runs_in_its_connections_own_process():
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW max_parallel_workers_per_gather")
+        assert cursor.fetchone() == ("0",)
