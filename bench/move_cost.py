@@ -30,7 +30,6 @@ import os
 import pstats
 import secrets
 import statistics
-import subprocess
 import sys
 import time
 from collections import Counter
@@ -42,12 +41,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from bench.stack import (  # noqa: E402
-    add_redis_options,
-    private_redis,
-    production_env,
-    scratch_database,
-)
+from bench.stack import add_redis_options, production_django  # noqa: E402
 
 WARMUP_MOVES = 30
 
@@ -245,21 +239,14 @@ def main() -> None:
     parser.add_argument(
         "--cprofile", type=int, default=0, metavar="N", help="print the N costliest functions"
     )
+    parser.add_argument(
+        "--cprofile-out",
+        metavar="FILE",
+        help="also save the moves' profile for pstats (callers, callees) in FILE",
+    )
     add_redis_options(parser)
     args = parser.parse_args()
-    db_name = f"remi_bench_cost_{secrets.token_hex(4)}"
-    with private_redis(args.redis_port, args.redis_db) as redis_url, scratch_database(db_name):
-        env = production_env(db_name, redis_url)
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-            cwd=ROOT,
-            env=env,
-            check=True,
-        )
-        os.environ.update(env)
-        import django
-
-        django.setup()
+    with production_django("remi_bench_cost", args.redis_port, args.redis_db) as redis_url:
         run(args, redis_url)
 
 
@@ -269,7 +256,8 @@ def run(args: argparse.Namespace, redis_url: str) -> None:
         client, url, body = table.next_move()
         table.answered(client.post(url, body, content_type="application/json"))
     # CPU time, not wall time: waiting for PostgreSQL or Redis is not cost here.
-    profiler = cProfile.Profile(time.process_time) if args.cprofile else None
+    wanted = args.cprofile or args.cprofile_out
+    profiler = cProfile.Profile(time.process_time) if wanted else None
     move = measure(
         "move: POST /games/{id}/actions",
         args.moves,
@@ -286,7 +274,9 @@ def run(args: argparse.Namespace, redis_url: str) -> None:
         redis_url,
     )
     report(move, get)
-    if profiler is not None:
+    if profiler is not None and args.cprofile_out:
+        profiler.dump_stats(args.cprofile_out)
+    if profiler is not None and args.cprofile:
         out = io.StringIO()
         stats = pstats.Stats(profiler, stream=out)
         stats.sort_stats("tottime").print_stats(args.cprofile)

@@ -132,6 +132,29 @@ def production_env(db_name: str, redis_url: str) -> dict[str, str]:
     return env
 
 
+@contextmanager
+def production_django(
+    db_prefix: str, redis_port: int = 0, redis_db: int = REDIS_DB
+) -> Iterator[str]:
+    """This process set up as the site in production mode on a scratch database (named
+    from ``db_prefix``, migrated, dropped at the end) and a Redis server of its own;
+    yields the Redis URL."""
+    db_name = f"{db_prefix}_{secrets.token_hex(4)}"
+    with private_redis(redis_port, redis_db) as redis_url, scratch_database(db_name):
+        env = production_env(db_name, redis_url)
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+            cwd=ROOT,
+            env=env,
+            check=True,
+        )
+        os.environ.update(env)
+        import django
+
+        django.setup()
+        yield redis_url
+
+
 class Stack:
     """The scratch database (on entering) and the web server (``start_server``);
     leaving stops the server and drops the database, unless ``keep_db``. The server's

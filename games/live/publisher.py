@@ -376,7 +376,7 @@ def _schedule_work(
         # ETA tasks were measured unreliable with acks_late and prefetch 1 on the Redis
         # broker (held, not run, within the turn): none is scheduled.
         return
-    if new_turn is not False and _PREMOVE_OF_SEAT(seat.pk):
+    if new_turn is not False and _queued_draw(seat):
         # The player queued a draw for this turn (games.play.premoves).
         _task("games.tasks.premove_apply").delay(game.pk, game.ply)
     if new_turn is False or bots_only or not _may_notify(seat.user):
@@ -389,6 +389,14 @@ def _schedule_work(
 _PREMOVE_OF_SEAT = PreparedQuery(
     lambda seat_id: PreMove.objects.filter(seat_id=seat_id).only("id")[:1], -(2**62) - 3
 )
+
+
+def _queued_draw(seat: Seat) -> bool:
+    """Whether the seat's player queued a draw: known when the seat was read with its
+    game by a move (``store.lock_for_move``), asked otherwise."""
+    if Seat.premove.is_cached(seat):
+        return Seat.premove.related.get_cached_value(seat) is not None
+    return bool(_PREMOVE_OF_SEAT(seat.pk))
 
 
 def _others_are_bots(seats: Sequence[Seat], seat: Seat) -> bool:

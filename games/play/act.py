@@ -84,8 +84,7 @@ def _act(
     expected_ply: int,
     idempotency_key: str | None,
 ) -> ActResult:
-    game, row = store.lock_with_deal(game_ref)
-    seats = store.seats(game)
+    game, row, seats = store.lock_for_move(game_ref)
     seat = store.player_seat(game, seats, user)
     if idempotency_key is not None and expected_ply != game.ply:
         # A retry of a move that was applied comes with the ply it was made at, now

@@ -20,8 +20,7 @@ def game_deal_ready(*, game: Game | str, user: User) -> Game:
     dealt once every person still in the game is ready (bots always are), else when
     the pause's due time passes (``game_next_deal``). Saying it twice changes nothing."""
     with transaction.atomic():
-        game, row = store.lock_with_deal(game)
-        seats = store.seats(game)
+        game, row, seats = store.lock_for_move(game)
         seat = store.player_seat(game, seats, user)
         if game.status != Game.Status.ACTIVE:
             raise Conflict(gettext("the game is not being played"), code="game_not_active")

@@ -15,13 +15,14 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import models, transaction
-from django.db.models import F, QuerySet
+from django.db.models import Case, F, FilteredRelation, Q, QuerySet, Value, When
 from django.utils.translation import gettext
 
+from accounts.models import Profile
 from games.engine import Deal as EngineDeal
 from games.errors import Conflict, GameNotFound, NotAllowed
-from games.models import Deal, Game, Move, Seat
-from games.read.selectors import seats_for_play
+from games.models import Deal, Game, Move, PlayerSettings, PreMove, Seat
+from games.read.selectors import SEAT_PLAY_COLUMNS, seats_for_play
 from remi_site.prepared import PreparedQuery
 
 # What a move may change of a game and its seats (saved with update_fields).
@@ -99,6 +100,85 @@ CLAIM_AT_PLY = PreparedQuery(
     -(2**62) - 4,
     2**31 - 7,
 )
+
+
+def _left_out(path: str, model: type[models.Model], read: Iterable[str]) -> list[str]:
+    wanted = set(read)
+    return [
+        f"{path}__{f.name}"
+        for f in model._meta.concrete_fields
+        if f.name not in wanted and f.attname not in wanted
+    ]
+
+
+def _read_for_play(path: str) -> set[str]:
+    return {
+        column.rpartition("__")[2]
+        for column in SEAT_PLAY_COLUMNS
+        if column.rpartition("__")[0] == path
+    }
+
+
+# ``only()`` does not take a relation joined with a condition: what a move reads, said
+# by the columns it leaves out. (Nor does ``defer()`` reach into that relation: the
+# deal's own copy of its deck, ids and seeds comes along, about a kilobyte, once.)
+_MOVE_DEFERRED = (
+    *_left_out("user", User, _read_for_play("user")),
+    *_left_out("user__profile", Profile, _read_for_play("user__profile")),
+    *_left_out("user__play_settings", PlayerSettings, _read_for_play("user__play_settings")),
+    *_left_out("premove", PreMove, ("id", "seat")),
+)
+
+
+def _seats_with_locked_game(**where: Any) -> QuerySet[Seat]:
+    # Each row: a seat and its player (as ``seats`` reads them), whether that player
+    # queued a draw, and the game row (locked); the current deal is joined to the row
+    # of seat 0 only, so that its columns come once (a dealt game has every seat from
+    # 0 up: ``lock_for_move`` reads another way any game without one).
+    return (
+        Seat.objects.annotate(
+            current_deal=FilteredRelation(
+                "game__deals",
+                condition=Q(
+                    game__deals__number=Case(
+                        When(position=0, then=F("game__deal_number")), default=Value(-1)
+                    )
+                ),
+            )
+        )
+        .select_related(  # type: ignore[misc]  # the stubs know no filtered relation
+            "game", "current_deal", "premove", "user__profile", "user__play_settings"
+        )
+        .defer(*_MOVE_DEFERRED)
+        .select_for_update(of=("game",))
+        .filter(**where)
+        .order_by("position")
+    )
+
+
+_MOVE_BY_PUBLIC_ID = PreparedQuery(
+    lambda public_id: _seats_with_locked_game(game__public_id=public_id), "\x00public-id\x00"
+)
+_MOVE_BY_PK = PreparedQuery(lambda pk: _seats_with_locked_game(game_id=pk), -(2**62) - 5)
+
+
+def lock_for_move(game: Game | str) -> tuple[Game, Deal | None, list[Seat]]:
+    """The game row locked, its current deal (None before the first) and its seats by
+    position, each knowing whether its player queued a draw, in one query: what a move
+    reads. ``game`` may be its public id."""
+    rows = _MOVE_BY_PUBLIC_ID(game) if isinstance(game, str) else _MOVE_BY_PK(game.pk)
+    if not rows or rows[0].position != 0:
+        # No seat 0 (a game not found, or a lobby missing its host): read as ever.
+        locked, row = lock_with_deal(game)
+        return locked, row, seats(locked)
+    locked = rows[0].game
+    # (A seat without a deal joined has no attribute at all.)
+    current: Deal | None = getattr(rows[0], "current_deal", None)
+    for seat in rows:
+        seat.game = locked
+    if current is not None:
+        current.game = locked
+    return locked, current, rows
 
 
 def lock_with_deal(game: Game | str) -> tuple[Game, Deal | None]:

@@ -156,22 +156,33 @@ def seats_with_players() -> QuerySet[Seat]:
     user row is left in the database: a move reads seats every time)."""
     return (
         Seat.objects.select_related("user__profile", "user__play_settings")
-        .only(
-            *(f.name for f in Seat._meta.concrete_fields),
-            "user__id",
-            "user__username",
-            "user__profile__id",
-            "user__profile__user_id",
-            "user__profile__display_name",
-            "user__profile__is_bot",
-            "user__profile__bot_level",
-            # The vacation badge of the seat (``away_until``), in the same query.
-            "user__play_settings__id",
-            "user__play_settings__user_id",
-            "user__play_settings__vacation_until",
-        )
+        .only(*SEAT_COLUMNS)
         .order_by("position")
     )
+
+
+# What the answers show of a seat and its player (``seats_with_players``), and what a
+# move reads besides (``seats_for_play``).
+SEAT_COLUMNS = (
+    *(f.name for f in Seat._meta.concrete_fields),
+    "user__id",
+    "user__username",
+    "user__profile__id",
+    "user__profile__user_id",
+    "user__profile__display_name",
+    "user__profile__is_bot",
+    "user__profile__bot_level",
+    # The vacation badge of the seat (``away_until``), in the same query.
+    "user__play_settings__id",
+    "user__play_settings__user_id",
+    "user__play_settings__vacation_until",
+)
+SEAT_PLAY_COLUMNS = (
+    *SEAT_COLUMNS,
+    "user__email",
+    "user__play_settings__email_turns",
+    "user__play_settings__push_turns",
+)
 
 
 def seats_for_play() -> QuerySet[Seat]:
@@ -180,22 +191,7 @@ def seats_for_play() -> QuerySet[Seat]:
     same query (a player who never changed them has no settings row)."""
     return (
         Seat.objects.select_related("user__profile", "user__play_settings")
-        .only(
-            *(f.name for f in Seat._meta.concrete_fields),
-            "user__id",
-            "user__username",
-            "user__email",
-            "user__profile__id",
-            "user__profile__user_id",
-            "user__profile__display_name",
-            "user__profile__is_bot",
-            "user__profile__bot_level",
-            "user__play_settings__id",
-            "user__play_settings__user_id",
-            "user__play_settings__email_turns",
-            "user__play_settings__push_turns",
-            "user__play_settings__vacation_until",
-        )
+        .only(*SEAT_PLAY_COLUMNS)
         .order_by("position")
     )
 

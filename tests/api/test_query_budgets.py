@@ -14,9 +14,10 @@ from tests.gamekit import current_engine_deal, greedy_action, quick_actions, tab
 pytestmark = pytest.mark.django_db
 
 # The token with its user; inside the test's transaction, the move's savepoint and its
-# release; the game locked with its current deal; the seats with their players; the
-# move inserted with the deal's snapshot and the game saved, in one statement.
-MOVE_STATEMENTS = 6
+# release; the seats with their players (and any queued draw), the game locked and its
+# current deal, joined; the move inserted with the deal's snapshot and the game saved,
+# in one statement.
+MOVE_STATEMENTS = 5
 # The token with its user; the game with its current deal; its seats with their players;
 # the moves (each with its deal's number); the deals (their results and dealt hands).
 FINISHED_LOG_STATEMENTS = 5

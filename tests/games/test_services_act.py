@@ -16,6 +16,7 @@ from games.errors import (
 from games.models import Deal, Game, Move, Seat
 from games.play.act import game_act
 from games.play.lobby import game_leave, game_start
+from games.play.pause import game_deal_ready
 from games.play.resign import game_resign
 from tests.gamekit import current_engine_deal, greedy_action, quick_actions
 
@@ -161,6 +162,22 @@ def test_a_total_of_501_ends_the_match(lobby, quick_deals):
     with pytest.raises(Conflict) as error:
         act(game, users[1], DrawStock())
     assert error.value.code == "game_not_active"
+
+
+@pytest.mark.parametrize("by_public_id", [True, False])
+def test_a_move_or_a_ready_before_the_first_deal_is_refused_as_not_being_played(
+    lobby, by_public_id
+):
+    game, users = lobby(players=2)
+    ref = game.public_id if by_public_id else game
+
+    with pytest.raises(Conflict) as moved:
+        game_act(game=ref, user=users[0], action=DrawStock(), expected_ply=0)
+    with pytest.raises(Conflict) as ready:
+        game_deal_ready(game=ref, user=users[0])
+
+    assert moved.value.code == ready.value.code == "game_not_active"
+    assert not Move.objects.filter(game=game).exists()
 
 
 def test_resigning_a_two_player_game_ends_it(started):
