@@ -329,7 +329,8 @@ def _your_turn(game: Game, mover: Seat) -> dict[str, Any]:
 
 
 def _seats_of(game_id: str) -> list[Seat]:
-    return list(Seat.objects.filter(game__public_id=game_id).select_related("user__profile"))
+    seats = Seat.objects.filter(game__public_id=game_id)
+    return list(seats.select_related("user__profile", "premove"))
 
 
 # ------------------------------------------------------------------ background work
@@ -392,8 +393,9 @@ _PREMOVE_OF_SEAT = PreparedQuery(
 
 
 def _queued_draw(seat: Seat) -> bool:
-    """Whether the seat's player queued a draw: known when the seat was read with its
-    game by a move (``store.lock_for_move``), asked otherwise."""
+    """Whether the seat's player queued a draw: read with the seat where the seats are
+    read for play (``store.seats``, ``store.lock_for_move``, ``_read_state``), asked
+    for a seat read another way."""
     if Seat.premove.is_cached(seat):
         return Seat.premove.related.get_cached_value(seat) is not None
     return bool(_PREMOVE_OF_SEAT(seat.pk))
@@ -451,7 +453,7 @@ def _read_state(game_id: str) -> CommittedState | None:
     row = Deal.objects.filter(game=game, number=game.deal_number).only("state").first()
     if row is None:
         return None
-    seats = list(Seat.objects.filter(game=game).select_related("user__profile"))
+    seats = list(Seat.objects.filter(game=game).select_related("user__profile", "premove"))
     return CommittedState(game=game, deal=row.restore(game.engine_ruleset()), seats=seats)
 
 

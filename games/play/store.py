@@ -55,7 +55,8 @@ def lock(game: Game) -> Game:
 
 def seats(game: Game) -> list[Seat]:
     """The game's seats by position, with their users (the answer shows them) and
-    what the turn's deadline and the after-commit work need of their play settings."""
+    what the turn's deadline and the after-commit work need of their play settings
+    and queued draws."""
     return _SEATS(game.pk)
 
 
@@ -84,7 +85,7 @@ def _deal_with_locked_game(*, skip_locked: bool = False, **where: Any) -> QueryS
     )
 
 
-# The two ways a move finds its game, compiled to SQL once (the hottest query).
+# The game locked with its current deal, compiled to SQL once (``lock_with_deal``).
 _LOCK_BY_PUBLIC_ID = PreparedQuery(
     lambda public_id: _deal_with_locked_game(game__public_id=public_id), "\x00public-id\x00"
 )
@@ -126,13 +127,13 @@ _MOVE_DEFERRED = (
     *_left_out("user", User, _read_for_play("user")),
     *_left_out("user__profile", Profile, _read_for_play("user__profile")),
     *_left_out("user__play_settings", PlayerSettings, _read_for_play("user__play_settings")),
-    *_left_out("premove", PreMove, ("id", "seat")),
+    *_left_out("premove", PreMove, _read_for_play("premove")),
 )
 
 
 def _seats_with_locked_game(**where: Any) -> QuerySet[Seat]:
-    # Each row: a seat and its player (as ``seats`` reads them), whether that player
-    # queued a draw, and the game row (locked); the current deal is joined to the row
+    # Each row: a seat, its player and any queued draw (as ``seats`` reads them), and
+    # the game row (locked); the current deal is joined to the row
     # of seat 0 only, so that its columns come once (a dealt game has every seat from
     # 0 up: ``lock_for_move`` reads another way any game without one).
     return (
@@ -164,8 +165,8 @@ _MOVE_BY_PK = PreparedQuery(lambda pk: _seats_with_locked_game(game_id=pk), -(2*
 
 def lock_for_move(game: Game | str) -> tuple[Game, Deal | None, list[Seat]]:
     """The game row locked, its current deal (None before the first) and its seats by
-    position, each knowing whether its player queued a draw, in one query: what a move
-    reads. ``game`` may be its public id."""
+    position (as ``seats`` reads them), in one query: what a move reads. ``game`` may
+    be its public id."""
     rows = _MOVE_BY_PUBLIC_ID(game) if isinstance(game, str) else _MOVE_BY_PK(game.pk)
     if not rows or rows[0].position != 0:
         # No seat 0 (a game not found, or a lobby missing its host): read as ever.

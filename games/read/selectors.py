@@ -182,15 +182,19 @@ SEAT_PLAY_COLUMNS = (
     "user__email",
     "user__play_settings__email_turns",
     "user__play_settings__push_turns",
+    # Whether the player queued a draw (``games.play.premoves``), for the after-commit work.
+    "premove__id",
+    "premove__seat",
 )
 
 
 def seats_for_play() -> QuerySet[Seat]:
     """``seats_with_players`` plus what a move needs of each player beyond the answer:
-    the email address and the play settings (vacation, "your turn" messages), in the
-    same query (a player who never changed them has no settings row)."""
+    the email address, the play settings (vacation, "your turn" messages) and any
+    queued draw, in the same query (a player who never changed the settings has no
+    settings row)."""
     return (
-        Seat.objects.select_related("user__profile", "user__play_settings")
+        Seat.objects.select_related("user__profile", "user__play_settings", "premove")
         .only(*SEAT_PLAY_COLUMNS)
         .order_by("position")
     )

@@ -7,6 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from games.engine import Discard
 from games.models import Move, PreMove
@@ -41,6 +43,34 @@ def test_the_queued_draw_is_applied_when_the_turn_arrives(
     assert game.seats.get(position=game.to_move).user_id == waiting.pk
     assert current_engine_deal(game).drawn
     assert not PreMove.objects.filter(game=game).exists()  # one turn only
+
+
+def _statements_of_a_move_passing_the_turn(started: Any, on_commit: Any) -> list[str]:
+    game, users = started(2)
+    with CaptureQueriesContext(connection) as statements, on_commit(execute=True):
+        _discard_something(game, users[game.to_move])
+    return [query["sql"] for query in statements.captured_queries]
+
+
+def test_a_move_knows_from_its_own_read_that_no_draw_is_queued(
+    started: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    # (Nested in the test's transaction, the after-commit work reads the seats again.)
+    statements = _statements_of_a_move_passing_the_turn(started, django_capture_on_commit_callbacks)
+
+    # The queued draws are joined to the seats read: none is asked for apart.
+    assert not any('FROM "games_premove"' in sql for sql in statements)
+    assert any('JOIN "games_premove"' in sql for sql in statements)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_of_its_own_transaction_hands_its_read_to_the_after_commit_work(
+    started: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    statements = _statements_of_a_move_passing_the_turn(started, django_capture_on_commit_callbacks)
+
+    assert not any('FROM "games_premove"' in sql for sql in statements)
+    assert sum('JOIN "games_premove"' in sql for sql in statements) == 1  # the move's read
 
 
 def test_the_queued_draw_waits_when_the_discard_is_one_of_the_named_cards(
