@@ -15,12 +15,20 @@ from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from accounts import services as account_services
-from tests import sites
+from tests import db_flush, sites
 
 # The game fixtures (and the replay check after every test that uses the database).
 pytest_plugins = ["tests.gamekit_fixtures"]
 
 PASSWORD = "correct-horse-battery-staple"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def transactional_tests_flush_by_delete() -> Iterator[None]:
+    """See ``tests.db_flush``: the same empty tables after each transactional test."""
+    db_flush.flush_by_delete()
+    yield
+    db_flush.flush_by_truncate()
 
 
 @pytest.fixture(autouse=True)

@@ -174,12 +174,13 @@ class ShownCards:
 
 def assert_view_hides_secrets(
     view: dict[str, Any], viewer: int | None, game: Game, shown: ShownCards | None = None
-) -> None:
+) -> EngineDeal | None:
     """A game view shows ``viewer`` no card another seat holds privately, nothing of the
-    stock, and no server-only field; its own hand exactly."""
+    stock, and no server-only field; its own hand exactly. Returns the deal checked
+    against (``game`` is read again for it), None for a view without a deal."""
     assert not SERVER_ONLY_KEYS & keys_in(view), SERVER_ONLY_KEYS & keys_in(view)
     if view["deal"] is None:
-        return
+        return None
     game.refresh_from_db()
     row = Deal.objects.get(game=game, number=game.deal_number)
     deal = row.restore(game.engine_ruleset())
@@ -197,12 +198,14 @@ def assert_view_hides_secrets(
         assert view["deal"]["hand"] is None
     else:
         assert [pair["id"] for pair in view["deal"]["hand"]] == list(deal.hand_ids(viewer))
+    return deal
 
 
 def assert_log_hides_secrets(log: dict[str, Any], viewer: int | None, game: Game) -> None:
     """While the game runs a log entry is the public form, or the private one for the
     viewer's own moves; once over every entry is complete."""
-    moves = {move.ply: move for move in Move.objects.filter(game=game)}
+    plies = [entry["ply"] for entry in log["results"]]
+    moves = {move.ply: move for move in Move.objects.filter(game=game, ply__in=plies)}
     game.refresh_from_db()
     if not log["complete"]:
         assert not SERVER_ONLY_KEYS & keys_in(log)
@@ -265,17 +268,21 @@ class Table:
     def play_turns(self, max_moves: int = 5000, check_every: int = 7) -> int:
         """Play the game to its end with ``greedy_action``; returns the moves made."""
         moves = 0
+        game = self.game
+        deal = _deal_in_play(game)
         while moves < max_moves:
-            game = self.game
             if game.status != Game.Status.ACTIVE:
                 return moves
-            deal = current_engine_deal(game)
+            assert deal is not None
             seat = deal.to_move
             response = self.act(seat, greedy_action(deal), game.ply)
             assert response.status_code == 200, response.json()
             body = response.json()
             assert body["move"]["ply"] == game.ply + 1
-            assert_view_hides_secrets(body["game"], seat, self.game, self.shown)
+            # The check reads the game and its deal again: the next move is played on them.
+            deal = assert_view_hides_secrets(body["game"], seat, game, self.shown)
+            if deal is None:
+                deal = _deal_in_play(game)
             moves += 1
             if moves % check_every == 0:
                 self.check_everyone(recent=check_every)
@@ -295,6 +302,12 @@ class Table:
             assert_view_hides_secrets(view.json(), seat, game, self.shown)
             log = read_all(client, self.url(f"/moves?after={after}&page_size=100"))
             assert_log_hides_secrets(log, seat, game)
+
+
+def _deal_in_play(game: Game) -> EngineDeal | None:
+    """The deal being played, with ``game`` read again; None once the game is over."""
+    game.refresh_from_db()
+    return current_engine_deal(game) if game.status == Game.Status.ACTIVE else None
 
 
 def table_create(

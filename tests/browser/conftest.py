@@ -7,6 +7,7 @@ Playwright's own browser download is not used: the system chromium is launched
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 from collections.abc import Callable, Iterator
@@ -38,23 +39,54 @@ CHROMIUM_ARGS = [
 TIMEOUT_MS = 15_000
 
 
-@pytest.fixture
-def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[Browser]:
-    """A headless chromium for one test."""
+@pytest.fixture(scope="session")
+def _chromium() -> Iterator[tuple[Browser, asyncio.AbstractEventLoop]]:
+    """One Playwright driver and one chromium for the test process (starting them is a
+    second or two; each test makes new browser contexts, which share nothing)."""
     if not Path(CHROMIUM).exists():
         pytest.skip(f"no chromium at {CHROMIUM} (set REMI_CHROMIUM)")
+    manager = sync_playwright()
+    playwright = manager.start()
+    launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    loop = _set_aside_playwrights_loop()
+    try:
+        yield launched, loop
+    finally:
+        asyncio._set_running_loop(loop)
+        launched.close()
+        manager.__exit__()
+
+
+def _set_aside_playwrights_loop() -> asyncio.AbstractEventLoop:
+    """Between two calls of its sync API, Playwright leaves its event loop marked as
+    running in this thread. Other tests of the process must not see it: Django would
+    take their ORM calls for async code, and pytest-asyncio could not run a loop."""
+    loop = asyncio._get_running_loop()
+    assert loop is not None
+    asyncio._set_running_loop(None)
+    return loop
+
+
+@pytest.fixture
+def browser(
+    _chromium: tuple[Browser, asyncio.AbstractEventLoop], monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Browser]:
+    """The headless chromium, for one test: the contexts it opens are closed after it."""
+    launched, loop = _chromium
     # Playwright's sync API runs an event loop in this thread; the test's own ORM calls
     # are still plain synchronous code (the live server answers in threads of its own).
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield launched
-        finally:
-            launched.close()
-            # The test's ORM calls ran in Playwright's context, with a connection of
-            # their own: close it, or the test database cannot be dropped.
-            connections.close_all()
+    asyncio._set_running_loop(loop)
+    try:
+        yield launched
+    finally:
+        for context in launched.contexts:
+            context.close()
+        # The test's ORM calls ran in Playwright's context, with a connection of
+        # their own: close it while that context is current, or the test database
+        # cannot be dropped.
+        connections.close_all()
+        _set_aside_playwrights_loop()
 
 
 class Player:
