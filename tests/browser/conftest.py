@@ -11,12 +11,13 @@ import asyncio
 import os
 import re
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.db import connections
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwright
 
 from games.engine import parse_cards
 from games.play import shuffle
@@ -39,8 +40,18 @@ CHROMIUM_ARGS = [
 TIMEOUT_MS = 15_000
 
 
+@dataclass
+class _Chromium:
+    playwright: Playwright
+    browser: Browser
+    loop: asyncio.AbstractEventLoop
+
+    def launch(self) -> None:
+        self.browser = self.playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+
+
 @pytest.fixture(scope="session")
-def _chromium() -> Iterator[tuple[Browser, asyncio.AbstractEventLoop]]:
+def _chromium() -> Iterator[_Chromium]:
     """One Playwright driver and one chromium for the test process (starting them is a
     second or two; each test makes new browser contexts, which share nothing)."""
     if not Path(CHROMIUM).exists():
@@ -48,12 +59,13 @@ def _chromium() -> Iterator[tuple[Browser, asyncio.AbstractEventLoop]]:
     manager = sync_playwright()
     playwright = manager.start()
     launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-    loop = _set_aside_playwrights_loop()
+    chromium = _Chromium(playwright, launched, _set_aside_playwrights_loop())
     try:
-        yield launched, loop
+        yield chromium
     finally:
-        asyncio._set_running_loop(loop)
-        launched.close()
+        asyncio._set_running_loop(chromium.loop)
+        if chromium.browser.is_connected():
+            chromium.browser.close()
         manager.__exit__()
 
 
@@ -68,20 +80,22 @@ def _set_aside_playwrights_loop() -> asyncio.AbstractEventLoop:
 
 
 @pytest.fixture
-def browser(
-    _chromium: tuple[Browser, asyncio.AbstractEventLoop], monkeypatch: pytest.MonkeyPatch
-) -> Iterator[Browser]:
-    """The headless chromium, for one test: the contexts it opens are closed after it."""
-    launched, loop = _chromium
+def browser(_chromium: _Chromium, monkeypatch: pytest.MonkeyPatch) -> Iterator[Browser]:
+    """The headless chromium, for one test: the contexts it opens are closed after it.
+    A chromium that died in an earlier test is started again, so that one crash fails
+    one test only."""
     # Playwright's sync API runs an event loop in this thread; the test's own ORM calls
     # are still plain synchronous code (the live server answers in threads of its own).
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    asyncio._set_running_loop(loop)
+    asyncio._set_running_loop(_chromium.loop)
     try:
-        yield launched
+        if not _chromium.browser.is_connected():
+            _chromium.launch()
+        yield _chromium.browser
     finally:
-        for context in launched.contexts:
-            context.close()
+        if _chromium.browser.is_connected():
+            for context in _chromium.browser.contexts:
+                context.close()
         # The test's ORM calls ran in Playwright's context, with a connection of
         # their own: close it while that context is current, or the test database
         # cannot be dropped.
