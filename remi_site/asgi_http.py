@@ -13,14 +13,16 @@ everything else the way Django's WSGI handler does (signals, the synchronous
 middleware chain, the view, closing a non-streaming response, which hands the
 database connection back to its pool), in one call on a pool of worker threads
 (``WEB_THREADS``, as a threaded WSGI server would), and sends the response from
-the loop. A streaming response (static files) is sent and closed as Django does.
+the loop. A streaming response (static files) is read part by part on those threads,
+sent, and closed as Django does.
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import AsyncIterator, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, cast
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -28,7 +30,7 @@ from django.core import signals
 from django.core.exceptions import RequestAborted
 from django.core.handlers import asgi, base
 from django.core.handlers.asgi import get_script_prefix
-from django.http import FileResponse, HttpResponseBase
+from django.http import FileResponse, HttpResponseBase, StreamingHttpResponse
 from django.urls import set_script_prefix
 
 from remi_site import collector
@@ -93,11 +95,27 @@ class ASGIHandler(asgi.ASGIHandler):
             response._handler_class = self.__class__  # type: ignore[attr-defined]
             if isinstance(response, FileResponse):
                 response.block_size = self.chunk_size
+            if isinstance(response, StreamingHttpResponse) and not response.is_async:
+                parts = cast(Iterator[bytes], response.streaming_content)
+                response.streaming_content = _read_in_threads(parts)
         if not response.streaming:
             # Sends request_finished: the database connection goes back to its pool
             # before the answer is sent, as soon as the thread is done with it.
             response.close()
         return response
+
+
+async def _read_in_threads(parts: Iterator[bytes]) -> AsyncIterator[bytes]:
+    """A synchronous stream (a static file) read part by part on the request threads.
+    Django would read it whole into memory first, on its one thread for synchronous
+    code, before sending the first byte."""
+    take = sync_to_async(_next_part, thread_sensitive=False, executor=_threads())
+    while (part := await take(parts)) is not None:
+        yield part
+
+
+def _next_part(parts: Iterator[bytes]) -> bytes | None:
+    return next(parts, None)
 
 
 def get_asgi_application() -> ASGIHandler:

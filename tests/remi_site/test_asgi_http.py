@@ -1,6 +1,7 @@
 """The site's ASGI handler for HTTP (remi_site.asgi_http): one trip to a worker thread
 per request, the answer and its status as Django's handler gives them, a streaming
-answer (a static file) sent whole, and the database connection handed back."""
+answer (a static file) sent whole, read part by part on the request threads, and the
+database connection handed back."""
 
 from __future__ import annotations
 
@@ -77,6 +78,43 @@ async def test_a_static_file_streams_whole() -> None:
     status, _headers, body = await request("GET", "/static/css/site.css")
     assert status == 200
     assert body == (settings.BASE_DIR / "static" / "css" / "site.css").read_bytes()
+
+
+# Django's handler would read a synchronous stream whole first, and say so in a warning.
+@pytest.mark.filterwarnings("error:StreamingHttpResponse must consume synchronous iterators")
+async def test_a_static_file_is_read_and_sent_part_by_part(monkeypatch: Any) -> None:
+    monkeypatch.setattr(ASGIHandler, "chunk_size", 1024)
+    path = settings.BASE_DIR / "static" / "css" / "site.css"
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": "/static/css/site.css",
+        "raw_path": b"/static/css/site.css",
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"host", b"localhost")],
+        "client": ("127.0.0.1", 50000),
+        "server": ("127.0.0.1", 8000),
+    }
+    communicator = ApplicationCommunicator(application, scope)
+    await communicator.send_input({"type": "http.request", "body": b"", "more_body": False})
+    assert (await communicator.receive_output(10))["status"] == 200
+    parts = []
+    while True:
+        message = await communicator.receive_output(10)
+        parts.append(message.get("body", b""))
+        if not message.get("more_body", False):
+            break
+    await communicator.wait(1)
+
+    expected = path.read_bytes()
+    assert len(expected) > 4 * 1024
+    assert b"".join(parts) == expected
+    sent = [len(part) for part in parts if part]
+    assert max(sent) == 1024 and len(sent) == -(-len(expected) // 1024)
 
 
 async def test_the_request_thread_hands_its_database_connection_back() -> None:
