@@ -329,8 +329,7 @@ def _your_turn(game: Game, mover: Seat) -> dict[str, Any]:
 
 
 def _seats_of(game_id: str) -> list[Seat]:
-    seats = Seat.objects.filter(game__public_id=game_id)
-    return list(seats.select_related("user__profile", "premove"))
+    return list(Seat.objects.filter(game__public_id=game_id).select_related("user__profile"))
 
 
 # ------------------------------------------------------------------ background work

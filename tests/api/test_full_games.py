@@ -21,9 +21,8 @@ def test_a_whole_match_is_played_to_the_end(
     players, spectator, deals_seeded, preset, players_count
 ):
     deals_seeded(1000 + players_count)
-    ruleset = PRESETS[preset]
     overrides = {}
-    deals = list(ruleset.match_deals)
+    deals = list(PRESETS[preset].match_deals)
     if players_count == 4 and deals[players_count - 2] > 4:
         # The default length is the two-player matches' to cover; four deals move the
         # deal round every seat, which is what four players add.

@@ -46,8 +46,9 @@ class _Chromium:
     browser: Browser
     loop: asyncio.AbstractEventLoop
 
-    def launch(self) -> None:
-        self.browser = self.playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+
+def _launch(playwright: Playwright) -> Browser:
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
 
 
 @pytest.fixture(scope="session")
@@ -58,8 +59,7 @@ def _chromium() -> Iterator[_Chromium]:
         pytest.skip(f"no chromium at {CHROMIUM} (set REMI_CHROMIUM)")
     manager = sync_playwright()
     playwright = manager.start()
-    launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-    chromium = _Chromium(playwright, launched, _set_aside_playwrights_loop())
+    chromium = _Chromium(playwright, _launch(playwright), _set_aside_playwrights_loop())
     try:
         yield chromium
     finally:
@@ -90,7 +90,7 @@ def browser(_chromium: _Chromium, monkeypatch: pytest.MonkeyPatch) -> Iterator[B
     asyncio._set_running_loop(_chromium.loop)
     try:
         if not _chromium.browser.is_connected():
-            _chromium.launch()
+            _chromium.browser = _launch(_chromium.playwright)
         yield _chromium.browser
     finally:
         if _chromium.browser.is_connected():

@@ -25,6 +25,14 @@ pytestmark = pytest.mark.django_db(transaction=True)
 async def request(
     method: str, path: str, body: bytes = b"", headers: list[tuple[bytes, bytes]] | None = None
 ) -> tuple[int, dict[bytes, bytes], bytes]:
+    status, answer_headers, parts = await request_parts(method, path, body, headers)
+    return status, answer_headers, b"".join(parts)
+
+
+async def request_parts(
+    method: str, path: str, body: bytes = b"", headers: list[tuple[bytes, bytes]] | None = None
+) -> tuple[int, dict[bytes, bytes], list[bytes]]:
+    """The answer's status, headers, and body as sent, message by message."""
     scope = {
         "type": "http",
         "asgi": {"version": "3.0"},
@@ -43,14 +51,14 @@ async def request(
     await communicator.send_input({"type": "http.request", "body": body, "more_body": False})
     start = await communicator.receive_output(10)
     assert start["type"] == "http.response.start"
-    content = b""
+    parts = []
     while True:
         message = await communicator.receive_output(10)
-        content += message.get("body", b"")
+        parts.append(message.get("body", b""))
         if not message.get("more_body", False):
             break
     await communicator.wait(1)
-    return start["status"], {k.lower(): v for k, v in start["headers"]}, content
+    return start["status"], {k.lower(): v for k, v in start["headers"]}, parts
 
 
 async def test_the_site_serves_http_with_its_handler() -> None:
@@ -84,33 +92,11 @@ async def test_a_static_file_streams_whole() -> None:
 @pytest.mark.filterwarnings("error:StreamingHttpResponse must consume synchronous iterators")
 async def test_a_static_file_is_read_and_sent_part_by_part(monkeypatch: Any) -> None:
     monkeypatch.setattr(ASGIHandler, "chunk_size", 1024)
-    path = settings.BASE_DIR / "static" / "css" / "site.css"
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": "GET",
-        "scheme": "http",
-        "path": "/static/css/site.css",
-        "raw_path": b"/static/css/site.css",
-        "query_string": b"",
-        "root_path": "",
-        "headers": [(b"host", b"localhost")],
-        "client": ("127.0.0.1", 50000),
-        "server": ("127.0.0.1", 8000),
-    }
-    communicator = ApplicationCommunicator(application, scope)
-    await communicator.send_input({"type": "http.request", "body": b"", "more_body": False})
-    assert (await communicator.receive_output(10))["status"] == 200
-    parts = []
-    while True:
-        message = await communicator.receive_output(10)
-        parts.append(message.get("body", b""))
-        if not message.get("more_body", False):
-            break
-    await communicator.wait(1)
 
-    expected = path.read_bytes()
+    status, _headers, parts = await request_parts("GET", "/static/css/site.css")
+
+    assert status == 200
+    expected = (settings.BASE_DIR / "static" / "css" / "site.css").read_bytes()
     assert len(expected) > 4 * 1024
     assert b"".join(parts) == expected
     sent = [len(part) for part in parts if part]
