@@ -102,17 +102,25 @@ class Child:
     def alive(self) -> bool:
         return self.process.poll() is None
 
+    def ask_to_stop(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(self.process.pid, signal.SIGTERM)
+
     def signal_group(self, sig: signal.Signals) -> None:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(self.process.pid, sig)
 
 
 def stop_all(children: list[Child], timeout: float = STOP_TIMEOUT) -> None:
-    """SIGTERM each group, wait, then SIGKILL what is left (including grandchildren)."""
+    """SIGTERM each child, wait, then SIGKILL what is left (including grandchildren).
+
+    Only the child itself is asked to stop: it stops its own processes in its own
+    order (the Celery worker lets its pool finish the task at hand, which a SIGTERM
+    to the whole group would kill halfway)."""
     for child in children:
         if child.alive():
             say("run", f"stopping {child.name}")
-        child.signal_group(signal.SIGTERM)
+        child.ask_to_stop()
     deadline = time.monotonic() + timeout
     for child in children:
         try:
