@@ -16,14 +16,20 @@ What it does, all on 127.0.0.1:
    answer to each move carries their whole view), while other clients read random
    games' states (``GET /games/{id}``, ``--gets-per-second``); when a match ends the
    pair starts another;
-5. prints accepted moves per second, move latency p50/p99, state GET p50/p99, the CPU
+5. prints accepted moves per second against the baseline, the cheapest authenticated
+   GET (``/api/v1/me/vacation``) read in a loop by every player's token (as many
+   requests in flight as players), and again by one token per game (as many in
+   flight as the moves: a closed loop's rate depends on it); move latency p50/p99,
+   state GET p50/p99, the CPU
    time per request of the web workers, PostgreSQL (the bench database's backends and
    the server's background processes), Redis and the load generator itself, the
    server's CPU per move next to its CPU per baseline GET (a ratio that the machine's
    other load changes little, unlike the rates of a latency-bound load), the
    throughput those CPU costs allow on an otherwise idle machine (the machine may be
    shared: compare the load average), and the settings used;
-6. profiles one move in-process with pyinstrument and prints where the time goes.
+6. profiles one move in-process with pyinstrument and prints where the time goes;
+   ``--time-server`` also splits each request's time in the web workers (waiting
+   for a thread, in it and its CPU there, back to the event loop, sending).
 
 The players are aiohttp clients on uvloop: the load generator shares the cores with
 the server, so its own cost per request counts.
@@ -450,6 +456,40 @@ def print_server_profile(out: Path) -> None:
     stats.sort_stats("cumulative").print_stats(45)
 
 
+# The phases of bench/asgi_timed.py (not imported: it loads the site's ASGI application).
+PHASES = ("wait", "thread", "cpu", "return", "send")
+
+
+def print_server_timing(out: Path, workers: int) -> None:
+    """The means written by ``bench/asgi_timed.py``, once every worker has written them
+    since the load stopped."""
+    import json
+
+    stopped = time.time()
+    deadline = time.monotonic() + 15
+    files: list[Path] = []
+    while time.monotonic() < deadline:
+        files = sorted(out.parent.glob(out.name + ".*"))
+        if len(files) >= workers and all(f.stat().st_mtime > stopped for f in files):
+            break
+        time.sleep(0.2)
+    else:
+        print("the web workers did not write their timings")
+        return
+    print(
+        "\nwhere a request's time goes in the web workers (mean ms per request, the "
+        "warm-ups and both phases included; bench/asgi_timed.py):"
+    )
+    print(f"  {'worker':>8} {'kind':<13} {'requests':>8} " + " ".join(f"{p:>7}" for p in PHASES))
+    for file in files:
+        worker = file.name.rsplit(".", 1)[1]
+        for kind, means in sorted(json.loads(file.read_text()).items()):
+            print(
+                f"  {worker:>8} {kind:<13} {means['requests']:>8} "
+                + " ".join(f"{means[p]:>7.2f}" for p in PHASES)
+            )
+
+
 # ------------------------------------------------------------------ main
 
 
@@ -470,6 +510,13 @@ def main() -> None:
         "top functions and write the statistics to FILE.<pid>",
     )
     parser.add_argument(
+        "--time-server",
+        metavar="FILE",
+        help="diagnostics: split each request's time in the web workers (waiting for a "
+        "thread, in it, its CPU, back to the event loop, sending; bench/asgi_timed.py), "
+        "print the means and write them to FILE.<pid>",
+    )
+    parser.add_argument(
         "--without-live-hook",
         action="store_true",
         help="diagnostics: switch off the live-play after-commit work to measure its cost",
@@ -483,12 +530,19 @@ def main() -> None:
         app = "bench.asgi_without_live_hook:application"
     if args.profile_server:
         app = "bench.asgi_profiled:application"
+    if args.time_server:
+        app = "bench.asgi_timed:application"
     with (
         private_redis(args.redis_port, args.redis_db) as redis_url,
         Stack(args.workers, app, redis_url=redis_url) as stack,
     ):
         if args.profile_server:
             stack.env["REMI_PROFILE_OUT"] = str(Path(args.profile_server).resolve())
+        if args.time_server:
+            timing_out = Path(args.time_server).resolve()
+            for stale in timing_out.parent.glob(timing_out.name + ".*"):
+                stale.unlink()
+            stack.env["REMI_TIMING_OUT"] = str(timing_out)
         django_setup(stack.env)
         tokens = make_players(2 * args.games)
         stack.start_server()
@@ -499,6 +553,18 @@ def main() -> None:
                 cheapest_get_rate(
                     stack.url,
                     tokens,
+                    min(seconds, 20.0),
+                    args.warmup,
+                    stack.server.pid,
+                    stack.db_name,
+                )
+            )
+            # The same GET with as many requests in flight as the moves have (one per
+            # game): a closed loop's rate depends on how many requests it keeps going.
+            baseline_per_game = runner.run(
+                cheapest_get_rate(
+                    stack.url,
+                    tokens[::2],
                     min(seconds, 20.0),
                     args.warmup,
                     stack.server.pid,
@@ -527,6 +593,12 @@ def main() -> None:
             f"  baseline            {baseline.rate:.0f} requests/s of GET /api/v1/me/vacation "
             f"(same clients and tokens): moves are {move_rate / baseline.rate:.2f}x the "
             "cheapest authenticated GET"
+        )
+        print(
+            f"  same, one per game  {baseline_per_game.rate:.0f} requests/s with {args.games} "
+            f"clients ({args.games} requests in flight, as the moves; the baseline above has "
+            f"{len(tokens)}): moves are {move_rate / baseline_per_game.rate:.2f}x it "
+            f"({baseline_per_game.server_ms:.2f} ms of server CPU per GET)"
         )
         print(
             f"  move latency        p50 {percentile(stats.move_latency, 0.50):.1f} ms   "
@@ -581,6 +653,8 @@ def main() -> None:
         if args.profile_server:
             stack.stop_server()
             print_server_profile(Path(args.profile_server).resolve())
+        if args.time_server:
+            print_server_timing(Path(args.time_server).resolve(), args.workers)
         if args.profile_moves:
             print(f"\nprofile of {args.profile_moves} moves in-process (pyinstrument):")
             print(profile_moves(args.profile_moves))

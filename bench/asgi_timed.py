@@ -1,0 +1,104 @@
+"""Diagnostics for ``bench/api.py --time-server``: the site's ASGI application with the
+time of each HTTP request split where it goes in a web worker. Never serves.
+
+For each request, from the moment its body is read on the event loop:
+
+- ``wait``: until a request thread starts on it (a free thread, then the GIL);
+- ``thread``: the thread's wall time (middleware, view, database, Redis, commit), and
+  ``cpu``, the CPU time of that thread within it: the rest of ``thread`` is spent
+  waiting for the GIL, a pooled connection, PostgreSQL or Redis;
+- ``return``: from the thread's end until the event loop runs again to send the answer
+  (the loop waits for the GIL like any thread);
+- ``send``: writing the answer.
+
+Means per kind of request (the move, the baseline GET, a game's state, the rest) are
+written to ``$REMI_TIMING_OUT.<pid>`` as JSON every few seconds.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+from typing import Any
+
+from remi_site import asgi_http
+from remi_site.asgi import application
+
+PHASES = ("wait", "thread", "cpu", "return", "send")
+
+_sums: dict[str, list[float]] = {}  # kind -> [count, *summed seconds by phase]
+_lock = threading.Lock()
+
+_read_body = asgi_http.ASGIHandler.read_body
+_respond = asgi_http.ASGIHandler._respond
+_send_response = asgi_http.ASGIHandler.send_response
+
+
+def request_kind(scope: Any) -> str:
+    path = scope["path"]
+    if path.endswith("/actions"):
+        return "move"
+    if path == "/api/v1/me/vacation":
+        return "baseline GET"
+    if scope["method"] == "GET" and path.startswith("/api/v1/games/") and path.count("/") == 4:
+        return "state GET"
+    return "other"
+
+
+async def read_body(self: Any, receive: Any) -> Any:
+    body = await _read_body(self, receive)
+    body.read_at = time.perf_counter()
+    return body
+
+
+def respond(self: Any, scope: Any, body_file: Any) -> Any:
+    began, cpu = time.perf_counter(), time.thread_time()
+    response = _respond(self, scope, body_file)
+    ended = time.perf_counter()
+    response.timing = (
+        request_kind(scope),
+        began - body_file.read_at,
+        ended - began,
+        time.thread_time() - cpu,
+        ended,
+    )
+    return response
+
+
+async def send_response(self: Any, response: Any, send: Any) -> None:
+    sending = time.perf_counter()
+    await _send_response(self, response, send)
+    timing = getattr(response, "timing", None)
+    if timing is None:
+        return
+    kind, wait, thread, cpu, ended = timing
+    phases = (wait, thread, cpu, sending - ended, time.perf_counter() - sending)
+    with _lock:
+        sums = _sums.setdefault(kind, [0.0] * (len(PHASES) + 1))
+        sums[0] += 1
+        for index, seconds in enumerate(phases, start=1):
+            sums[index] += seconds
+
+
+def _dump_every(seconds: float) -> None:
+    out = os.environ["REMI_TIMING_OUT"]
+    while True:
+        time.sleep(seconds)
+        with _lock:
+            means = {
+                kind: {"requests": int(sums[0])}
+                | {phase: sums[i] / sums[0] * 1000 for i, phase in enumerate(PHASES, start=1)}
+                for kind, sums in _sums.items()
+            }
+        with open(f"{out}.{os.getpid()}", "w") as file:
+            json.dump(means, file)
+
+
+asgi_http.ASGIHandler.read_body = read_body  # type: ignore[method-assign]
+asgi_http.ASGIHandler._respond = respond  # type: ignore[method-assign]
+asgi_http.ASGIHandler.send_response = send_response  # type: ignore[method-assign]
+threading.Thread(target=_dump_every, args=(2.0,), daemon=True).start()
+
+__all__ = ["application"]
