@@ -9,7 +9,10 @@ For each request, from the moment its body is read on the event loop:
   waiting for the GIL, a pooled connection, PostgreSQL or Redis;
 - ``return``: from the thread's end until the event loop runs again to send the answer
   (the loop waits for the GIL like any thread);
-- ``send``: writing the answer.
+- ``send``: writing the answer;
+
+and, as ``collection``, the garbage collection run on the event loop after each answer
+(``remi_site.collector``), its time under ``cpu``.
 
 Means per kind of request (the move, the baseline GET, a game's state, the rest) are
 written to ``$REMI_TIMING_OUT.<pid>`` as JSON every few seconds.
@@ -23,10 +26,12 @@ import threading
 import time
 from typing import Any
 
-from remi_site import asgi_http
+from remi_site import asgi_http, collector
 from remi_site.asgi import application
 
 PHASES = ("wait", "thread", "cpu", "return", "send")
+# The garbage collection after each answer, on the event loop (its time under ``cpu``).
+COLLECTOR = "collection"
 
 _sums: dict[str, list[float]] = {}  # kind -> [count, *summed seconds by phase]
 _lock = threading.Lock()
@@ -34,6 +39,7 @@ _lock = threading.Lock()
 _read_body = asgi_http.ASGIHandler.read_body
 _respond = asgi_http.ASGIHandler._respond
 _send_response = asgi_http.ASGIHandler.send_response
+_between_requests = collector.between_requests
 
 
 def request_kind(scope: Any) -> str:
@@ -82,6 +88,15 @@ async def send_response(self: Any, response: Any, send: Any) -> None:
             sums[index] += seconds
 
 
+def between_requests() -> None:
+    began = time.perf_counter()
+    _between_requests()
+    with _lock:
+        sums = _sums.setdefault(COLLECTOR, [0.0] * (len(PHASES) + 1))
+        sums[0] += 1
+        sums[PHASES.index("cpu") + 1] += time.perf_counter() - began
+
+
 def _dump_every(seconds: float) -> None:
     out = os.environ["REMI_TIMING_OUT"]
     while True:
@@ -99,6 +114,7 @@ def _dump_every(seconds: float) -> None:
 asgi_http.ASGIHandler.read_body = read_body  # type: ignore[method-assign]
 asgi_http.ASGIHandler._respond = respond  # type: ignore[method-assign]
 asgi_http.ASGIHandler.send_response = send_response  # type: ignore[method-assign]
+collector.between_requests = between_requests
 threading.Thread(target=_dump_every, args=(2.0,), daemon=True).start()
 
 __all__ = ["application"]
