@@ -15,7 +15,9 @@ time of this process (mean and p50/p99 of the calls), the SQL statements (by kin
 the Redis commands (from the server's ``INFO commandstats``). CPU time is what a
 shared machine's load changes least: the ratio of a move's to a GET's is the figure
 to compare between two runs. ``--cprofile N`` then prints the N functions of the moves
-with the most time of their own.
+with the most time of their own; ``--parts``, the CPU of each part of a move (the
+token, the throttles, the play command and its steps, the answer), wrapped and timed
+without a profiler's overhead.
 
 A benchmark, not a test: it asserts nothing.
 """
@@ -44,6 +46,71 @@ sys.path.insert(0, str(ROOT))
 from bench.stack import add_redis_options, production_django  # noqa: E402
 
 WARMUP_MOVES = 30
+
+# What ``--parts`` times: (module, attribute, what it is). Each part's CPU includes the
+# parts called from it: an indented part is inside the one above it.
+PARTS = (
+    ("accounts.authentication", "ApiTokenAuthentication.authenticate_credentials", "API token"),
+    ("rest_framework.throttling", "SimpleRateThrottle.allow_request", "throttles (Redis)"),
+    ("games.api.serializers", "ActSerializer.is_valid", "action validated (DRF)"),
+    ("games.api.views", "game_act", "play command"),
+    ("games.play.store", "lock_for_move", "  game locked and read, with seats"),
+    ("games.models", "Deal.restore", "  snapshot to engine deal"),
+    ("games.play.moves", "log", "  move log row built"),
+    ("games.play.turns", "after_move", "  clocks and turn"),
+    ("games.play.store", "save_play", "  saved (one statement)"),
+    ("django.db.backends.base.base", "BaseDatabaseWrapper.commit", "  commit"),
+    ("games.live.publisher", "game_committed", "  after the commit: publisher"),
+    ("games.live.publisher", "_groups_with_members", "    listeners asked of Redis"),
+    ("games.read.selectors", "game_view_for", "answer: the game as the player sees it"),
+    ("rest_framework.renderers", "JSONRenderer.render", "answer: JSON"),
+)
+
+
+@dataclass
+class Parts:
+    """CPU seconds and calls of each part, by kind of call (``kind``: the one running)."""
+
+    seconds: Counter[tuple[str, str]] = field(default_factory=Counter)
+    calls: Counter[tuple[str, str]] = field(default_factory=Counter)
+    kind: str | None = None
+
+    def install(self) -> None:
+        """Wrap each of ``PARTS`` to count its calls and their CPU (this thread's)."""
+        import importlib
+
+        for module, path, label in PARTS:
+            owner: Any = importlib.import_module(module)
+            *outer, name = path.split(".")
+            for step in outer:
+                owner = getattr(owner, step)
+            setattr(owner, name, self._timed(getattr(owner, name), label))
+
+    def _timed(self, original: Callable[..., Any], label: str) -> Callable[..., Any]:
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            kind = self.kind
+            if kind is None:
+                return original(*args, **kwargs)
+            began = time.thread_time()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                self.seconds[kind, label] += time.thread_time() - began
+                self.calls[kind, label] += 1
+
+        return timed
+
+    def report(self, move: Cost, get: Cost) -> None:
+        print("\nparts (--parts): CPU per call in ms, a part's callees included; calls per call")
+        print(f"  {'part':<44} {'move':>7} {'calls':>6} {'GET':>7} {'calls':>6}")
+        for _module, _path, label in PARTS:
+            cells = []
+            for cost in (move, get):
+                calls = self.calls[cost.name, label]
+                seconds = self.seconds[cost.name, label]
+                cells += [f"{seconds * 1000 / max(len(cost.cpu), 1):>7.3f}"]
+                cells += [f"{calls / max(len(cost.cpu), 1):>6.2f}"]
+            print(f"  {label:<44} " + " ".join(cells))
 
 
 @dataclass
@@ -154,6 +221,7 @@ def measure(
     answered: Callable[[Any], None],
     redis_url: str,
     profiler: cProfile.Profile | None = None,
+    parts: Parts | None = None,
 ) -> Cost:
     """``count`` calls: ``prepare()`` (untimed) gives the client, URL and JSON body (None:
     a GET), ``answered(response)`` sees each answer."""
@@ -165,6 +233,8 @@ def measure(
         with statements_counted(cost.statements):
             if profiler is not None:
                 profiler.enable()
+            if parts is not None:
+                parts.kind = name
             began = time.process_time()
             if body is None:
                 response = client.get(url)
@@ -174,6 +244,8 @@ def measure(
                     url, body, content_type="application/json", HTTP_IDEMPOTENCY_KEY=key
                 )
             cost.cpu.append(time.process_time() - began)
+            if parts is not None:
+                parts.kind = None
             if profiler is not None:
                 profiler.disable()
         cost.redis_commands += redis_calls(redis_url) - calls_before
@@ -244,6 +316,11 @@ def main() -> None:
         metavar="FILE",
         help="also save the moves' profile for pstats (callers, callees) in FILE",
     )
+    parser.add_argument(
+        "--parts",
+        action="store_true",
+        help="also time the parts of a move (the CPU of each, wrapped; adds a little)",
+    )
     add_redis_options(parser)
     args = parser.parse_args()
     with production_django("remi_bench_cost", args.redis_port, args.redis_db) as redis_url:
@@ -258,6 +335,9 @@ def run(args: argparse.Namespace, redis_url: str) -> None:
     # CPU time, not wall time: waiting for PostgreSQL or Redis is not cost here.
     wanted = args.cprofile or args.cprofile_out
     profiler = cProfile.Profile(time.process_time) if wanted else None
+    parts = Parts() if args.parts else None
+    if parts is not None:
+        parts.install()
     move = measure(
         "move: POST /games/{id}/actions",
         args.moves,
@@ -265,6 +345,7 @@ def run(args: argparse.Namespace, redis_url: str) -> None:
         table.answered,
         redis_url,
         profiler,
+        parts,
     )
     get = measure(
         "GET /api/v1/me/vacation",
@@ -272,8 +353,11 @@ def run(args: argparse.Namespace, redis_url: str) -> None:
         lambda: (table.clients[0], "/api/v1/me/vacation", None),
         lambda response: None,
         redis_url,
+        parts=parts,
     )
     report(move, get)
+    if parts is not None:
+        parts.report(move, get)
     if profiler is not None and args.cprofile_out:
         profiler.dump_stats(args.cprofile_out)
     if profiler is not None and args.cprofile:
