@@ -372,3 +372,29 @@ def test_melds_never_overlap_at_any_width(
     assert felt is not None
     assert max(box[2] for box in boxes) <= felt["x"] + felt["width"] + 1
     player.screenshot(f"table-many-melds-{width}")
+
+
+def test_a_tap_on_a_card_is_not_lost_when_the_table_is_drawn_again_meanwhile(
+    player_factory: Callable[..., Player], starter_hand: Callable[[str], None]
+) -> None:
+    game, starter, _ = _game("serbian", QUICK_HAND, starter_hand)
+    player = player_factory(starter.username)
+    page = _at_table(player, starter, game)
+    page.click("#sort-suit")
+    expect(page.locator("#hand .pcard").first).to_have_attribute("data-card", "AS")
+    by_suit = player.hand()
+
+    # Pressed on the 2♠; before the release, the table is drawn again with the hand
+    # as it was (sorting a sorted hand; the chips or the log arriving do the same).
+    x, y = _strip(page, "2S")
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.keyboard.press("1")
+    page.mouse.up()
+    expect(player.card("2S")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#hand .pcard.selected")).to_have_count(1)
+
+    # A hand in another order is drawn anew, the selection on its new buttons.
+    page.click("#sort-rank")
+    _wait_until(lambda: player.hand() != by_suit, "the hand sorted by rank")
+    expect(player.card("2S")).to_have_attribute("aria-pressed", "true")

@@ -6,7 +6,7 @@ import { $, button, el } from "../dom.js";
 import { gettext, interpolate, ngettext } from "../i18n.js";
 import { handItems, putBack, selectedItems, stagedMelds, toggle } from "./hand.js";
 import { askMeldCheck, meldCheckAnswer } from "./meld-check.js";
-import { state } from "./store.js";
+import { setDrawnLook, state } from "./store.js";
 import { can, deal, mySeat, myTurn, ruleset } from "./view.js";
 
 export function renderStaging() {
@@ -66,16 +66,35 @@ function notAMeld(message) {
   return interpolate(gettext("Not a meld: %(reason)s"), { reason: message }, true);
 }
 
+// Everything a hand card's button shows, card by card, in order.
+function handLook(items, d) {
+  const hand = state.hand;
+  const taken = d.taken ? d.taken.id : null;
+  const flags = (item) => [hand.selected.has(item.id), hand.fresh.has(item.id), taken === item.id].map(Number).join("");
+  return items.map((item) => `${item.id}:${item.card}:${flags(item)}`).join(",");
+}
+
 export function renderHand() {
   const d = deal();
   const area = $("hand-area");
   area.hidden = !d || !d.hand || state.view.status !== "active";
   if (area.hidden) return;
+  const hand = $("hand");
+  const items = handItems();
+  // The table is drawn again when anything arrives (the chips, the log, a view with a
+  // new clock): cards that look the same keep their buttons, since a button replaced
+  // between a press and its release takes no click and the player's tap would be lost.
+  const look = handLook(items, d);
+  if (look === state.hand.drawnLook && hand.querySelector(".hand-card")) {
+    if (!state.hand.drag) for (const node of hand.querySelectorAll(".dragging")) node.classList.remove("dragging");
+    fitHand();
+    renderTools();
+    return;
+  }
+  setDrawnLook(look);
   const focused = document.activeElement && document.activeElement.closest && document.activeElement.closest("#hand .pcard");
   const focusId = focused ? focused.dataset.id : null;
-  const hand = $("hand");
   hand.replaceChildren();
-  const items = handItems();
   for (const item of items) hand.append(handCard(item, d));
   hand.dataset.count = String(items.length);
   fitHand();

@@ -28,6 +28,7 @@ const state = {
     fresh: new Set(), // cards that just arrived in the hand
     drag: null, // a card being dragged (reorder.js): {id, pointerId, x, y, moved}
     swallowClick: false, // the click that ends a drag is no selection
+    drawnLook: null, // what the hand's buttons were last drawn from (render-hand.js)
   },
   log: {
     ply: 0, // the last move shown in the log
@@ -132,6 +133,10 @@ export function markDragMoved() {
 
 export function setSwallowClick(swallow) {
   state.hand.swallowClick = swallow;
+}
+
+export function setDrawnLook(look) {
+  state.hand.drawnLook = look;
 }
 
 export function setFresh(ids) {
