@@ -59,6 +59,19 @@ def _at_table(player: Player, user: Any, game: Game) -> Page:
     return player.page
 
 
+def _starter_at_table(
+    preset: str,
+    hand: str,
+    player_factory: Callable[..., Player],
+    starter_hand: Callable[[str], None],
+) -> tuple[Game, Any, Player, Page]:
+    """A started 2-player game whose starter holds ``hand``; the starter, and the table in
+    the starter's browser."""
+    game, starter, _ = _game(preset, hand, starter_hand)
+    player = player_factory(starter.username)
+    return game, starter, player, _at_table(player, starter, game)
+
+
 def _strip(page: Page, card: str) -> tuple[float, float]:
     """The middle of a hand card's visible strip (cards overlap to the right). A refresh
     of the table may be drawing the hand anew: its card has no box until it is back."""
@@ -80,9 +93,9 @@ def _wait_until(condition: Callable[[], bool], what: str) -> None:
 def test_a_mouse_drag_reorders_the_hand_for_the_deal_and_a_new_deal_resets_it(
     player_factory: Callable[..., Player], starter_hand: Callable[[str], None]
 ) -> None:
-    game, starter, _ = _game("serbian", QUICK_HAND, starter_hand)
-    player = player_factory(starter.username)
-    page = _at_table(player, starter, game)
+    game, starter, player, page = _starter_at_table(
+        "serbian", QUICK_HAND, player_factory, starter_hand
+    )
     page.click("#sort-suit")
     before = player.hand()
     assert before[:3] == ["AS", "2S", "3S"]
@@ -133,9 +146,7 @@ def test_a_mouse_drag_reorders_the_hand_for_the_deal_and_a_new_deal_resets_it(
 def test_the_keyboard_picks_a_card_up_moves_it_and_puts_it_down(
     player_factory: Callable[..., Player], starter_hand: Callable[[str], None]
 ) -> None:
-    game, starter, _ = _game("polish51", POLISH_HAND, starter_hand)
-    player = player_factory(starter.username)
-    page = _at_table(player, starter, game)
+    game, _, player, page = _starter_at_table("polish51", POLISH_HAND, player_factory, starter_hand)
     page.keyboard.press("1")  # sorted by suit
     assert player.hand()[:4] == ["QS", "KS", "7H", "8H"]
 
@@ -217,9 +228,7 @@ def _select_by_keys(page: Page, *cards: str) -> None:
 def test_a_whole_deal_played_by_the_keyboard_alone(
     player_factory: Callable[..., Player], starter_hand: Callable[[str], None]
 ) -> None:
-    game, starter, _ = _game("polish51", POLISH_HAND, starter_hand)
-    player = player_factory(starter.username)
-    page = _at_table(player, starter, game)
+    game, _, player, page = _starter_at_table("polish51", POLISH_HAND, player_factory, starter_hand)
 
     page.keyboard.press("?")
     expect(page.locator("#keyboard-help")).to_be_visible()
@@ -269,9 +278,9 @@ def test_a_whole_deal_played_by_the_keyboard_alone(
 def test_the_four_colour_deck_is_the_accounts_and_shows_diamonds_in_blue(
     player_factory: Callable[..., Player], starter_hand: Callable[[str], None]
 ) -> None:
-    game, starter, _ = _game("polish51", POLISH_HAND, starter_hand)
-    player = player_factory(starter.username)
-    page = _at_table(player, starter, game)
+    game, starter, player, page = _starter_at_table(
+        "polish51", POLISH_HAND, player_factory, starter_hand
+    )
     diamond = player.card("QD")
     expect(diamond).to_have_css("color", "rgb(198, 40, 40)")
 
@@ -294,9 +303,7 @@ def test_the_four_colour_deck_is_the_accounts_and_shows_diamonds_in_blue(
 def test_a_joker_on_the_table_says_what_it_stands_for(
     player_factory: Callable[..., Player], starter_hand: Callable[[str], None]
 ) -> None:
-    game, starter, _ = _game("serbian", JOKER_HAND, starter_hand)
-    player = player_factory(starter.username)
-    page = _at_table(player, starter, game)
+    game, _, player, page = _starter_at_table("serbian", JOKER_HAND, player_factory, starter_hand)
     jokers = page.locator('#hand .pcard[data-card="JK"]')
     player.select("2C", "4C")
     jokers.nth(0).click(position={"x": 6, "y": 40})
@@ -377,9 +384,7 @@ def test_melds_never_overlap_at_any_width(
 def test_a_tap_on_a_card_is_not_lost_when_the_table_is_drawn_again_meanwhile(
     player_factory: Callable[..., Player], starter_hand: Callable[[str], None]
 ) -> None:
-    game, starter, _ = _game("serbian", QUICK_HAND, starter_hand)
-    player = player_factory(starter.username)
-    page = _at_table(player, starter, game)
+    game, _, player, page = _starter_at_table("serbian", QUICK_HAND, player_factory, starter_hand)
     page.click("#sort-suit")
     expect(page.locator("#hand .pcard").first).to_have_attribute("data-card", "AS")
     by_suit = player.hand()
