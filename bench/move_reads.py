@@ -3,10 +3,12 @@
     .venv/bin/python bench/move_reads.py [--moves 800]
 
 A move reads its game (locked), the current deal and the seats with their players,
-and after the commit whether the player now to move queued a draw. ``joined``, what
-``games.play.act`` does: ``store.lock_for_move``, one query for all of it.
+and after the commit whether the player now to move queued a draw. ``rows``, what
+``games.play.act`` does on PostgreSQL: ``store.lock_for_move``, one statement for all
+of it, its rows made into models by ``games.play.move_read``. ``joined``: the same
+query said with the ORM (``store.read_joined``, what other databases run).
 ``apart``: ``store.lock_with_deal`` then ``store.seats`` (the queued draw then asked
-after the commit), as the site read them before. The two take turns, move by move, in
+after the commit), as the site read them before. The three take turns, move by move, in
 the same process against the same scratch database (production settings, see
 ``bench/move_cost.py``), so that the machine's load weighs on both alike; it prints
 each one's CPU per move, the web process's and PostgreSQL's backends', and the SQL
@@ -54,7 +56,8 @@ def run(moves: int) -> None:
         locked, row = store.lock_with_deal(game)
         return locked, row, store.seats(locked)
 
-    ways = {"joined": store.lock_for_move, "apart": apart}
+    rows = store.lock_for_move
+    ways = {"rows": rows, "joined": store.read_joined, "apart": apart}
     cpu: dict[str, list[float]] = {name: [] for name in ways}
     database = dict.fromkeys(ways, 0.0)
     statements: dict[str, Counter[str]] = {name: Counter() for name in ways}
@@ -64,7 +67,7 @@ def run(moves: int) -> None:
         table.answered(client.post(url, body, content_type="application/json"))
     names = list(ways)
     for index in range(moves):
-        name = names[index % 2]
+        name = names[index % len(names)]
         store.lock_for_move = ways[name]  # type: ignore[assignment]
         client, url, body = table.next_move()
         database_before = database_cpu()
@@ -79,7 +82,7 @@ def run(moves: int) -> None:
             cpu[name].append(time.process_time() - began)
         database[name] += database_cpu() - database_before
         table.answered(response)
-    store.lock_for_move = ways["joined"]  # type: ignore[assignment]
+    store.lock_for_move = rows  # type: ignore[assignment]
     load = os.getloadavg()[0]
     print(f"\nbench/move_reads.py: {moves} moves taking turns, load average {load:.1f}")
     header = ("reads", "web CPU mean", "median", "PostgreSQL", "total", "SQL")
@@ -95,7 +98,8 @@ def run(moves: int) -> None:
             f"{name:8} {web:10.2f} ms {statistics.median(cpu[name]) * 1000:5.2f} ms "
             f"{pg:8.2f} ms {web + pg:5.2f} ms {sql:5.2f}"
         )
-    print(f"joined / apart: {totals['joined'] / totals['apart']:.3f} of the CPU per move")
+    for name in ("joined", "apart"):
+        print(f"rows / {name}: {totals['rows'] / totals[name]:.3f} of the CPU per move")
 
 
 if __name__ == "__main__":

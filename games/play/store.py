@@ -2,7 +2,8 @@
 (``select_for_update``), its seats and current deal read with it, a deal's snapshot
 created, and a move's writes in one statement on PostgreSQL (``save_play``).
 
-The prepared queries and the fast-path SQL live here and nowhere else. The current
+The prepared queries and the fast-path SQL live here and nowhere else (with
+``games.play.move_read``, the statement of what a move reads). The current
 deal's engine state is cached in ``Deal.state`` (a snapshot); the deck order, card
 ids and reshuffle seeds in the ``Deal`` row plus the move log are the truth and
 rebuild it exactly (see ``games.read.replay``).
@@ -22,6 +23,7 @@ from accounts.models import Profile
 from games.engine import Deal as EngineDeal
 from games.errors import Conflict, GameNotFound, NotAllowed
 from games.models import Deal, Game, Move, PlayerSettings, PreMove, Seat
+from games.play import move_read
 from games.read.selectors import SEAT_PLAY_COLUMNS, seats_for_play
 from remi_site.prepared import PreparedQuery
 
@@ -167,11 +169,24 @@ def lock_for_move(game: Game | str) -> tuple[Game, Deal | None, list[Seat]]:
     """The game row locked, its current deal (None before the first) and its seats by
     position (as ``seats`` reads them), in one query: what a move reads. ``game`` may
     be its public id."""
-    rows = _MOVE_BY_PUBLIC_ID(game) if isinstance(game, str) else _MOVE_BY_PK(game.pk)
-    if not rows or rows[0].position != 0:
+    connection = transaction.get_connection()
+    if connection.vendor == "postgresql":
+        found = move_read.read_locked(connection, game if isinstance(game, str) else game.pk)
+    else:
+        found = read_joined(game)
+    if found is None:
         # No seat 0 (a game not found, or a lobby missing its host): read as ever.
         locked, row = lock_with_deal(game)
         return locked, row, seats(locked)
+    return found
+
+
+def read_joined(game: Game | str) -> tuple[Game, Deal | None, list[Seat]] | None:
+    """What ``lock_for_move`` reads, as the ORM reads it (any database): None when the
+    game has no seat 0."""
+    rows = _MOVE_BY_PUBLIC_ID(game) if isinstance(game, str) else _MOVE_BY_PK(game.pk)
+    if not rows or rows[0].position != 0:
+        return None
     locked = rows[0].game
     # (A seat without a deal joined has no attribute at all.)
     current: Deal | None = getattr(rows[0], "current_deal", None)
