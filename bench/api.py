@@ -109,6 +109,8 @@ class Client:
 @dataclass
 class Stats:
     move_latency: list[float] = field(default_factory=list)
+    # The same latencies by kind of move (``move_kind``).
+    latency_by_kind: dict[str, list[float]] = field(default_factory=dict)
     get_latency: list[float] = field(default_factory=list)
     accepted: int = 0
     refused: dict[str, int] = field(default_factory=dict)
@@ -210,10 +212,23 @@ async def play_pair(
             if stats.measuring:
                 stats.accepted += 1
                 stats.move_latency.append(elapsed)
+                kind = move_kind(action, current, body["game"])
+                stats.latency_by_kind.setdefault(kind, []).append(elapsed)
             view = views[mover] = body["game"]
         playing.pop(game_id, None)
         if view["status"] == "finished":
             stats.games_finished += 1
+
+
+def move_kind(action: dict[str, Any], before: dict[str, Any], after: dict[str, Any]) -> str:
+    """The kind of an accepted move, for its latency: the action's type, or what the
+    server did more than the action (ended the deal, and dealt the next one or ended
+    the match)."""
+    if after["status"] != "active":
+        return "ends the match"
+    if after["deal_number"] != before["deal_number"]:
+        return "ends a deal"
+    return str(action["type"])
 
 
 async def poll_states(
@@ -324,6 +339,8 @@ async def load(
         stop.set()
         await asyncio.gather(*tasks, return_exceptions=True)
     stats.move_latency.sort()
+    for latencies in stats.latency_by_kind.values():
+        latencies.sort()
     stats.get_latency.sort()
     stats.games_finished = stats.games_finished
     stats.refused = dict(stats.refused)
@@ -609,6 +626,12 @@ def main() -> None:
             f"(p90 {percentile(stats.move_latency, 0.90):.1f}, "
             f"max {percentile(stats.move_latency, 1.0):.1f})"
         )
+        for kind, latencies in sorted(stats.latency_by_kind.items(), key=lambda kv: -len(kv[1])):
+            share = len(latencies) / max(stats.accepted, 1)
+            print(
+                f"    {kind:<16}  p50 {percentile(latencies, 0.50):.1f} ms   "
+                f"p99 {percentile(latencies, 0.99):.1f} ms   ({share:.0%} of the moves)"
+            )
         print(
             f"  state GET latency   p50 {percentile(stats.get_latency, 0.50):.1f} ms   "
             f"p99 {percentile(stats.get_latency, 0.99):.1f} ms   ({len(stats.get_latency)} GETs, "
