@@ -27,7 +27,11 @@ What it does, all on 127.0.0.1:
    other load changes little, unlike the rates of a latency-bound load), the
    throughput those CPU costs allow on an otherwise idle machine (the machine may be
    shared: compare the load average), and the settings used;
-6. profiles one move in-process with pyinstrument and prints where the time goes;
+6. with ``--rounds N``, then measures N short rounds, each the baseline GET then the
+   moves (``--round-seconds`` each), and prints each round's ratio and move p99 with
+   their median and range: the machine's load drifts within a minute, and one long
+   move phase next to one long GET phase can land on different loads;
+7. profiles one move in-process with pyinstrument and prints where the time goes;
    ``--time-server`` also splits each request's time in the web workers (waiting
    for a thread, in it and its CPU there, back to the event loop, sending).
 
@@ -390,6 +394,68 @@ async def cheapest_get_rate(
     return Baseline(done / elapsed, server / max(done, 1) * 1000)
 
 
+@dataclass
+class Round:
+    get_rate: float
+    move_rate: float
+    move_p50: float
+    move_p99: float
+    load_average: float
+
+    @property
+    def ratio(self) -> float:
+        return self.move_rate / self.get_rate
+
+
+async def one_round(
+    url: str,
+    tokens: list[str],
+    seconds: float,
+    server_pid: int,
+    gets_per_second: float,
+    db_name: str,
+) -> Round:
+    """The baseline GET for ``seconds``, then the moves (new matches) for as long,
+    each after a short warm-up: one ratio measured while the machine's load is about
+    the same for both."""
+    load_average = os.getloadavg()[0]
+    baseline = await cheapest_get_rate(url, tokens, seconds, 1.0, server_pid, db_name)
+    stats = await load(url, tokens, seconds, 2.0, server_pid, gets_per_second, db_name)
+    measured = stats.seconds  # type: ignore[attr-defined]
+    return Round(
+        get_rate=baseline.rate,
+        move_rate=stats.accepted / measured,
+        move_p50=percentile(stats.move_latency, 0.50),
+        move_p99=percentile(stats.move_latency, 0.99),
+        load_average=load_average,
+    )
+
+
+def print_rounds(rounds: list[Round]) -> None:
+    import statistics
+
+    print(
+        f"\n{len(rounds)} rounds, each the baseline GET then the moves "
+        "(load average at the start of each):"
+    )
+    print(
+        f"  {'round':>5} {'GET/s':>7} {'moves/s':>8} {'ratio':>6} {'p50 ms':>7} {'p99 ms':>7} load"
+    )
+    for number, measured in enumerate(rounds, 1):
+        print(
+            f"  {number:>5} {measured.get_rate:>7.0f} {measured.move_rate:>8.0f} "
+            f"{measured.ratio:>6.2f} {measured.move_p50:>7.1f} {measured.move_p99:>7.1f} "
+            f"{measured.load_average:.1f}"
+        )
+    ratios = sorted(measured.ratio for measured in rounds)
+    p99s = sorted(measured.move_p99 for measured in rounds)
+    print(
+        f"  ratio: median {statistics.median(ratios):.2f}, from {ratios[0]:.2f} to "
+        f"{ratios[-1]:.2f}; move p99: median {statistics.median(p99s):.0f} ms, from "
+        f"{p99s[0]:.0f} to {p99s[-1]:.0f} ms"
+    )
+
+
 # The processes whose CPU is the server's cost of a request.
 SERVER_PROCESSES = ("uvicorn", "postgres", "redis")
 
@@ -524,6 +590,15 @@ def main() -> None:
     )
     parser.add_argument("--profile-moves", type=int, default=200)
     parser.add_argument(
+        "--rounds",
+        type=int,
+        default=0,
+        help="then N short rounds, each the baseline GET then the moves (--round-seconds "
+        "each), and the ratio of each round: on a shared machine whose load drifts, the "
+        "spread of the rounds says how far one long run's ratio can be trusted",
+    )
+    parser.add_argument("--round-seconds", type=float, default=8.0)
+    parser.add_argument(
         "--profile-server",
         metavar="FILE",
         help="diagnostics: profile every thread of the web workers (slower), print the "
@@ -602,6 +677,19 @@ def main() -> None:
                     stack.db_name,
                 )
             )
+            rounds = [
+                runner.run(
+                    one_round(
+                        stack.url,
+                        tokens,
+                        min(args.round_seconds, 30.0),
+                        stack.server.pid,
+                        args.gets_per_second,
+                        stack.db_name,
+                    )
+                )
+                for _ in range(min(args.rounds, 20))
+            ]
         measured = stats.seconds  # type: ignore[attr-defined]
         print(
             f"\nbench/api.py: {args.games} concurrent 2-player games, uvicorn x{args.workers} "
@@ -676,6 +764,8 @@ def main() -> None:
             f"{'off' if stack.env.get('DB_PREPARED_STATEMENTS') == '0' else 'on'}, "
             f"{args.gets_per_second:.0f} GET/s asked"
         )
+        if rounds:
+            print_rounds(rounds)
         if args.profile_server:
             stack.stop_server()
             print_server_profile(Path(args.profile_server).resolve())
