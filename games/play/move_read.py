@@ -19,6 +19,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import models
+from django.db.transaction import TransactionManagementError
 
 from accounts.models import Profile
 from games.models import Deal, Game, PlayerSettings, PreMove, Seat
@@ -174,6 +175,10 @@ def read_locked(connection: Any, game: int | str) -> tuple[Game, Deal | None, li
     their profile and play settings) and any queued draw, related as
     ``select_related`` relates them; None when the game has no seat 0 (not found,
     or a lobby without its host)."""
+    if connection.get_autocommit():
+        # As Django refuses select_for_update outside a transaction: the lock would end
+        # with the statement.
+        raise TransactionManagementError("a move's read locks the game: run it in a transaction")
     statement = _statement_for(connection, isinstance(game, str))
     with connection.cursor() as cursor:
         cursor.execute(statement.sql, [game])

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from django.db import OperationalError, connection, connections, transaction
+from django.db.transaction import TransactionManagementError
 from django.utils import timezone
 
 from games.models import Game, PlayerSettings, PreMove, Seat
@@ -88,6 +89,15 @@ def test_the_statement_locks_the_game_row(started):
                 )
     finally:
         other.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_statement_is_refused_outside_a_transaction(started):
+    if connection.vendor != "postgresql":
+        pytest.skip("the statement is PostgreSQL's")
+    game, _users = started(players=2)
+    with pytest.raises(TransactionManagementError, match="transaction"):
+        move_read.read_locked(connection, game.pk)
 
 
 def test_a_game_without_a_first_seat_is_left_to_the_other_read(started):
