@@ -108,6 +108,7 @@ def _statement(connection: Any, by_public_id: bool) -> _Statement:
     columns: list[str] = []
     parts: list[_Part] = []
     for alias, model, fields, first_row_only in tables:
+        assert fields[0].primary_key, "a part's first column tells whether its row exists"
         converters = []
         for index, field in enumerate(fields):
             expression = field.get_col(alias)
