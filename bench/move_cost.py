@@ -63,7 +63,7 @@ PARTS = (
     ("games.live.publisher", "game_committed", "  after the commit: publisher"),
     ("games.live.publisher", "_groups_with_members", "    listeners asked of Redis"),
     ("games.read.selectors", "game_view_for", "answer: the game as the player sees it"),
-    ("rest_framework.renderers", "JSONRenderer.render", "answer: JSON"),
+    ("remi_site.renderers", "JSONRenderer.render", "answer: JSON"),
 )
 
 

@@ -407,7 +407,7 @@ REST_FRAMEWORK: dict[str, Any] = {
     "DEFAULT_PARSER_CLASSES": ["remi_site.parsers.JSONParser"],
     # Lists opt in to remi_site.pagination.CursorPagination.
     "DEFAULT_PAGINATION_CLASS": None,
-    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
+    "DEFAULT_RENDERER_CLASSES": ["remi_site.renderers.JSONRenderer"]
     + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
     # drf-spectacular's, plus the error responses that every operation of a kind can give.
     "DEFAULT_SCHEMA_CLASS": "remi_site.schema.AutoSchema",

@@ -7,7 +7,7 @@ from django.http import StreamingHttpResponse
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -23,6 +23,7 @@ from accounts.authentication import request_user
 from accounts.history import history, history_entry
 from remi_site.api_errors import error_response, error_responses
 from remi_site.pagination import CURSOR_PARAMETERS, LIST_ERRORS, CursorPagination, page_serializer
+from remi_site.renderers import JSONRenderer
 
 EXPORT_200 = "`format=csv`: a header row, then a row per game; `format=json`: one document."
 
