@@ -48,6 +48,7 @@ import asyncio
 import os
 import random
 import secrets
+import statistics
 import sys
 import time
 from dataclasses import dataclass, field
@@ -346,7 +347,6 @@ async def load(
     for latencies in stats.latency_by_kind.values():
         latencies.sort()
     stats.get_latency.sort()
-    stats.games_finished = stats.games_finished
     stats.refused = dict(stats.refused)
     setattr(stats, "seconds", measured)  # noqa: B010
     return stats
@@ -404,7 +404,7 @@ class Round:
 
     @property
     def ratio(self) -> float:
-        return self.move_rate / self.get_rate
+        return self.move_rate / self.get_rate if self.get_rate else float("nan")
 
 
 async def one_round(
@@ -432,8 +432,6 @@ async def one_round(
 
 
 def print_rounds(rounds: list[Round]) -> None:
-    import statistics
-
     print(
         f"\n{len(rounds)} rounds, each the baseline GET then the moves "
         "(load average at the start of each):"

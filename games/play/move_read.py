@@ -23,7 +23,7 @@ from django.db.transaction import TransactionManagementError
 
 from accounts.models import Profile
 from games.models import Deal, Game, PlayerSettings, PreMove, Seat
-from games.read.selectors import SEAT_PLAY_COLUMNS
+from games.read.selectors import play_fields
 
 # The deal's own copy of its deck, card ids and reshuffle seeds: replays read them, a
 # move reads the snapshot.
@@ -68,22 +68,6 @@ class _Statement:
     deal: _Part
 
 
-def _fields_read(model: type[models.Model], path: str) -> list[Any]:
-    """The concrete fields of ``model`` that a move reads at ``path`` of a seat (as
-    ``SEAT_PLAY_COLUMNS`` names them), primary key first."""
-    wanted = {
-        column.rpartition("__")[2]
-        for column in SEAT_PLAY_COLUMNS
-        if column.rpartition("__")[0] == path
-    }
-    fields = [
-        f
-        for f in model._meta.concrete_fields
-        if f.primary_key or f.name in wanted or f.attname in wanted
-    ]
-    return sorted(fields, key=lambda f: not f.primary_key)
-
-
 def _statement(connection: Any, by_public_id: bool) -> _Statement:
     quote = connection.ops.quote_name
 
@@ -98,10 +82,10 @@ def _statement(connection: Any, by_public_id: bool) -> _Statement:
     # row, for the lock, but its columns are selected on the first one only.)
     tables: list[tuple[str, type[models.Model], list[Any], bool]] = [
         ("s", Seat, list(Seat._meta.concrete_fields), False),
-        ("u", User, _fields_read(User, "user"), False),
-        ("p", Profile, _fields_read(Profile, "user__profile"), False),
-        ("ps", PlayerSettings, _fields_read(PlayerSettings, "user__play_settings"), False),
-        ("pm", PreMove, _fields_read(PreMove, "premove"), False),
+        ("u", User, play_fields(User, "user"), False),
+        ("p", Profile, play_fields(Profile, "user__profile"), False),
+        ("ps", PlayerSettings, play_fields(PlayerSettings, "user__play_settings"), False),
+        ("pm", PreMove, play_fields(PreMove, "premove"), False),
         ("g", Game, list(Game._meta.concrete_fields), True),
         ("d", Deal, [f for f in Deal._meta.concrete_fields if f.name not in _DEAL_LEFT_OUT], False),
     ]

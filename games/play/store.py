@@ -24,7 +24,7 @@ from games.engine import Deal as EngineDeal
 from games.errors import Conflict, GameNotFound, NotAllowed
 from games.models import Deal, Game, Move, PlayerSettings, PreMove, Seat
 from games.play import move_read
-from games.read.selectors import SEAT_PLAY_COLUMNS, seats_for_play
+from games.read.selectors import play_fields, seats_for_play
 from remi_site.prepared import PreparedQuery
 
 # What a move may change of a game and its seats (saved with update_fields).
@@ -105,31 +105,19 @@ CLAIM_AT_PLY = PreparedQuery(
 )
 
 
-def _left_out(path: str, model: type[models.Model], read: Iterable[str]) -> list[str]:
-    wanted = set(read)
-    return [
-        f"{path}__{f.name}"
-        for f in model._meta.concrete_fields
-        if f.name not in wanted and f.attname not in wanted
-    ]
-
-
-def _read_for_play(path: str) -> set[str]:
-    return {
-        column.rpartition("__")[2]
-        for column in SEAT_PLAY_COLUMNS
-        if column.rpartition("__")[0] == path
-    }
+def _left_out(path: str, model: type[models.Model]) -> list[str]:
+    read = set(play_fields(model, path))
+    return [f"{path}__{f.name}" for f in model._meta.concrete_fields if f not in read]
 
 
 # ``only()`` does not take a relation joined with a condition: what a move reads, said
 # by the columns it leaves out. (Nor does ``defer()`` reach into that relation: the
 # deal's own copy of its deck, ids and seeds comes along, about a kilobyte, once.)
 _MOVE_DEFERRED = (
-    *_left_out("user", User, _read_for_play("user")),
-    *_left_out("user__profile", Profile, _read_for_play("user__profile")),
-    *_left_out("user__play_settings", PlayerSettings, _read_for_play("user__play_settings")),
-    *_left_out("premove", PreMove, _read_for_play("premove")),
+    *_left_out("user", User),
+    *_left_out("user__profile", Profile),
+    *_left_out("user__play_settings", PlayerSettings),
+    *_left_out("premove", PreMove),
 )
 
 

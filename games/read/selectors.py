@@ -17,6 +17,7 @@ from django.db.models import (
     Count,
     F,
     IntegerField,
+    Model,
     OuterRef,
     Prefetch,
     Q,
@@ -186,6 +187,22 @@ SEAT_PLAY_COLUMNS = (
     "premove__id",
     "premove__seat",
 )
+
+
+def play_fields(model: type[Model], path: str) -> list[Any]:
+    """The concrete fields of ``model``, reached from a seat by ``path``, that a move
+    reads (as ``SEAT_PLAY_COLUMNS`` names them), primary key first."""
+    wanted = {
+        column.rpartition("__")[2]
+        for column in SEAT_PLAY_COLUMNS
+        if column.rpartition("__")[0] == path
+    }
+    fields = [
+        f
+        for f in model._meta.concrete_fields
+        if f.primary_key or f.name in wanted or f.attname in wanted
+    ]
+    return sorted(fields, key=lambda f: not f.primary_key)
 
 
 def seats_for_play() -> QuerySet[Seat]:
