@@ -30,7 +30,9 @@ What it does, all on 127.0.0.1:
 6. with ``--rounds N``, then measures N short rounds, each the baseline GET then the
    moves (``--round-seconds`` each), and prints each round's ratio and move p99 with
    their median and range: the machine's load drifts within a minute, and one long
-   move phase next to one long GET phase can land on different loads;
+   move phase next to one long GET phase can land on different loads; with
+   ``--versus NAME=VALUE`` every other round runs a server restarted with that
+   setting (e.g. ``WEB_THREADS=4``), and each is compared with the round before it;
 7. profiles one move in-process with pyinstrument and prints where the time goes;
    ``--time-server`` also splits each request's time in the web workers (waiting
    for a thread, in it and its CPU there, back to the event loop, sending).
@@ -401,6 +403,7 @@ class Round:
     move_p50: float
     move_p99: float
     load_average: float
+    setting: str = ""  # with --versus: which server settings the round measured
 
     @property
     def ratio(self) -> float:
@@ -437,21 +440,48 @@ def print_rounds(rounds: list[Round]) -> None:
         "(load average at the start of each):"
     )
     print(
-        f"  {'round':>5} {'GET/s':>7} {'moves/s':>8} {'ratio':>6} {'p50 ms':>7} {'p99 ms':>7} load"
+        f"  {'round':>5} {'GET/s':>7} {'moves/s':>8} {'ratio':>6} {'p50 ms':>7} {'p99 ms':>7} "
+        f"{'load':>5} settings"
     )
     for number, measured in enumerate(rounds, 1):
         print(
             f"  {number:>5} {measured.get_rate:>7.0f} {measured.move_rate:>8.0f} "
             f"{measured.ratio:>6.2f} {measured.move_p50:>7.1f} {measured.move_p99:>7.1f} "
-            f"{measured.load_average:.1f}"
+            f"{measured.load_average:>5.1f} {measured.setting}"
         )
-    ratios = sorted(measured.ratio for measured in rounds)
-    p99s = sorted(measured.move_p99 for measured in rounds)
-    print(
-        f"  ratio: median {statistics.median(ratios):.2f}, from {ratios[0]:.2f} to "
+    for setting in dict.fromkeys(measured.setting for measured in rounds):
+        print(f"  {setting + ': ' if setting else ''}" + _medians(rounds, setting))
+    settings = list(dict.fromkeys(measured.setting for measured in rounds))
+    if len(settings) == 2:
+        _print_pairs(rounds, *settings)
+
+
+def _medians(rounds: list[Round], setting: str) -> str:
+    ratios = sorted(measured.ratio for measured in rounds if measured.setting == setting)
+    p99s = sorted(measured.move_p99 for measured in rounds if measured.setting == setting)
+    return (
+        f"ratio: median {statistics.median(ratios):.2f}, from {ratios[0]:.2f} to "
         f"{ratios[-1]:.2f}; move p99: median {statistics.median(p99s):.0f} ms, from "
         f"{p99s[0]:.0f} to {p99s[-1]:.0f} ms"
     )
+
+
+def _print_pairs(rounds: list[Round], first: str, second: str) -> None:
+    """Each round of ``second`` against the round of ``first`` just before it: the two
+    ran a minute apart, so the machine's drift weighs little on their quotient."""
+    ratios: list[float] = []
+    p99s: list[float] = []
+    for before, after in zip(rounds, rounds[1:], strict=False):
+        if before.setting == first and after.setting == second:
+            ratios.append(after.ratio / before.ratio)
+            p99s.append(after.move_p99 / before.move_p99)
+    if ratios:
+        print(
+            f"  {second} against {first}, round by round ({len(ratios)} pairs): ratio x"
+            f"{statistics.median(ratios):.2f} (median; from {min(ratios):.2f} to "
+            f"{max(ratios):.2f}), move p99 x{statistics.median(p99s):.2f} (from "
+            f"{min(p99s):.2f} to {max(p99s):.2f})"
+        )
 
 
 # The processes whose CPU is the server's cost of a request.
@@ -462,6 +492,38 @@ def percentile(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
     return values[min(len(values) - 1, int(q * len(values)))] * 1000
+
+
+def parse_versus(pairs: list[str]) -> dict[str, str]:
+    settings: dict[str, str] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name:
+            raise SystemExit(f"--versus {pair!r}: expected NAME=VALUE")
+        settings[name] = value
+    return settings
+
+
+def switch_settings(
+    stack: Stack,
+    as_started: dict[str, str | None],
+    versus: dict[str, str],
+    use_versus: bool,
+) -> str:
+    """Restart the server with ``versus`` (or with the settings it started with) unless
+    it runs with them already; returns the settings' label."""
+    wanted: dict[str, str | None] = dict(versus) if use_versus else dict(as_started)
+    if any(stack.env.get(name) != value for name, value in wanted.items()):
+        stack.stop_server()
+        for name, value in wanted.items():
+            if value is None:
+                stack.env.pop(name, None)
+            else:
+                stack.env[name] = value
+        stack.start_server()
+    return " ".join(
+        f"{name}={value if value is not None else '(default)'}" for name, value in wanted.items()
+    )
 
 
 # ------------------------------------------------------------------ profile one move
@@ -614,9 +676,19 @@ def main() -> None:
         action="store_true",
         help="diagnostics: switch off the live-play after-commit work to measure its cost",
     )
+    parser.add_argument(
+        "--versus",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="with --rounds: every other round runs a server restarted with this environment "
+        "setting (repeatable), and each such round is compared with the one before it",
+    )
     add_redis_options(parser)
     args = parser.parse_args()
     seconds = min(args.seconds, 120.0)
+    if args.versus and args.rounds < 2:
+        parser.error("--versus needs --rounds 2 or more")
 
     app = "remi_site.asgi:application"
     if args.without_live_hook:
@@ -637,6 +709,16 @@ def main() -> None:
                 stale.unlink()
             stack.env["REMI_TIMING_OUT"] = str(timing_out)
         django_setup(stack.env)
+        versus = parse_versus(args.versus)
+        settings_as_started = {name: stack.env.get(name) for name in versus}
+        # Before any --versus round restarts the server with other settings.
+        settings_line = (
+            f"uvicorn --workers {args.workers} (httptools, uvloop), "
+            f"WEB_THREADS {stack.env.get('WEB_THREADS', '16')}, "
+            f"DB_POOL_SIZE {stack.env.get('DB_POOL_SIZE', '8')}, prepared statements "
+            f"{'off' if stack.env.get('DB_PREPARED_STATEMENTS') == '0' else 'on'}, "
+            f"{args.gets_per_second:.0f} GET/s asked"
+        )
         tokens = make_players(2 * args.games)
         stack.start_server()
         assert stack.server is not None
@@ -675,8 +757,13 @@ def main() -> None:
                     stack.db_name,
                 )
             )
-            rounds = [
-                runner.run(
+            rounds = []
+            for number in range(min(args.rounds, 20)):
+                setting = ""
+                if versus:
+                    setting = switch_settings(stack, settings_as_started, versus, number % 2 == 1)
+                assert stack.server is not None
+                measured_round = runner.run(
                     one_round(
                         stack.url,
                         tokens,
@@ -686,8 +773,8 @@ def main() -> None:
                         stack.db_name,
                     )
                 )
-                for _ in range(min(args.rounds, 20))
-            ]
+                measured_round.setting = setting
+                rounds.append(measured_round)
         measured = stats.seconds  # type: ignore[attr-defined]
         print(
             f"\nbench/api.py: {args.games} concurrent 2-player games, uvicorn x{args.workers} "
@@ -755,13 +842,7 @@ def main() -> None:
             f"{cores * 1000 / total_ms:.0f} requests/s, i.e. about "
             f"{cores * 1000 / total_ms * share:.0f} moves/s at this mix"
         )
-        print(
-            f"  settings            uvicorn --workers {args.workers} (httptools, uvloop), "
-            f"WEB_THREADS {stack.env.get('WEB_THREADS', '16')}, "
-            f"DB_POOL_SIZE {stack.env.get('DB_POOL_SIZE', '8')}, prepared statements "
-            f"{'off' if stack.env.get('DB_PREPARED_STATEMENTS') == '0' else 'on'}, "
-            f"{args.gets_per_second:.0f} GET/s asked"
-        )
+        print(f"  settings            {settings_line}")
         if rounds:
             print_rounds(rounds)
         if args.profile_server:

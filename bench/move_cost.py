@@ -269,7 +269,7 @@ def database_cpu() -> float:
     return total / 1e9
 
 
-def report(move: Cost, get: Cost) -> None:
+def report(move: Cost, get: Cost, extra: list[Cost]) -> None:
     print(
         f"\nbench/move_cost.py: {len(move.cpu)} moves, {len(get.cpu)} GETs, in-process "
         f"(Django test client), PostgreSQL + Redis, production settings; "
@@ -279,14 +279,14 @@ def report(move: Cost, get: Cost) -> None:
         f"{'call':<34} {'CPU mean':>9} {'p50':>7} {'p99':>7} {'PG CPU':>8} {'SQL/call':>9} "
         f"{'Redis/call':>11}"
     )
-    for cost in (move, get):
+    for cost in (move, get, *extra):
         statements = sum(cost.statements.values())
         print(
             f"{cost.name:<34} {cost.mean_ms:>7.2f}ms {cost.ms(0.5):>5.2f}ms "
             f"{cost.ms(0.99):>5.2f}ms {cost.database_ms:>6.2f}ms "
             f"{cost.per_call(statements):>9.2f} {cost.per_call(cost.redis_commands):>11.2f}"
         )
-    for cost in (move, get):
+    for cost in (move, get, *extra):
         kinds = ", ".join(
             f"{kind} {cost.per_call(n):.2f}" for kind, n in cost.statements.most_common()
         )
@@ -302,12 +302,21 @@ def report(move: Cost, get: Cost) -> None:
         f"authenticated GET (so at most {get.mean_ms / move.mean_ms:.2f}x its rate when CPU "
         "bound)"
     )
+    for cost in extra:
+        total = cost.mean_ms + cost.database_ms
+        print(f"  {cost.name}: {total:.2f} ms with PostgreSQL's, {total / get_total:.2f}x the GET")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--moves", type=int, default=400, help="timed moves")
     parser.add_argument("--gets", type=int, default=400, help="timed baseline GETs")
+    parser.add_argument(
+        "--states",
+        type=int,
+        default=200,
+        help="timed reads of the game's state by its players (GET /games/{id})",
+    )
     parser.add_argument(
         "--cprofile", type=int, default=0, metavar="N", help="print the N costliest functions"
     )
@@ -355,7 +364,16 @@ def run(args: argparse.Namespace, redis_url: str) -> None:
         redis_url,
         parts=parts,
     )
-    report(move, get)
+    readers = iter(range(args.states))
+    state = measure(
+        "state: GET /games/{id}",
+        args.states,
+        lambda: (table.clients[next(readers) % 2], f"/api/v1/games/{table.game_id}", None),
+        lambda response: None,
+        redis_url,
+        parts=parts,
+    )
+    report(move, get, [state])
     if parts is not None:
         parts.report(move, get)
     if profiler is not None and args.cprofile_out:
