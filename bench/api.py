@@ -26,7 +26,8 @@ What it does, all on 127.0.0.1:
    server's CPU per move next to its CPU per baseline GET (a ratio that the machine's
    other load changes little, unlike the rates of a latency-bound load), the
    throughput those CPU costs allow on an otherwise idle machine (the machine may be
-   shared: compare the load average), and the settings used;
+   shared: compare the load average), the web workers' resident memory through the
+   moves phase (start, peak, end), and the settings used;
 6. with ``--rounds N``, then measures N short rounds, each the baseline GET then the
    moves (``--round-seconds`` each), and prints each round's ratio and move p99 with
    their median and range: the machine's load drifts within a minute, and one long
@@ -47,6 +48,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
 import secrets
@@ -125,6 +127,8 @@ class Stats:
     measuring: bool = False
     cpu: dict[str, float] = field(default_factory=dict)
     workers: list[float] = field(default_factory=list)  # CPU seconds of each web worker
+    # Each web worker's resident memory (MB), sampled every second while measuring.
+    memory: dict[int, list[float]] = field(default_factory=dict)
 
     def refuse(self, code: str) -> None:
         self.refused[code] = self.refused.get(code, 0) + 1
@@ -294,6 +298,18 @@ def cpu_seconds(server_pid: int, db_name: str) -> dict[str, dict[int, float]]:
     return out
 
 
+async def sample_memory(server_pid: int, into: dict[int, list[float]]) -> None:
+    """The web workers' resident memory, in MB, every second (until cancelled)."""
+    import psutil
+
+    server = psutil.Process(server_pid)
+    while True:
+        for worker in server.children(recursive=True):
+            with contextlib.suppress(psutil.Error):
+                into.setdefault(worker.pid, []).append(worker.memory_info().rss / 2**20)
+        await asyncio.sleep(1.0)
+
+
 def cpu_used(
     before: dict[str, dict[int, float]], after: dict[str, dict[int, float]]
 ) -> dict[str, float]:
@@ -333,16 +349,21 @@ async def load(
         stats.measuring = True
         cpu_before = cpu_seconds(server_pid, db_name)
         began = time.perf_counter()
+        sampler = asyncio.create_task(sample_memory(server_pid, stats.memory))
         await asyncio.sleep(seconds)
+        sampler.cancel()
         stats.measuring = False
         measured = time.perf_counter() - began
         cpu_after = cpu_seconds(server_pid, db_name)
         stats.cpu = cpu_used(cpu_before, cpu_after)
-        stats.workers = sorted(
-            seconds - cpu_before["uvicorn"].get(pid, 0.0)
-            for pid, seconds in cpu_after["uvicorn"].items()
-            if pid != server_pid and seconds - cpu_before["uvicorn"].get(pid, 0.0) > 0.01 * seconds
-        )
+        busy = {
+            pid: used - cpu_before["uvicorn"].get(pid, 0.0)
+            for pid, used in cpu_after["uvicorn"].items()
+            if pid != server_pid and used - cpu_before["uvicorn"].get(pid, 0.0) > 0.01 * seconds
+        }
+        stats.workers = sorted(busy.values())
+        # The web workers only (not the server's helper processes).
+        stats.memory = {pid: samples for pid, samples in stats.memory.items() if pid in busy}
         stop.set()
         await asyncio.gather(*tasks, return_exceptions=True)
     stats.move_latency.sort()
@@ -841,6 +862,16 @@ def main() -> None:
             f"  idle-machine bound  {cores} cores / {total_ms:.2f} ms = "
             f"{cores * 1000 / total_ms:.0f} requests/s, i.e. about "
             f"{cores * 1000 / total_ms * share:.0f} moves/s at this mix"
+        )
+        print(
+            "  web workers' memory "
+            + ", ".join(
+                f"{samples[0]:.0f} MB at the start, {max(samples):.0f} at most, "
+                f"{samples[-1]:.0f} at the end"
+                for samples in stats.memory.values()
+                if samples
+            )
+            + " (resident, sampled every second)"
         )
         print(f"  settings            {settings_line}")
         if rounds:

@@ -9,8 +9,10 @@ the whole Django stack (Django's test client: middleware, token authentication,
 throttles, DRF, the services, the after-commit work, the answer's JSON) with the
 policy of ``bench/api.py``; a new match starts when one ends.
 
-It prints, per move (``POST /api/v1/games/{id}/actions``) and per cheapest
-authenticated GET (``/api/v1/me/vacation``, the baseline of ``bench/api.py``): the CPU
+It prints, per move (``POST /api/v1/games/{id}/actions``), per cheapest
+authenticated GET (``/api/v1/me/vacation``, the baseline of ``bench/api.py``) and per
+read of the game's state by its players (``GET /api/v1/games/{id}``, ``--states``, the
+reads ``bench/api.py`` makes during its moves): the CPU
 time of this process (mean and p50/p99 of the calls), the SQL statements (by kind) and
 the Redis commands (from the server's ``INFO commandstats``). CPU time is what a
 shared machine's load changes least: the ratio of a move's to a GET's is the figure
