@@ -299,14 +299,16 @@ def cpu_seconds(server_pid: int, db_name: str) -> dict[str, dict[int, float]]:
 
 
 async def sample_memory(server_pid: int, into: dict[int, list[float]]) -> None:
-    """The web workers' resident memory, in MB, every second (until cancelled)."""
+    """The web workers' resident memory, in MB, every second (until cancelled); the
+    server's other children (multiprocessing's resource tracker) are left out."""
     import psutil
 
     server = psutil.Process(server_pid)
     while True:
         for worker in server.children(recursive=True):
             with contextlib.suppress(psutil.Error):
-                into.setdefault(worker.pid, []).append(worker.memory_info().rss / 2**20)
+                if "spawn_main" in " ".join(worker.cmdline()):
+                    into.setdefault(worker.pid, []).append(worker.memory_info().rss / 2**20)
         await asyncio.sleep(1.0)
 
 

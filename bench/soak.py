@@ -34,7 +34,9 @@ logs go to a temporary folder that it prints):
    logged twice, or more moves logged for a player in a game than it had accepted),
    deadlines missed (an active game's deadline passed more than ``--late-after`` s
    ago, sampled every second) and bot turns stalled (a bot to move for more than
-   ``BOT_STALL_S`` + ``--late-after`` s, sampled every second).
+   ``BOT_STALL_S`` + ``--late-after`` s, sampled every second), and web workers whose
+   memory is still growing (sampled every second: a peak in the soak's second half
+   more than 1.5 times the first half's).
 
 Every move carries an ``Idempotency-Key`` and is retried with the same key after a
 transport error, a 5xx or a 429, so a retry can never play a move twice. Exit status 0
@@ -71,7 +73,13 @@ import uvloop
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from bench.api import choose, django_setup, make_players, percentile  # noqa: E402
+from bench.api import (  # noqa: E402
+    choose,
+    django_setup,
+    make_players,
+    percentile,
+    sample_memory,
+)
 from bench.stack import REDIS_DB, Stack, add_redis_options, free_port  # noqa: E402
 
 PROGRESS_EVERY_S = 30.0
@@ -836,6 +844,23 @@ class Outcome:
     watch: Watch | None = None
     faults: list[Fault] = field(default_factory=list)
     exits: list[str] = field(default_factory=list)
+    # Each web worker's resident memory (MB), every second of the soak.
+    memory: dict[int, list[float]] = field(default_factory=dict)
+
+    def memory_grown(self) -> list[int]:
+        """The web workers whose memory at its peak in the soak's second half was more
+        than ``MEMORY_GROWTH`` times its peak in the first half: still growing."""
+        grown = []
+        for pid, samples in self.memory.items():
+            half = len(samples) // 2
+            if half and max(samples[half:]) > MEMORY_GROWTH * max(samples[:half]):
+                grown.append(pid)
+        return grown
+
+
+# A web worker's memory grows while it loads and fills its caches, then holds: a peak in
+# the second half of the soak half again as high as in the first is a leak.
+MEMORY_GROWTH = 1.5
 
 
 @dataclass
@@ -945,6 +970,8 @@ async def run_soak(
         ),
         asyncio.create_task(watch_processes(stack, processes, began, outcome.exits, stop_watching)),
     ]
+    assert stack.server is not None
+    sampler = asyncio.create_task(sample_memory(stack.server.pid, outcome.memory))
     try:
         last = (0.0, 0)
         end, report_at = began + soak_s, began + PROGRESS_EVERY_S
@@ -958,6 +985,7 @@ async def run_soak(
                 report_at += PROGRESS_EVERY_S
         outcome.soak_seconds = time.monotonic() - began
     finally:
+        sampler.cancel()
         stop_watching.set()
         await asyncio.wait(helpers, timeout=HEALTH_WAIT_S + 10)
         for task in helpers:
@@ -1121,6 +1149,7 @@ def print_report(
     saw_500 = soak.move_errors[500] + soak.other_errors[500] + outcome.ramp.move_errors[500]
     saw_500 += outcome.ramp.other_errors[500]
     missed, stalled = len(watch.late), len(watch.stalled)
+    grown = outcome.memory_grown()
     games, finished = outcome.ramp.games + soak.games, outcome.ramp.finished + soak.finished
     print(
         f"\nbench/soak.py: {seconds / 60:.1f} min at {args.fraction:.0%} of "
@@ -1154,6 +1183,11 @@ def print_report(
         ("server's own moves", f"{checks.server_moves} (timeouts, seats out), bots "
          f"{checks.bot_moves} (whole run)"),
         ("websocket reconnects", f"{soak.ws_reconnects}"),
+        ("web workers' memory", "; ".join(
+            f"{samples[0]:.0f} MB at the start, {max(samples):.0f} at most, {samples[-1]:.0f} "
+            "at the end" for samples in outcome.memory.values() if samples) or "not sampled"),
+        ("memory still growing", f"{len(grown)} web workers (a peak in the second half over "
+         f"{MEMORY_GROWTH:g}x the first half's)"),
         ("samples", f"{watch.samples} ({watch.sample_errors} failed)"),
         ("unexpected exits", "; ".join(outcome.exits) or "none"),
         ("player errors", f"{dict(soak.crashes + outcome.ramp.crashes) or 'none'}"),
@@ -1187,7 +1221,7 @@ def print_report(
         f"average {os.getloadavg()[0]:.1f}"
     )
     print(f"  logs                  {logs}")
-    ok = not (checks.lost or checks.doubled or missed or stalled or saw_500)
+    ok = not (checks.lost or checks.doubled or missed or stalled or saw_500 or grown)
     print(f"  result                {'PASS' if ok else 'FAIL'}")
     return 0 if ok else 1
 
