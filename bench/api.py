@@ -312,6 +312,19 @@ async def sample_memory(server_pid: int, into: dict[int, list[float]]) -> None:
         await asyncio.sleep(1.0)
 
 
+def memory_summary(memory: dict[int, list[float]]) -> str:
+    """Each web worker's sampled memory: at the start, at its peak, at the end."""
+    return (
+        "; ".join(
+            f"{samples[0]:.0f} MB at the start, {max(samples):.0f} at most, {samples[-1]:.0f} "
+            "at the end"
+            for samples in memory.values()
+            if samples
+        )
+        or "not sampled"
+    )
+
+
 def cpu_used(
     before: dict[str, dict[int, float]], after: dict[str, dict[int, float]]
 ) -> dict[str, float]:
@@ -354,18 +367,16 @@ async def load(
         sampler = asyncio.create_task(sample_memory(server_pid, stats.memory))
         await asyncio.sleep(seconds)
         sampler.cancel()
+        await asyncio.gather(sampler, return_exceptions=True)
         stats.measuring = False
         measured = time.perf_counter() - began
         cpu_after = cpu_seconds(server_pid, db_name)
         stats.cpu = cpu_used(cpu_before, cpu_after)
-        busy = {
-            pid: used - cpu_before["uvicorn"].get(pid, 0.0)
+        stats.workers = sorted(
+            used - cpu_before["uvicorn"].get(pid, 0.0)
             for pid, used in cpu_after["uvicorn"].items()
             if pid != server_pid and used - cpu_before["uvicorn"].get(pid, 0.0) > 0.01 * seconds
-        }
-        stats.workers = sorted(busy.values())
-        # The web workers only (not the server's helper processes).
-        stats.memory = {pid: samples for pid, samples in stats.memory.items() if pid in busy}
+        )
         stop.set()
         await asyncio.gather(*tasks, return_exceptions=True)
     stats.move_latency.sort()
@@ -866,14 +877,7 @@ def main() -> None:
             f"{cores * 1000 / total_ms * share:.0f} moves/s at this mix"
         )
         print(
-            "  web workers' memory "
-            + ", ".join(
-                f"{samples[0]:.0f} MB at the start, {max(samples):.0f} at most, "
-                f"{samples[-1]:.0f} at the end"
-                for samples in stats.memory.values()
-                if samples
-            )
-            + " (resident, sampled every second)"
+            f"  web workers' memory {memory_summary(stats.memory)} (resident, sampled every second)"
         )
         print(f"  settings            {settings_line}")
         if rounds:

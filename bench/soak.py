@@ -77,12 +77,16 @@ from bench.api import (  # noqa: E402
     choose,
     django_setup,
     make_players,
+    memory_summary,
     percentile,
     sample_memory,
 )
 from bench.stack import REDIS_DB, Stack, add_redis_options, free_port  # noqa: E402
 
 PROGRESS_EVERY_S = 30.0
+# A web worker's memory grows while it loads and fills its caches, then holds: a peak in
+# the second half of the soak half again as high as in the first is a leak.
+MEMORY_GROWTH = 1.5
 # The pace lets players catch up at most this much of a stall at once, so that the
 # offered rate never exceeds the target for long.
 PACE_BURST_S = 1.0
@@ -858,11 +862,6 @@ class Outcome:
         return grown
 
 
-# A web worker's memory grows while it loads and fills its caches, then holds: a peak in
-# the second half of the soak half again as high as in the first is a leak.
-MEMORY_GROWTH = 1.5
-
-
 @dataclass
 class Cast:
     """Who plays what."""
@@ -986,6 +985,7 @@ async def run_soak(
         outcome.soak_seconds = time.monotonic() - began
     finally:
         sampler.cancel()
+        await asyncio.gather(sampler, return_exceptions=True)
         stop_watching.set()
         await asyncio.wait(helpers, timeout=HEALTH_WAIT_S + 10)
         for task in helpers:
@@ -1183,9 +1183,7 @@ def print_report(
         ("server's own moves", f"{checks.server_moves} (timeouts, seats out), bots "
          f"{checks.bot_moves} (whole run)"),
         ("websocket reconnects", f"{soak.ws_reconnects}"),
-        ("web workers' memory", "; ".join(
-            f"{samples[0]:.0f} MB at the start, {max(samples):.0f} at most, {samples[-1]:.0f} "
-            "at the end" for samples in outcome.memory.values() if samples) or "not sampled"),
+        ("web workers' memory", memory_summary(outcome.memory)),
         ("memory still growing", f"{len(grown)} web workers (a peak in the second half over "
          f"{MEMORY_GROWTH:g}x the first half's)"),
         ("samples", f"{watch.samples} ({watch.sample_errors} failed)"),

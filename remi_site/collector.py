@@ -42,6 +42,9 @@ import sys
 YOUNG_LIMIT = 100_000
 MIDDLE_EVERY = 100
 FULL_GROWTH = 0.25
+# For the automatic collections only (the safety net): CPython's own pace for the oldest
+# generation, which also waits for a quarter's growth of it.
+AUTOMATIC_OLDEST_EVERY = 10
 
 heap_blocks = sys.getallocatedblocks
 _full_due_at = 0  # the heap's size, in blocks, from which a full collection is due
@@ -51,7 +54,7 @@ def settle() -> None:
     """Freeze what is loaded, and leave the collections to ``between_requests``."""
     gc.collect()
     gc.freeze()
-    gc.set_threshold(YOUNG_LIMIT, MIDDLE_EVERY, 10)
+    gc.set_threshold(YOUNG_LIMIT, MIDDLE_EVERY, AUTOMATIC_OLDEST_EVERY)
     _full_collection_done()
 
 

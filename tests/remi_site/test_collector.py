@@ -39,7 +39,7 @@ def middle_generation_due() -> None:
 
 
 def test_the_young_generation_is_collected_after_an_answer(collections) -> None:
-    done, _clock = collections
+    done, _heap = collections
     gc.collect(1)  # the young and middle generations start empty
     done.clear()
     keep = [[] for _ in range(100)]  # noqa: F841  (young objects)
