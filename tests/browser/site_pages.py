@@ -3,11 +3,14 @@ checks and the screenshots walk through."""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from playwright.sync_api import Page
+from playwright.sync_api import Page, Request
 
 from accounts.models import Rating
 from games.models import Game
@@ -78,9 +81,57 @@ def make_site_data() -> SiteData:
     return SiteData(finished=finished, playing=playing)
 
 
+# Playwright's "networkidle" waits for half a second without a request, on every page
+# of every crawl. The pages' scripts start their fetches on load or when one answers;
+# no timer of theirs is shorter than the lobby's five-second poll. So a page has
+# settled once its requests are answered and none has started for this long.
+QUIET_SECONDS = 0.1
+SETTLE_TIMEOUT_SECONDS = 15
+
+
 def open_page(page: Page, base_url: str, site_page: SitePage, data: SiteData) -> Any:
-    """Go to the page and wait until it has drawn itself; the response."""
-    response = page.goto(base_url + site_page.url(data))
-    page.locator(site_page.ready).first.wait_for(state="attached")
-    page.wait_for_load_state("networkidle")
+    """Go to the page and wait until it has drawn itself and its requests are answered;
+    the response."""
+    with requests_watched(page) as network:
+        response = page.goto(base_url + site_page.url(data))
+        page.locator(site_page.ready).first.wait_for(state="attached")
+        network.wait_until_quiet()
     return response
+
+
+class _Network:
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.in_flight: set[Request] = set()
+        self.last_change = time.monotonic()
+
+    def started(self, request: Request) -> None:
+        self.in_flight.add(request)
+        self.last_change = time.monotonic()
+
+    def ended(self, request: Request) -> None:
+        self.in_flight.discard(request)
+        self.last_change = time.monotonic()
+
+    def wait_until_quiet(self) -> None:
+        deadline = time.monotonic() + SETTLE_TIMEOUT_SECONDS
+        while self.in_flight or time.monotonic() - self.last_change < QUIET_SECONDS:
+            if time.monotonic() > deadline:
+                urls = sorted(request.url for request in self.in_flight)
+                raise AssertionError(f"the page's requests did not settle: {urls}")
+            # Playwright delivers the page's events while it waits.
+            self.page.wait_for_timeout(20)
+
+
+@contextmanager
+def requests_watched(page: Page) -> Iterator[_Network]:
+    network = _Network(page)
+    page.on("request", network.started)
+    page.on("requestfinished", network.ended)
+    page.on("requestfailed", network.ended)
+    try:
+        yield network
+    finally:
+        page.remove_listener("request", network.started)
+        page.remove_listener("requestfinished", network.ended)
+        page.remove_listener("requestfailed", network.ended)
