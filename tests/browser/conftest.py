@@ -1,5 +1,6 @@
 """Fixtures of the browser tests: Debian's chromium driven by Playwright (sync API)
-against pytest-django's ``live_server``, scripted deals, screenshots in var/screens/.
+against pytest-django's ``live_server``, scripted deals, and with ``REMI_SCREENSHOTS=1``
+a screenshot of each step of the scenarios in var/screens/.
 
 Playwright's own browser download is not used: the system chromium is launched
 (``REMI_CHROMIUM`` names another binary). Without one the tests are skipped.
@@ -38,6 +39,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 TIMEOUT_MS = 15_000
+SCREENSHOTS = os.environ.get("REMI_SCREENSHOTS", "") not in ("", "0")
 
 
 @dataclass
@@ -103,6 +105,16 @@ def browser(_chromium: _Chromium, monkeypatch: pytest.MonkeyPatch) -> Iterator[B
         _set_aside_playwrights_loop()
 
 
+def save_screenshot(page: Page, name: str, *, full_page: bool = True) -> None:
+    """A step of a scenario, photographed for a person to look at when asked for: each
+    costs a third of a second, and the suite passes the scenarios' steps some fifty
+    times (the photographs of every page are test_screenshots.py's, always taken)."""
+    if not SCREENSHOTS:
+        return
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENS / f"{name}.png"), full_page=full_page)
+
+
 class Player:
     """One person at their own browser (a separate context: their own cookies)."""
 
@@ -142,8 +154,7 @@ class Player:
         self.page.wait_for_url(re.compile(r".*/$"))
 
     def screenshot(self, name: str, *, full_page: bool = True) -> None:
-        SCREENS.mkdir(parents=True, exist_ok=True)
-        self.page.screenshot(path=str(SCREENS / f"{name}.png"), full_page=full_page)
+        save_screenshot(self.page, name, full_page=full_page)
 
     # the table
     def card(self, text: str) -> Any:

@@ -13,7 +13,7 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import Browser, expect
 
 from games.models import PlayerSettings
-from tests.browser.conftest import SCREENS, TIMEOUT_MS
+from tests.browser.conftest import TIMEOUT_MS, save_screenshot
 
 pytestmark = [
     pytest.mark.slow,
@@ -63,8 +63,7 @@ def test_the_browsers_time_zone_is_saved_and_the_push_part_is_ready(page_in_belg
     expect(page.locator("#push-off")).to_be_hidden()
     expect(page.locator("#push-status")).to_have_text("This browser receives no notifications.")
     assert PlayerSettings.objects.get(user__username="ana").time_zone == "Europe/Belgrade"
-    SCREENS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENS / "notification-settings.png"), full_page=True)
+    save_screenshot(page, "notification-settings")
     assert errors == []
 
 

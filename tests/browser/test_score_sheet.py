@@ -1,7 +1,8 @@
 """The match deal by deal in a real browser: a live deal is played to its end, then the
 deal's summary shows every hand and each seat's score in words with the countdown to
 the next deal, the score sheet beside the table has the deal's line, and "Ready" from
-both players deals the next deal. Screenshots go to var/screens/."""
+both players deals the next deal. With REMI_SCREENSHOTS=1, the steps are photographed
+into var/screens/."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """The web UI in a real browser: two people meet in the lobby and play a turn at the
-table, and one plays bots. Screenshots of each step go to var/screens/."""
+table, and one plays bots. With REMI_SCREENSHOTS=1, each step is photographed into
+var/screens/."""
 
 from __future__ import annotations
 
