@@ -11,7 +11,7 @@ VPY := $(VENV)/bin/python
 # Stamps: requirements are installed again only when a requirements file is newer.
 RUN_STAMP := $(VENV)/.installed-requirements
 DEV_STAMP := $(VENV)/.installed-requirements-dev
-TEST_WORKERS ?= 2
+TEST_WORKERS ?= 3
 # Made afresh from requirements.txt alone by `make test`: the test of `make run` runs the
 # site from it, so a module the site needs that only requirements-dev.txt installs fails
 # the suite (pip's download and wheel cache keeps the clean reinstall to seconds).
