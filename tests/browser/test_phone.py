@@ -41,16 +41,12 @@ def polish_game(starter_hand: Callable[[str], None]) -> tuple[Game, str]:
 
 
 def assert_in_viewport(page: Page, locator: Locator, what: str) -> None:
-    box = locator.bounding_box()
-    assert box is not None, f"{what} is not shown"
+    # A retrying assertion: the table may draw itself again (a poll's answer) between
+    # finding the element and measuring it, which a one-off measurement took for absent.
     width, height = PHONE["width"], PHONE["height"]
-    inside = (
-        box["x"] >= 0
-        and box["y"] >= 0
-        and box["x"] + box["width"] <= width
-        and box["y"] + box["height"] <= height
+    expect(locator, f"{what} is not wholly on the {width}×{height} screen").to_be_in_viewport(
+        ratio=1
     )
-    assert inside, f"{what} at {box} is outside the {width}×{height} screen"
     assert page.evaluate("() => [window.scrollX, window.scrollY]") == [0, 0]
 
 
