@@ -40,6 +40,10 @@ CHROMIUM_ARGS = [
 ]
 TIMEOUT_MS = 15_000
 SCREENSHOTS = os.environ.get("REMI_SCREENSHOTS", "") not in ("", "0")
+# The browsers ask for reduced motion, as some people's systems do: the pages then run
+# no endless animation for chromium to paint, and a click need not wait for a
+# transition to settle. (test_motion.py checks both kinds of page.)
+QUIET_PAGES: dict[str, Any] = {"reduced_motion": "reduce"}
 
 
 @dataclass
@@ -195,7 +199,9 @@ def player_factory(
     players: list[Player] = []
 
     def make(name: str, width: int = 1400, height: int = 900, **options: Any) -> Player:
-        context = browser.new_context(viewport={"width": width, "height": height}, **options)
+        context = browser.new_context(
+            viewport={"width": width, "height": height}, **{**QUIET_PAGES, **options}
+        )
         context.set_default_timeout(TIMEOUT_MS)
         player = Player(context.new_page(), live_server.url, name)
         players.append(player)
@@ -239,7 +245,7 @@ def asgi_player_factory(
     players: list[Player] = []
 
     def make(name: str, width: int = 1400, height: int = 900) -> Player:
-        context = browser.new_context(viewport={"width": width, "height": height})
+        context = browser.new_context(viewport={"width": width, "height": height}, **QUIET_PAGES)
         context.set_default_timeout(TIMEOUT_MS)
         player = Player(context.new_page(), asgi_server, name)
         players.append(player)
