@@ -60,8 +60,12 @@ def _bots() -> list[dict[str, Any]]:
 
 @login_required
 def play(request: HttpRequest) -> HttpResponse:
-    """The lobby: create a game (or play bots at once), join an open one or an invite."""
-    return render(request, "games/play.html", {"bots": _bots()})
+    """The lobby: create a game (or play bots at once), join an open one or an invite.
+    The presets come with the page, as the API lists them: fetched afterwards, they
+    pushed the form down under a reader's cursor."""
+    return render(
+        request, "games/play.html", {"bots": _bots(), "presets": selectors.ruleset_presets()}
+    )
 
 
 @login_required

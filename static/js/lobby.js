@@ -411,13 +411,8 @@ async function main() {
   renderPace();
   renderMode();
   showMyChips();
-  try {
-    // A page of presets (or, from an older server, the list itself).
-    const presets = await api("/api/v1/rulesets");
-    renderPresets(Array.isArray(presets) ? presets : presets.results);
-  } catch (error) {
-    $("presets").replaceChildren(el("p", "empty", error.message));
-  }
+  // The presets come with the page, as GET /api/v1/rulesets lists them.
+  renderPresets(JSON.parse($("presets-data").textContent));
   renderBotsLegend();
   loadOpenGames();
   setInterval(loadOpenGames, 5000);

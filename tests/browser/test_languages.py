@@ -93,9 +93,8 @@ def speaker(browser: Browser, live_server: Any) -> Iterator[Callable[[str, str],
 
 
 def choose_bots(player: Player) -> None:
-    """The lobby's "Bots" mode, as a person picks it (its label), once the rule sets
-    above it have loaded: until then the page still moves, and a click at the label's
-    place can land on a rule set."""
+    """The lobby's "Bots" mode, as a person picks it (its label), once the page's
+    script has drawn the rule sets above it: until then the label sits higher."""
     expect(player.page.locator('#presets input[name="preset"]').first).to_be_attached()
     player.page.locator('.segmented label:has(input[name="mode"][value="bots"])').click()
     expect(player.page.locator('input[name="mode"][value="bots"]')).to_be_checked()
