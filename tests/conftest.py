@@ -15,12 +15,27 @@ from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from accounts import services as account_services
-from tests import db_flush, sites
+from tests import db_flush, open_sockets, sites
 
 # The game fixtures (and the replay check after every test that uses the database).
 pytest_plugins = ["tests.gamekit_fixtures"]
 
 PASSWORD = "correct-horse-battery-staple"
+
+open_sockets.watch()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    """Before the test's fixtures (its event loop among them) are torn down: see
+    ``tests.open_sockets``."""
+    left_open = open_sockets.close_those_left_open()
+    result = yield
+    assert not left_open, (
+        f"{item.nodeid} left {left_open} websocket connection(s) open: "
+        "disconnect each communicator it connects"
+    )
+    return result
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -126,3 +126,4 @@ async def test_without_asking_to_watch_a_visitor_is_still_refused() -> None:
     connected, _ = await client.connect()
     assert connected
     assert await client.receive_output(timeout=2) == {"type": "websocket.close", "code": 4401}
+    await client.disconnect()

@@ -334,6 +334,7 @@ async def test_a_bot_account_on_a_browser_session_is_closed_with_4403(
     connected, _ = await on_session.connect()
     assert connected
     assert await on_session.receive_output(timeout=2) == {"type": "websocket.close", "code": 4403}
+    await on_session.disconnect()
 
     with_token = await connect(token)  # its API token is how a bot connects
     await with_token.send_json_to(STREAM)
