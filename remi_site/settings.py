@@ -196,9 +196,14 @@ CHANNEL_LAYERS: dict[str, dict[str, Any]] = {
                     "max_connections": env.int("CHANNELS_MAX_CONNECTIONS", default=1000),
                     # Each consumer waits on Redis with a blocking pop of up to 5 s;
                     # redis-py 8 cuts any read at 5 s by default, which closed idle
-                    # websockets (django/channels_redis#422). Longer than the pop, so
-                    # a dead Redis is still noticed.
-                    "socket_timeout": 15,
+                    # websockets (django/channels_redis#422). No read timeout at all:
+                    # under one, a consumer's read cancelled as its connection closes
+                    # was sometimes not cancelled (Python 3.11's asyncio.timeout turns
+                    # the cancellation into a timeout, which redis-py retries), and the
+                    # read went on for good, holding a pooled Redis connection. A
+                    # Redis that stops closes its sockets; TCP keepalive (redis-py's
+                    # default) finds one that vanished.
+                    "socket_timeout": None,
                 }
             ],
             "prefix": env.str("CHANNELS_PREFIX", default="asgi"),

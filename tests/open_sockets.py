@@ -4,8 +4,9 @@ A test that ends with a communicator's application still running leaves a consum
 waiting on the channel layer's blocking pop from Redis. pytest-asyncio then cancels
 it as the test's event loop closes and waits for it; when that cancellation is lost
 inside the Redis client's timed read (seen once in a CI run), the wait never ends and
-the whole run hangs. So after each test its communicators still running get the
-disconnect a browser would send, and the test fails, naming how many it left open.
+the whole run hangs. So after each test its applications still running get a moment
+to end by themselves (a refused connection's does, once it has sent its close), then
+the disconnect a browser would send, and the test fails, naming how many it left open.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from typing import Any
 
 from asgiref.testing import ApplicationCommunicator
 
-# How long an application has to end once told the connection closed.
+# How long an application has to end by itself, then once told the connection closed.
+GRACE_S = 3
 DISCONNECT_TIMEOUT_S = 5
 
 _created: list[ApplicationCommunicator] = []
@@ -36,17 +38,26 @@ def close_those_left_open() -> int:
     """Disconnect the communicators made since the last call whose application still
     runs; how many there were."""
     running = [
+        communicator._future
+        for communicator in _created
+        if communicator._future is not None and not communicator._future.done()
+    ]
+    loops = {future.get_loop() for future in running}
+    for loop in loops:
+        if not loop.is_closed() and not loop.is_running():
+            of_loop = [future for future in running if future.get_loop() is loop]
+            loop.run_until_complete(asyncio.wait(of_loop, timeout=GRACE_S))
+    left = [
         communicator
         for communicator in _created
         if communicator._future is not None and not communicator._future.done()
     ]
     _created.clear()
-    for communicator in running:
+    for communicator in left:
         loop = communicator._future.get_loop()  # type: ignore[union-attr]
-        if loop.is_closed() or loop.is_running():
-            continue
-        loop.run_until_complete(_disconnect(communicator))
-    return len(running)
+        if not loop.is_closed() and not loop.is_running():
+            loop.run_until_complete(_disconnect(communicator))
+    return len(left)
 
 
 async def _disconnect(communicator: ApplicationCommunicator) -> None:
