@@ -169,6 +169,13 @@ class Player:
         for text in cards:
             self.card(text).click(position={"x": 6, "y": 40})
 
+    def open_with_the_staged_melds(self) -> None:
+        """Click "Open" and wait until the melds are down: a card selected while the
+        lay is still on its way is unselected when the answer redraws the hand."""
+        self.page.click("#open-button")
+        expect(self.page.locator("#staging-melds .meld")).to_have_count(0)
+        expect(self.page.locator("#me .badge-opened")).to_be_visible()
+
     def draw_and_discard_the_drawn_card(self) -> None:
         """A whole turn at the table: draw from the stock, throw that card away."""
         self.page.click("#stock")

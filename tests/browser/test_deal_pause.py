@@ -43,7 +43,7 @@ def test_a_closed_deal_summary_opens_again_from_the_prompt_and_ready_deals_on(
     for meld in ("7H 8H 9H 10H", "QS QD QC", "KS KD KC", "2D 3D 4D 5D"):
         mover.select(*meld.split())
         mover.page.click("#lay-group")
-    mover.page.click("#open-button")
+    mover.open_with_the_staged_melds()
     mover.select("9C")
     mover.page.click("#discard")
 

@@ -317,7 +317,7 @@ def test_a_private_game_by_invite_link_and_the_deal_summary(
         mover.select(*meld.split())
         page.click("#lay-group")
     expect(page.locator("#staging-total")).to_have_text("108 / 51")
-    page.click("#open-button")
+    mover.open_with_the_staged_melds()
     mover.select("9C")
     page.click("#discard")
 
@@ -383,7 +383,7 @@ def test_going_out_ends_a_polish_game_with_the_final_standings(
     for meld in ("7H 8H 9H 10H", "QS QD QC", "KS KD KC", "2D 3D 4D"):
         mover.select(*meld.split())
         page.click("#lay-group")
-    page.click("#open-button")
+    mover.open_with_the_staged_melds()
     assert drawn is not None
     mover.select(drawn)
     page.click("#discard")
