@@ -1,12 +1,12 @@
 """Websocket tests close what they open.
 
 A test that ends with a communicator's application still running leaves a consumer
-waiting on the channel layer's blocking pop from Redis. pytest-asyncio then cancels
-it as the test's event loop closes and waits for it; when that cancellation is lost
-inside the Redis client's timed read (seen once in a CI run), the wait never ends and
-the whole run hangs. So after each test its applications still running get a moment
-to end by themselves (a refused connection's does, once it has sent its close), then
-the disconnect a browser would send, and the test fails, naming how many it left open.
+reading the channel layer; pytest-asyncio cancels it as the test's event loop closes
+and waits for it. Such a read whose cancellation was lost (the layer's Redis read
+timeout did that, see settings.CHANNEL_LAYERS) hung a whole CI run. So after each
+test its applications still running get a moment to end by themselves (a refused
+connection's does, once it has sent its close), then the disconnect a browser would
+send, and the test fails, naming how many it left open.
 """
 
 from __future__ import annotations
@@ -35,37 +35,37 @@ def watch() -> None:
 
 
 def close_those_left_open() -> int:
-    """Disconnect the communicators made since the last call whose application still
-    runs; how many there were."""
-    running = [
-        communicator._future
-        for communicator in _created
-        if communicator._future is not None and not communicator._future.done()
-    ]
-    loops = {future.get_loop() for future in running}
-    for loop in loops:
-        if not loop.is_closed() and not loop.is_running():
-            of_loop = [future for future in running if future.get_loop() is loop]
-            loop.run_until_complete(asyncio.wait(of_loop, timeout=GRACE_S))
-    left = [
-        communicator
-        for communicator in _created
-        if communicator._future is not None and not communicator._future.done()
-    ]
+    """End the applications of the communicators made since the last call that still
+    run; how many did not end by themselves."""
+    running = [communicator for communicator in _created if _running(communicator)]
     _created.clear()
-    for communicator in left:
-        loop = communicator._future.get_loop()  # type: ignore[union-attr]
+    left = 0
+    for loop in {_loop(communicator) for communicator in running}:
         if not loop.is_closed() and not loop.is_running():
-            loop.run_until_complete(_disconnect(communicator))
+            of_loop = [communicator for communicator in running if _loop(communicator) is loop]
+            left += loop.run_until_complete(_end(of_loop))
+    return left
+
+
+def _running(communicator: ApplicationCommunicator) -> bool:
+    return communicator._future is not None and not communicator._future.done()
+
+
+def _loop(communicator: ApplicationCommunicator) -> asyncio.AbstractEventLoop:
+    return _future(communicator).get_loop()
+
+
+async def _end(communicators: list[ApplicationCommunicator]) -> int:
+    """Give the applications a moment, then disconnect those still running (``wait``
+    raises what an application raised); how many needed it."""
+    await asyncio.wait([_future(c) for c in communicators], timeout=GRACE_S)
+    left = [communicator for communicator in communicators if _running(communicator)]
+    for communicator in left:
+        await communicator.send_input({"type": "websocket.disconnect", "code": 1000})
+        await communicator.wait(DISCONNECT_TIMEOUT_S)
     return len(left)
 
 
-async def _disconnect(communicator: ApplicationCommunicator) -> None:
-    await communicator.send_input({"type": "websocket.disconnect", "code": 1000})
-    await communicator.wait(DISCONNECT_TIMEOUT_S)
-    # The connection is over: what it was sent and never read is of no interest.
+def _future(communicator: ApplicationCommunicator) -> asyncio.Future[Any]:
     assert communicator._future is not None
-    if not communicator._future.cancelled():
-        with_error = communicator._future.exception()
-        if with_error is not None and not isinstance(with_error, asyncio.CancelledError):
-            raise with_error
+    return communicator._future

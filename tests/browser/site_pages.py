@@ -16,6 +16,7 @@ from accounts.models import Rating
 from games.models import Game
 from games.play.create import game_create
 from games.play.lobby import game_join, game_start
+from tests.browser.conftest import TIMEOUT_MS
 from tests.browser.test_player_pages import emil_resigns
 from tests.browser.test_table import PASSWORD
 
@@ -86,7 +87,6 @@ def make_site_data() -> SiteData:
 # no timer of theirs is shorter than the lobby's five-second poll. So a page has
 # settled once its requests are answered and none has started for this long.
 QUIET_SECONDS = 0.1
-SETTLE_TIMEOUT_SECONDS = 15
 
 
 def open_page(page: Page, base_url: str, site_page: SitePage, data: SiteData) -> Any:
@@ -114,7 +114,7 @@ class _Network:
         self.last_change = time.monotonic()
 
     def wait_until_quiet(self) -> None:
-        deadline = time.monotonic() + SETTLE_TIMEOUT_SECONDS
+        deadline = time.monotonic() + TIMEOUT_MS / 1000
         while self.in_flight or time.monotonic() - self.last_change < QUIET_SECONDS:
             if time.monotonic() > deadline:
                 urls = sorted(request.url for request in self.in_flight)
