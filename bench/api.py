@@ -392,6 +392,7 @@ async def load(
 class Baseline:
     rate: float  # requests/s
     server_ms: float  # CPU of the web workers, PostgreSQL and Redis per request
+    latency: list[float] = field(default_factory=list)  # seconds, sorted
 
 
 async def cheapest_get_rate(
@@ -404,6 +405,7 @@ async def cheapest_get_rate(
     connector = aiohttp.TCPConnector(limit=len(tokens))
     timeout = aiohttp.ClientTimeout(total=30)
     done = 0
+    latency: list[float] = []
     measuring = False
     stop = asyncio.Event()
 
@@ -411,9 +413,11 @@ async def cheapest_get_rate(
         nonlocal done
         headers = {"Authorization": f"Bearer {token}"}
         while not stop.is_set():
+            began = time.perf_counter()
             _status, _body = await client.get("/api/v1/me/vacation", headers)
             if measuring:
                 done += 1
+                latency.append(time.perf_counter() - began)
 
     async with aiohttp.ClientSession(url, connector=connector, timeout=timeout) as session:
         client = Client(session)
@@ -427,7 +431,7 @@ async def cheapest_get_rate(
         stop.set()
         await asyncio.gather(*tasks, return_exceptions=True)
     server = sum(cpu[name] for name in SERVER_PROCESSES)
-    return Baseline(done / elapsed, server / max(done, 1) * 1000)
+    return Baseline(done / elapsed, server / max(done, 1) * 1000, sorted(latency))
 
 
 @dataclass
@@ -826,6 +830,12 @@ def main() -> None:
             f"clients ({args.games} requests in flight, as the moves; the baseline above has "
             f"{len(tokens)}): moves are {move_rate / baseline_per_game.rate:.2f}x it "
             f"({baseline_per_game.server_ms:.2f} ms of server CPU per GET)"
+        )
+        print(
+            f"  its latency         p50 {percentile(baseline_per_game.latency, 0.50):.1f} ms   "
+            f"p99 {percentile(baseline_per_game.latency, 0.99):.1f} ms: the floor of a move's "
+            f"at {args.games} in flight (a closed loop's mean latency is the requests in "
+            "flight over their rate: a move at 0.5x the GET's rate takes twice as long)"
         )
         print(
             f"  move latency        p50 {percentile(stats.move_latency, 0.50):.1f} ms   "
