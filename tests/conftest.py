@@ -15,7 +15,7 @@ from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from accounts import services as account_services
-from tests import db_flush, open_sockets, sites
+from tests import db_flush, db_sessions, open_sockets, sites
 
 # The game fixtures (and the replay check after every test that uses the database).
 pytest_plugins = ["tests.gamekit_fixtures"]
@@ -36,6 +36,14 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> 
         "disconnect each communicator it connects"
     )
     return result
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
+    """pytest-django's test database, which it drops at the end: see ``tests.db_sessions``."""
+    yield
+    with django_db_blocker.unblock():
+        db_sessions.end_the_others()
 
 
 @pytest.fixture(scope="session", autouse=True)
