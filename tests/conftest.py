@@ -23,13 +23,15 @@ pytest_plugins = ["tests.gamekit_fixtures"]
 PASSWORD = "correct-horse-battery-staple"
 
 open_sockets.watch()
+db_sessions.name_each_connection_for_its_thread()
 
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
-    """Before the test's fixtures (its event loop among them) are torn down: see
-    ``tests.open_sockets``."""
+    """Before the test's fixtures (its event loop among them, and after the last test the
+    test database) are torn down: see ``tests.open_sockets`` and ``tests.db_sessions``."""
     left_open = open_sockets.close_those_left_open()
+    db_sessions.close_the_sync_thread_connections()
     result = yield
     assert not left_open, (
         f"{item.nodeid} left {left_open} websocket connection(s) open: "
