@@ -48,8 +48,8 @@ def name_each_connection_for_its_thread() -> None:
 def _name_for_thread(sender: Any, connection: Any, **kwargs: Any) -> None:
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
-            name = f"{threading.current_thread().name} (pid {os.getpid()})"
-            cursor.execute("SELECT set_config('application_name', %s, false)", [name[:63]])
+            name = threading.current_thread().name[:63]
+            cursor.execute("SELECT set_config('application_name', %s, false)", [name])
 
 
 @dataclass(frozen=True)
