@@ -6,7 +6,7 @@ What it does, all on 127.0.0.1:
 
 1. creates a scratch PostgreSQL database (dropped at the end) and migrates it;
 2. creates 2 x ``--games`` users, each with a personal API token;
-3. starts the web server as README's process model does (``python -m remi_site.serve``:
+3. starts the web server as docs/deploy.md's process model does (``python -m remi_site.serve``:
    uvicorn with httptools and uvloop, ``--workers`` processes with a socket each) in
    production mode: ``SECRET_KEY``, ``DATABASE_URL``, ``REDIS_URL`` set, ``DEBUG=0``
    (HTTP, since there is no TLS proxy in front: ``SECURE_SSL_REDIRECT=0``);

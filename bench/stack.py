@@ -1,6 +1,6 @@
 """The production-mode stack the benchmarks run against, all on 127.0.0.1: a scratch
 PostgreSQL database (created, migrated, dropped at the end) and the web server as
-README's process model starts it (``python -m remi_site.serve``), configured by the
+docs/deploy.md's process model starts it (``python -m remi_site.serve``), configured by the
 environment as in production (``SECRET_KEY``, ``DATABASE_URL``, ``REDIS_URL``,
 ``DEBUG=0``; HTTP, since there is no TLS proxy in front: ``SECURE_SSL_REDIRECT=0``).
 

@@ -7,7 +7,7 @@ pages (Django's debug pages only with ``DEBUG=true``). ``make run`` starts exact
 
 Production sets ``SECRET_KEY``, ``DATABASE_URL``, ``REDIS_URL``, ``ALLOWED_HOSTS``,
 ``CSRF_TRUSTED_ORIGINS`` and ``EMAIL_URL``; the secure defaults below are on whenever
-``SECRET_KEY`` is set, so that ``manage.py check --deploy`` is clean. README.md lists
+``SECRET_KEY`` is set, so that ``manage.py check --deploy`` is clean. docs/configuration.md lists
 every variable.
 
 Importing this module starts no process: the embedded Redis is started by the

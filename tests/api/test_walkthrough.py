@@ -1,4 +1,4 @@
-"""The README's "Playing a game over the API" walkthrough, step by step."""
+"""docs/walkthrough.md, the API played step by step."""
 
 from __future__ import annotations
 
