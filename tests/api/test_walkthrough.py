@@ -9,7 +9,7 @@ import pytest
 pytestmark = pytest.mark.django_db
 
 
-def test_the_readme_walkthrough_works(auth_client, bots, deals_seeded):
+def test_the_walkthrough_plays_a_game(auth_client, bots, deals_seeded):
     assert auth_client.get("/api/v1/rulesets").status_code == 200
     created = auth_client.post(
         "/api/v1/games",
