@@ -65,4 +65,20 @@ if [ ! -x /usr/bin/chromium ]; then
         || die "could not install chromium with apt-get"
 fi
 
-log "PostgreSQL, Redis and Chromium are ready"
+# ---------------------------------------------------------------- nginx
+# tests/deploy/ runs the deployment of docs/deploy.md behind Debian's nginx. Installing the
+# package must not start a system nginx on port 80: Debian's policy-rc.d hook says no.
+if ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then
+    log "installing Debian's nginx for the deployment test"
+    export DEBIAN_FRONTEND=noninteractive
+    policy=/usr/sbin/policy-rc.d
+    made_policy=
+    if [ ! -e "$policy" ]; then
+        printf '#!/bin/sh\nexit 101\n' > "$policy" && chmod +x "$policy" && made_policy=1
+    fi
+    { apt-get update -qq && apt-get install -y -qq --no-install-recommends nginx >/dev/null; } \
+        || die "could not install nginx with apt-get"
+    [ -n "$made_policy" ] && rm -f "$policy"
+fi
+
+log "PostgreSQL, Redis, Chromium and nginx are ready"
