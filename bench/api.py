@@ -65,7 +65,13 @@ import uvloop
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from bench.stack import PG_ADMIN_URL, Stack, add_redis_options, private_redis  # noqa: E402
+from bench.stack import (  # noqa: E402
+    PG_ADMIN_URL,
+    Stack,
+    add_redis_options,
+    add_web_options,
+    private_redis,
+)
 
 # ------------------------------------------------------------------ setup
 
@@ -723,6 +729,7 @@ def main() -> None:
         "setting (repeatable), and each such round is compared with the one before it",
     )
     add_redis_options(parser)
+    add_web_options(parser)
     args = parser.parse_args()
     seconds = min(args.seconds, 120.0)
     if args.versus and args.rounds < 2:
@@ -737,7 +744,9 @@ def main() -> None:
         app = "bench.asgi_timed:application"
     with (
         private_redis(args.redis_port, args.redis_db) as redis_url,
-        Stack(args.workers, app, redis_url=redis_url) as stack,
+        Stack(
+            args.workers, app, redis_url=redis_url, port=args.web_port, db_name=args.db_name
+        ) as stack,
     ):
         if args.profile_server:
             stack.env["REMI_PROFILE_OUT"] = str(Path(args.profile_server).resolve())

@@ -334,7 +334,9 @@ def main() -> None:
     )
     add_redis_options(parser)
     args = parser.parse_args()
-    with production_django("remi_bench_cost", args.redis_port, args.redis_db) as redis_url:
+    with production_django(
+        "remi_bench_cost", args.redis_port, args.redis_db, args.db_name
+    ) as redis_url:
         run(args, redis_url)
 
 

@@ -45,7 +45,7 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=800, help="timed moves, both ways together")
     add_redis_options(parser)
     args = parser.parse_args()
-    with production_django("remi_bench_reads", args.redis_port, args.redis_db):
+    with production_django("remi_bench_reads", args.redis_port, args.redis_db, args.db_name):
         run(args.moves)
 
 

@@ -39,6 +39,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from bench.stack import (  # noqa: E402
     add_redis_options,
+    add_web_options,
     free_port,
     private_redis,
     production_env,
@@ -106,9 +107,10 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=50.0)
     parser.add_argument("--client-procs", type=int, default=2)
     add_redis_options(parser)
+    add_web_options(parser)
     args = parser.parse_args()
 
-    db_name = f"remi_bench_notify_{secrets.token_hex(3)}"
+    db_name = args.db_name or f"remi_bench_notify_{secrets.token_hex(3)}"
     with private_redis(args.redis_port, args.redis_db) as redis_url, scratch_database(db_name):
         run(args, db_name, redis_url)
 
@@ -125,7 +127,8 @@ def run(args: argparse.Namespace, db_name: str, redis_url: str) -> None:
 
         django.setup()
         plan, games = _setup(args.games, args.clients)
-        ports = [free_port(), free_port()]
+        # Two web servers: --web-port and the next one, or two free ports.
+        ports = [args.web_port, args.web_port + 1] if args.web_port else [free_port(), free_port()]
         for port in ports:
             servers.append(
                 subprocess.Popen(

@@ -146,7 +146,7 @@ def database(args: argparse.Namespace) -> AbstractContextManager[str]:
     or the kept one named by ``--reuse-db``."""
     if args.reuse_db:
         return nullcontext(args.reuse_db)
-    name = f"remi_bench_scale_{secrets.token_hex(4)}"
+    name = args.db_name or f"remi_bench_scale_{secrets.token_hex(4)}"
     return kept_database(name) if args.keep_db else scratch_database(name)
 
 
@@ -812,7 +812,7 @@ def overdue_ensure(count: int, cast: Cast) -> None:
 
     due = Game.objects.filter(status=Game.Status.ACTIVE, deadline_at__lte=datetime.now(UTC)).count()
     if due < count:
-        age([cast.ageable.pop() for _ in range(count - due)])
+        age([cast.ageable.pop() for _ in range(min(count - due, len(cast.ageable)))])
 
 
 def sweep_query_figures(args: argparse.Namespace, meter: CpuMeter) -> list[Figure]:
@@ -846,10 +846,19 @@ def sweep_whole_figures(args: argparse.Namespace, cast: Cast, meter: CpuMeter) -
     from games import tasks
 
     fresh = iter(cast.ageable)
+    # A small --active leaves fewer running games to make overdue than the samples ask
+    # for: measure as many samples as there are games for.
+    samples = min(args.sweep_samples, 1 + len(cast.ageable) // max(args.overdue, 1))
+    if samples < args.sweep_samples:
+        print(
+            f"  only {len(cast.ageable)} running games to make overdue: "
+            f"{samples} sweep samples instead of {args.sweep_samples}",
+            flush=True,
+        )
     sweep = Figure(f"deadline sweep: whole, {args.overdue} overdue")
     applied = 0
     sweep.cpu_seconds = 0.0
-    for i in range(args.sweep_samples):
+    for i in range(samples):
         if i > 0:
             age([next(fresh) for _ in range(args.overdue)])
         cpu_before = meter.reading()

@@ -81,7 +81,13 @@ from bench.api import (  # noqa: E402
     percentile,
     sample_memory,
 )
-from bench.stack import REDIS_DB, Stack, add_redis_options, free_port  # noqa: E402
+from bench.stack import (  # noqa: E402
+    REDIS_DB,
+    Stack,
+    add_redis_options,
+    add_web_options,
+    free_port,
+)
 
 PROGRESS_EVERY_S = 30.0
 # A web worker's memory grows while it loads and fills its caches, then holds: a peak in
@@ -1279,6 +1285,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     add("--bot-stall", type=positive(float, 600), default=10.0, help="BOT_STALL_S, seconds")
     add("--keep-db", action="store_true", help="keep the scratch database (debugging)")
     add_redis_options(parser)
+    add_web_options(parser)
     args = parser.parse_args(argv)
     soak_s = args.minutes * 60
     if args.redis_restart_at is None:
@@ -1303,7 +1310,12 @@ def main() -> None:
     try:
         redis_server.start()
         stack = Stack(
-            args.web_workers, redis_url=redis_server.url, log=logs / "web.log", keep_db=args.keep_db
+            args.web_workers,
+            redis_url=redis_server.url,
+            log=logs / "web.log",
+            keep_db=args.keep_db,
+            port=args.web_port,
+            db_name=args.db_name,
         )
         stack.env.update(
             {

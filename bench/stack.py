@@ -60,6 +60,21 @@ def add_redis_options(parser: argparse.ArgumentParser) -> None:
         default=REDIS_DB,
         help=f"database number on it (default {REDIS_DB}; the tests use 1 to 15)",
     )
+    parser.add_argument(
+        "--db-name",
+        default=None,
+        help="name of the scratch PostgreSQL database (default: one made from the script's name)",
+    )
+
+
+def add_web_options(parser: argparse.ArgumentParser) -> None:
+    """``--web-port`` of the benchmark's web server (two benchmarks on one machine)."""
+    parser.add_argument(
+        "--web-port",
+        type=int,
+        default=0,
+        help="port of the benchmark's web server (default 0: a free one)",
+    )
 
 
 @contextmanager
@@ -69,6 +84,9 @@ def private_redis(port: int = 0, db: int = REDIS_DB) -> Iterator[str]:
     if port:
         # A server already on that port (a test's) would answer the readiness check below.
         with socket.socket() as probe:
+            # As redis-server binds: a port whose last connections are in TIME_WAIT is
+            # free; one with a listener is not.
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             try:
                 probe.bind(("127.0.0.1", port))
             except OSError:
@@ -134,12 +152,12 @@ def production_env(db_name: str, redis_url: str) -> dict[str, str]:
 
 @contextmanager
 def production_django(
-    db_prefix: str, redis_port: int = 0, redis_db: int = REDIS_DB
+    db_prefix: str, redis_port: int = 0, redis_db: int = REDIS_DB, db_name: str | None = None
 ) -> Iterator[str]:
     """This process set up as the site in production mode on a scratch database (named
     from ``db_prefix``, migrated, dropped at the end) and a Redis server of its own;
     yields the Redis URL."""
-    db_name = f"{db_prefix}_{secrets.token_hex(4)}"
+    db_name = db_name or f"{db_prefix}_{secrets.token_hex(4)}"
     with private_redis(redis_port, redis_db) as redis_url, scratch_database(db_name):
         env = production_env(db_name, redis_url)
         subprocess.run(
@@ -168,11 +186,13 @@ class Stack:
         redis_url: str,
         log: Path | None = None,
         keep_db: bool = False,
+        port: int = 0,
+        db_name: str | None = None,
     ) -> None:
         self.app = app
-        self.db_name = f"remi_bench_{os.getpid()}"
+        self.db_name = db_name or f"remi_bench_{os.getpid()}"
         self.env = production_env(self.db_name, redis_url)
-        self.port = free_port()
+        self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.workers = workers
         self.log = log

@@ -294,7 +294,7 @@ def main() -> None:
     args = parser.parse_args()
 
     with (
-        scratch_database(f"remi_bench_stats_{os.getpid()}") as db_name,
+        scratch_database(args.db_name or f"remi_bench_stats_{os.getpid()}") as db_name,
         private_redis(args.redis_port, args.redis_db) as redis_url,
         tempfile.TemporaryDirectory() as var_dir,
     ):

@@ -43,7 +43,7 @@ def main() -> None:
     add_redis_options(parser)
     args = parser.parse_args()
 
-    db_name = f"remi_bench_timeouts_{secrets.token_hex(3)}"
+    db_name = args.db_name or f"remi_bench_timeouts_{secrets.token_hex(3)}"
     with private_redis(args.redis_port, args.redis_db) as redis_url, scratch_database(db_name):
         run(args, db_name, redis_url)
 
