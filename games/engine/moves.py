@@ -36,6 +36,9 @@ from .rulesets import Ruleset
 from .solver import best_partition, opening_for_turn
 from .table import lay_off_options, swap_options
 
+# For annotations only: deal.py imports this module at run time for its legal actions,
+# so a run-time import back would be a cycle (the acyclic contract in pyproject.toml
+# ignores imports under TYPE_CHECKING and fails on any other).
 if TYPE_CHECKING:
     from .deal import Deal
 

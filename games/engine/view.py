@@ -17,6 +17,9 @@ from .cards import Card, Suit
 from .scoring import DealResult
 from .table import TableMeld
 
+# For annotations only: deal.py imports this module at run time for its seat views,
+# so a run-time import back would be a cycle (the acyclic contract in pyproject.toml
+# ignores imports under TYPE_CHECKING and fails on any other).
 if TYPE_CHECKING:
     from .deal import Deal
 
