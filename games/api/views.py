@@ -446,21 +446,8 @@ class GameActionView(GameAPIView):
     def post(self, request: Request, game_id: str) -> Response:
         data = s.ActSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        key = request.headers.get("Idempotency-Key") or None
-        if key is not None and len(key) > MAX_IDEMPOTENCY_KEY:
-            raise ApiError(
-                "invalid",
-                _("Idempotency-Key is longer than %(max_idempotency_key)s characters")
-                % {"max_idempotency_key": MAX_IDEMPOTENCY_KEY},
-            )
-        action = data.validated_data["action"]
-        if isinstance(action, str):
-            try:
-                action = parse_action(action)
-            except IllegalAction as error:
-                raise illegal_move(error) from None
-        elif not isinstance(action, dict):
-            raise IllegalMove(_("an action is an object or its text form"), code="bad_action")
+        key = idempotency_key(request)
+        action = action_input(data.validated_data["action"])
         user = request_user(request)
         # The service finds and locks the game in one query, checks the seat and hides a
         # private game from others.
@@ -487,6 +474,30 @@ class GameActionView(GameAPIView):
         }
         headers = {"Idempotent-Replayed": "true"} if result.replayed else None
         return Response(body, headers=headers)
+
+
+def action_input(action: Any) -> Any:
+    """An action as the API takes it: its JSON object, or its text form parsed."""
+    if isinstance(action, str):
+        try:
+            return parse_action(action)
+        except IllegalAction as error:
+            raise illegal_move(error) from None
+    if not isinstance(action, dict):
+        raise IllegalMove(_("an action is an object or its text form"), code="bad_action")
+    return action
+
+
+def idempotency_key(request: Request, *, longest: int = MAX_IDEMPOTENCY_KEY) -> str | None:
+    """The request's Idempotency-Key header, refused when longer than ``longest``."""
+    key = request.headers.get("Idempotency-Key") or None
+    if key is not None and len(key) > longest:
+        raise ApiError(
+            "invalid",
+            _("Idempotency-Key is longer than %(max_idempotency_key)s characters")
+            % {"max_idempotency_key": longest},
+        )
+    return key
 
 
 class GameMoveListView(GameAPIView):

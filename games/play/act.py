@@ -21,7 +21,7 @@ from games.errors import (
     StalePly,
     illegal_move,
 )
-from games.models import Game, Move, Seat
+from games.models import Deal, Game, Move, Seat
 from games.play import events, moves, store, turns
 
 
@@ -61,7 +61,7 @@ def game_act(
     ``game`` may be given by its public id: the game row is then read only once,
     locked (this is the hottest path of the site).
     """
-    parsed = _parse_action(action)
+    parsed = parse_action(action)
     payload = parsed.to_dict()
     try:
         with transaction.atomic():
@@ -102,34 +102,14 @@ def _act(
                     details={"ply": first.ply},
                 )
             return ActResult(game=game, seat=seat, move=first, replayed=True, seats=seats)
-    if game.status != Game.Status.ACTIVE:
-        raise Conflict(gettext("the game is not being played"), code="game_not_active")
-    if game.next_deal_at is not None:
-        raise Conflict(
-            gettext("the deal is over: the next deal starts when every player is ready"),
-            code="deal_paused",
-            details={"next_deal_at": game.next_deal_at.isoformat()},
-        )
-    if expected_ply != game.ply:
-        raise StalePly(game.ply, expected_ply)
-    if seat.status == Seat.Status.OUT:
-        raise NotAllowed(gettext("you resigned from this game"), code="seat_out")
-    assert row is not None  # an active game has a deal
-    deal = row.restore(game.engine_ruleset())
-    if deal.to_move != seat.position:
-        raise NotAllowed(gettext("it is not your turn"), code="not_your_turn")
+    deal = deal_to_move(game, row, seat, expected_ply)
     try:
         deal = deal.apply(parsed)
     except IllegalAction as error:
         raise illegal_move(error) from None
 
     deal_number = game.deal_number
-    changed_seats: set[Seat] = set()
-    if seat.status != Seat.Status.ACTIVE or seat.strikes:
-        # Playing is coming back: a seat that had left is active again.
-        seat.status = Seat.Status.ACTIVE
-        seat.strikes = 0
-        changed_seats.add(seat)
+    changed_seats = seat_playing(seat)
     move = moves.log(
         game,
         row,
@@ -158,12 +138,44 @@ def _act(
     return ActResult(game=game, seat=seat, move=move, deal=deal, seats=seats, views=views)
 
 
+def deal_to_move(game: Game, row: Deal | None, seat: Seat, expected_ply: int) -> EngineDeal:
+    """The current deal, if ``seat`` may move in the locked ``game`` at ``expected_ply``;
+    else the refusal a client can act on."""
+    if game.status != Game.Status.ACTIVE:
+        raise Conflict(gettext("the game is not being played"), code="game_not_active")
+    if game.next_deal_at is not None:
+        raise Conflict(
+            gettext("the deal is over: the next deal starts when every player is ready"),
+            code="deal_paused",
+            details={"next_deal_at": game.next_deal_at.isoformat()},
+        )
+    if expected_ply != game.ply:
+        raise StalePly(game.ply, expected_ply)
+    if seat.status == Seat.Status.OUT:
+        raise NotAllowed(gettext("you resigned from this game"), code="seat_out")
+    assert row is not None  # an active game has a deal
+    deal = row.restore(game.engine_ruleset())
+    if deal.to_move != seat.position:
+        raise NotAllowed(gettext("it is not your turn"), code="not_your_turn")
+    return deal
+
+
+def seat_playing(seat: Seat) -> set[Seat]:
+    """Playing is coming back: a seat that had left (or had strikes) is active again.
+    The seats changed, to save."""
+    if seat.status == Seat.Status.ACTIVE and not seat.strikes:
+        return set()
+    seat.status = Seat.Status.ACTIVE
+    seat.strikes = 0
+    return {seat}
+
+
 def _key_used(game: Game | str, user: User, key: str) -> bool:
     games = Game.objects.filter(public_id=game) if isinstance(game, str) else [game]
     return Move.objects.filter(game__in=games, user=user, idempotency_key=key).exists()
 
 
-def _parse_action(action: Action | Mapping[str, Any]) -> Action:
+def parse_action(action: Action | Mapping[str, Any]) -> Action:
     if isinstance(action, Mapping):
         try:
             return action_from_dict(action)
