@@ -12,6 +12,7 @@ from games.api import (
     notify_views,
     queue_views,
     replay_views,
+    stream_views,
     turn_views,
     views,
 )
@@ -31,6 +32,8 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("games/<str:game_id>/abort", views.GameAbortView.as_view(), name="abort"),
     path("games/<str:game_id>/resign", views.GameResignView.as_view(), name="resign"),
     path("games/<str:game_id>/actions", views.GameActionView.as_view(), name="actions"),
+    path("games/<str:game_id>/stream", stream_views.GameStreamView.as_view(), name="stream"),
+    path("stream/events", stream_views.EventStreamView.as_view(), name="stream-events"),
     path("games/<str:game_id>/turn", turn_views.GameTurnView.as_view(), name="turn"),
     path("games/<str:game_id>/ready", views.GameReadyView.as_view(), name="ready"),
     path("games/<str:game_id>/moves", views.GameMoveListView.as_view(), name="moves"),

@@ -103,6 +103,7 @@ def _act(
                 )
             return ActResult(game=game, seat=seat, move=first, replayed=True, seats=seats)
     deal = deal_to_move(game, row, seat, expected_ply)
+    assert row is not None  # deal_to_move found the game's deal
     try:
         deal = deal.apply(parsed)
     except IllegalAction as error:

@@ -137,6 +137,7 @@ def _turn(
 
 def _indexed(index: int, apply: Any, action: Any) -> Any:
     """``apply(action)``, its refusal carrying the action's index in the turn."""
+    refused: GameError
     try:
         return apply(action)
     except IllegalAction as error:

@@ -1,0 +1,142 @@
+"""The NDJSON event streams over HTTP, against the whole site served by uvicorn: a game's
+stream (the whole game first, then each change, ending with the game), the account's
+stream (its state first, then each challenge), keep-alive lines, and who may follow
+what. Every frame but the first game line is checked against docs/asyncapi.yaml."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from games.live import ndjson
+from tests.asyncapi_contract import contract
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def account(
+    user_factory: Callable[..., Any], token_factory: Callable[..., tuple[Any, str]]
+) -> Callable[[str], tuple[Any, httpx.Client]]:
+    made: list[httpx.Client] = []
+
+    def make(name: str) -> tuple[Any, httpx.Client]:
+        user = user_factory(username=name)
+        _token, raw = token_factory(user)
+        client = httpx.Client(headers={"Authorization": f"Bearer {raw}"}, timeout=20)
+        made.append(client)
+        return user, client
+
+    yield make
+    for client in made:
+        client.close()
+
+
+def lines(response: httpx.Response) -> Iterator[dict[str, Any] | None]:
+    """Each line of a stream as JSON; None for a keep-alive line."""
+    for text in response.iter_lines():
+        yield json.loads(text) if text.strip() else None
+
+
+def frames_until(stream: Iterator[dict[str, Any] | None], done: Callable[[dict], bool]) -> list:
+    """The frames (keep-alives skipped) up to the first for which ``done`` is true."""
+    seen = []
+    for frame in stream:
+        if frame is None:
+            continue
+        seen.append(frame)
+        if done(frame):
+            return seen
+    raise AssertionError(f"the stream ended before the frame awaited: {seen}")
+
+
+def test_a_games_stream_starts_with_the_game_and_follows_it_to_its_end(asgi_server, account, bots):
+    _user, api = account("mila")
+    game = api.post(
+        f"{asgi_server}/api/v1/games/play-now",
+        json={"preset": "polish51", "bots": 1, "level": 1, "time_control": "correspondence"},
+    ).json()
+    url = f"{asgi_server}/api/v1/games/{game['id']}/stream"
+
+    with api.stream("GET", url) as response:
+        assert response.status_code == 200
+        assert response.headers["content-type"] == "application/x-ndjson"
+        stream = lines(response)
+        first = next(stream)
+        assert first["type"] == "game_full" and first["game"] == game["id"]
+        assert first["view"]["you"] == game["you"] and first["view"]["deal"]["hand"]
+        resigned = api.post(f"{asgi_server}/api/v1/games/{game['id']}/resign")
+        assert resigned.status_code == 200, resigned.text
+        frames = frames_until(stream, lambda frame: frame["type"] == "game_over")
+        assert any(f["type"] == "move" and f["move"]["type"] == "resign" for f in frames)
+        # The stream ends with the game.
+        assert list(stream) == []
+    for frame in frames:
+        contract().check_server_frame(frame)
+        assert frame["game"] == game["id"] and frame["ply"] >= first["ply"]
+
+
+def test_the_account_stream_sends_its_state_then_each_challenge(asgi_server, account, bots):
+    _mila, mila = account("mila")
+    _ivo, ivo = account("ivo")
+    game = mila.post(
+        f"{asgi_server}/api/v1/games/play-now", json={"preset": "serbian", "bots": 1}
+    ).json()
+
+    with mila.stream("GET", f"{asgi_server}/api/v1/stream/events") as response:
+        assert response.status_code == 200
+        stream = lines(response)
+        state = frames_until(stream, lambda frame: frame["type"] == "game_start")
+        assert state[-1]["game"] == game["id"]
+        challenged = ivo.post(
+            f"{asgi_server}/api/v1/challenges", json={"to": "mila", "preset": "serbian"}
+        )
+        assert challenged.status_code == 201, challenged.text
+        (challenge, *_) = [
+            frame
+            for frame in frames_until(stream, lambda frame: frame["type"] == "challenge")
+            if frame["type"] == "challenge"
+        ]
+    assert challenge["direction"] == "in"
+    assert challenge["challenge"]["challenger"]["username"] == "ivo"
+    contract().check_server_frame(challenge)
+
+
+def test_a_quiet_stream_sends_keep_alive_lines(asgi_server, account, bots, monkeypatch):
+    monkeypatch.setattr(ndjson, "KEEPALIVE_S", 0.2)
+    _user, api = account("mila")
+
+    with api.stream("GET", f"{asgi_server}/api/v1/stream/events") as response:
+        received = [line for _, line in zip(range(3), lines(response), strict=False)]
+
+    assert received == [None, None, None]
+
+
+def test_a_private_game_is_no_ones_stream_but_its_players(asgi_server, account):
+    _host, host = account("mila")
+    _other, other = account("ivo")
+    game = host.post(
+        f"{asgi_server}/api/v1/games",
+        json={"preset": "serbian", "players": 2, "visibility": "private"},
+    ).json()
+
+    answer = other.get(f"{asgi_server}/api/v1/games/{game['id']}/stream")
+    anonymous = httpx.get(f"{asgi_server}/api/v1/games/{game['id']}/stream", timeout=10)
+
+    assert answer.status_code == 404 and answer.json()["error"]["code"] == "not_found"
+    assert anonymous.status_code == 404
+
+
+def test_the_account_stream_needs_an_account(asgi_server):
+    answer = httpx.get(
+        f"{asgi_server}/api/v1/stream/events",
+        headers={"Accept": "application/x-ndjson"},
+        timeout=10,
+    )
+
+    assert answer.status_code == 401
+    assert json.loads(answer.text)["error"]["code"] == "not_authenticated"
