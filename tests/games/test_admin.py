@@ -66,10 +66,24 @@ def mentions(page: str, text: str) -> bool:
     return text in page or text.replace('"', "&quot;") in page
 
 
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
+
+
+def drawn(text: str, card_id: int) -> str:
+    """A card as the admin draws it: rank and suit symbol (red or black), the joker a
+    star; its id in the tooltip."""
+    if text == "JK":
+        return f'<span class="admin-card card-joker" title="JK #{card_id}">★</span>'
+    colour = "red" if text[-1] in "HD" else "black"
+    face = text[:-1] + SUIT_SYMBOLS[text[-1]]
+    return f'<span class="admin-card card-{colour}" title="{text} #{card_id}">{face}</span>'
+
+
 def hand_texts(row: Deal) -> list[str]:
+    """Every hand of the deal, each as its cards drawn one after the other."""
     deal = row.restore(row.game.engine_ruleset())
     return [
-        " ".join(f"{deal.card(card_id)}#{card_id}" for card_id in deal.hand_ids(seat))
+        "".join(drawn(str(deal.card(card_id)), card_id) for card_id in deal.hand_ids(seat))
         for seat in range(deal.num_players)
     ]
 
@@ -120,9 +134,10 @@ def test_staff_without_the_permission_see_no_hidden_cards(
             assert hand not in page
         for key in ("stock", "hands", "deck", "card_ids", "private"):
             assert not mentions(page, f'"{key}"'), key
-    drawn = move.private["card"]
-    assert not mentions(move_page.content.decode(), f'"id": {drawn["id"]}')
-    assert "stock_count" in deal_page.content.decode()  # the public view is there
+    card = move.private["card"]
+    assert not mentions(move_page.content.decode(), f'"id": {card["id"]}')
+    assert drawn(card["card"], card["id"]) not in move_page.content.decode()
+    assert "cards in the stock" in deal_page.content.decode()  # the public view is there
     assert ModerationAccess.objects.count() == 0
 
 
@@ -134,8 +149,8 @@ def test_a_moderator_sees_a_private_draw_and_it_is_logged(
 
     page = moderator.get(f"/admin/games/move/{move.pk}/change/").content.decode()
 
-    drawn = move.private["card"]
-    assert mentions(page, f'"id": {drawn["id"]}')
+    card = move.private["card"]
+    assert drawn(card["card"], card["id"]) in page
     access = ModerationAccess.objects.get()
     assert (access.what, access.game_id, access.deal_id) == ("move_private", game.pk, row.pk)
 
