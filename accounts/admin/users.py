@@ -45,7 +45,6 @@ def _in_force_filter(kind: str) -> Exists:
     )
 
 
-
 class SanctionInline(ReadOnlyInline):
     model = Sanction
     fk_name = "user"
