@@ -1,6 +1,7 @@
-"""Moderation through the admin: hidden cards for moderators with the permission
-only, every look recorded; the move log is read-only; state changes go through
-services."""
+"""Moderation through the admin: hidden cards, drawn as cards, for moderators with the
+permission only, of a game over or one they are not seated at (never a running game
+they play, not even a superuser), every look recorded; the move log is read-only;
+state changes go through services."""
 
 from __future__ import annotations
 
@@ -12,8 +13,10 @@ import pytest
 from django.contrib.auth.models import Permission
 from django.test import Client
 
+from accounts.models import ModAction
 from games.engine import DrawStock
 from games.models import Deal, Game, ModerationAccess, Move
+from games.play.resign import game_resign
 from tests.gamekit import greedy_action
 
 pytestmark = pytest.mark.django_db
@@ -224,3 +227,69 @@ def test_every_admin_page_renders_for_a_superuser(
         assert admin_client.get(url).status_code == 200, url
     # A superuser has every permission: their looks are recorded too.
     assert ModerationAccess.objects.filter(what__in=["deal_state", "move_private"]).count() == 2
+
+
+def seated_staff(user: Any, *, superuser: bool = False, codenames: tuple[str, ...] = ()) -> Client:
+    """A player of the game made staff (a superuser, or with these games permissions)."""
+    user.is_staff = True
+    user.is_superuser = superuser
+    user.save()
+    user.user_permissions.add(
+        *Permission.objects.filter(content_type__app_label="games", codename__in=codenames)
+    )
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_staff_seated_at_a_running_game_never_see_its_hidden_cards_not_even_a_superuser(
+    started: Callable[..., Any],
+) -> None:
+    game, row, move = a_game_with_a_draw(started)
+    users = [seat.user for seat in game.seats.select_related("user").order_by("position")]
+    superuser = seated_staff(users[0], superuser=True)
+    moderator = seated_staff(users[1], codenames=(*VIEW_ALL, "view_hidden_cards"))
+
+    for client in (superuser, moderator):
+        deal_page = client.get(f"/admin/games/deal/{row.pk}/change/")
+        move_page = client.get(f"/admin/games/move/{move.pk}/change/")
+        for response in (deal_page, move_page):
+            assert response.status_code == 200
+            page = response.content.decode()
+            assert "Hidden information" not in page
+            for hand in hand_texts(row):
+                assert hand not in page
+        card = move.private["card"]
+        assert drawn(card["card"], card["id"]) not in move_page.content.decode()
+
+    assert ModerationAccess.objects.count() == 0
+    assert not ModAction.objects.filter(action=ModAction.Action.LOOK_HIDDEN).exists()
+
+
+def test_a_permission_holder_sees_the_hidden_cards_of_a_finished_game_they_played_logged(
+    started: Callable[..., Any], caplog: Any
+) -> None:
+    game, row, move = a_game_with_a_draw(started)
+    users = [seat.user for seat in game.seats.select_related("user").order_by("position")]
+    game_resign(game=game, user=users[0])
+    game.refresh_from_db()
+    assert game.is_over
+    moderator = seated_staff(users[1], codenames=(*VIEW_ALL, "view_hidden_cards"))
+    caplog.set_level(logging.INFO, logger="games.read.moderation")
+
+    deal_page = moderator.get(f"/admin/games/deal/{row.pk}/change/?reason=report+%2312")
+    move_page = moderator.get(f"/admin/games/move/{move.pk}/change/")
+
+    row.refresh_from_db()
+    page = deal_page.content.decode()
+    assert "Hidden information" in page
+    for hand in hand_texts(row):
+        assert hand in page
+    card = move.private["card"]
+    assert drawn(card["card"], card["id"]) in move_page.content.decode()
+    looks = ModerationAccess.objects.filter(user=users[1], game=game)
+    assert sorted(looks.values_list("what", flat=True)) == ["deal_state", "move_private"]
+    logged = ModAction.objects.filter(action=ModAction.Action.LOOK_HIDDEN, moderator=users[1])
+    assert sorted(logged.values_list("reason", flat=True))[-1] == "report #12"
+    assert logged.count() == 2
+    assert sum("saw deal_state" in record.getMessage() for record in caplog.records) == 1
