@@ -41,7 +41,7 @@ from accounts.moderation.admin_actions import (
     reasoned_action,
 )
 from accounts.moderation.forms import ReasonForm
-from accounts.moderation.hidden_columns import HiddenColumnsGuard
+from accounts.moderation.hidden_columns import HiddenColumnsGuard, HiddenColumnsInline
 from accounts.moderation.modlog import modlog_record
 from games.models import (
     AbsentWait,
@@ -70,7 +70,7 @@ class ReadOnlyAdmin(HiddenColumnsGuard):
         return False
 
 
-class ReadOnlyInline(admin.TabularInline):
+class ReadOnlyInline(HiddenColumnsInline):
     extra = 0
     can_delete = False
     show_change_link = True

@@ -6,14 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib import admin
 from django.contrib.auth.models import User
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
 
 from accounts.moderation.forms import ReasonForm
-from accounts.moderation.hidden_columns import HiddenColumnsGuard
+from accounts.moderation.hidden_columns import HiddenColumnsGuard, HiddenColumnsInline
 
 
 class ReadOnlyAdmin(HiddenColumnsGuard):
@@ -30,7 +29,7 @@ class ReadOnlyAdmin(HiddenColumnsGuard):
         return False
 
 
-class ReadOnlyInline(admin.TabularInline):  # type: ignore[type-arg]
+class ReadOnlyInline(HiddenColumnsInline):
     extra = 0
     can_delete = False
     show_change_link = True

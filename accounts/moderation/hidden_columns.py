@@ -3,12 +3,12 @@
 :data:`HIDDEN_COLUMNS` names them in one place, per model. A new hidden column is
 covered everywhere by adding it here: every admin of the site is a
 :class:`HiddenColumnsGuard` (``guard_registered`` makes the ones Django and the
-libraries register into one), which
+libraries register into one), and every inline a :class:`HiddenColumnsInline`; they
 
-- refuses any lookup in the query string that reaches a hidden column, on the model
+- refuse any lookup in the query string that reaches a hidden column, on the model
   or across relations (``?private__icontains=…``, ``?deals__deck__startswith=…``):
   the changelist answers 400 (``DisallowedModelAdminLookup``), for everyone;
-- leaves hidden columns out of search (``?q=``), ordering (``?o=`` and the default),
+- leave hidden columns out of search (``?q=``), ordering (``?o=`` and the default),
   list columns, list filters and the page's fields. A form's own field for such a
   column stays: it is a rendering chosen on purpose (Django's user form shows a
   password only as its masked summary, beside the link that resets it).
@@ -26,6 +26,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.contrib import admin
+from django.contrib.admin.options import BaseModelAdmin
 from django.core.exceptions import FieldDoesNotExist
 from django.db.models import Model
 from django.db.models.constants import LOOKUP_SEP
@@ -88,41 +89,17 @@ def _visible(model: type[Model], names: Iterable[Any]) -> list[Any]:
     return kept
 
 
-class HiddenColumnsGuard(admin.ModelAdmin):  # type: ignore[type-arg]
-    """Every admin of the site: no hidden column in a lookup, search, ordering, list or
-    form (see the module's docstring)."""
+class HiddenFields(BaseModelAdmin):
+    """An admin page or inline that never shows a hidden column raw (see the module's
+    docstring)."""
 
-    def lookup_allowed(self, lookup: str, value: Any, request: HttpRequest | None = None) -> bool:
-        if reaches_hidden(self.model, lookup):
-            return False
-        return bool(super().lookup_allowed(lookup, value, request))
-
-    def get_search_fields(self, request: HttpRequest) -> Sequence[str]:
-        return _visible(self.model, super().get_search_fields(request))
-
-    def get_ordering(self, request: HttpRequest) -> Sequence[Any]:
-        return _visible(self.model, super().get_ordering(request) or ())
-
-    def get_list_display(self, request: HttpRequest) -> Sequence[Any]:
-        return [
-            column
-            for column in _visible(self.model, super().get_list_display(request))
-            if not reaches_hidden(self.model, self._order_field(column))
-        ]
-
-    def get_list_filter(self, request: HttpRequest) -> Sequence[Any]:
-        return _visible(self.model, super().get_list_filter(request))
-
-    def get_sortable_by(self, request: HttpRequest) -> Sequence[str]:
-        return _visible(self.model, super().get_sortable_by(request))
-
-    def get_fields(self, request: HttpRequest, obj: Any = None) -> Sequence[Any]:
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[Any]:
         return self._visible_fieldset(super().get_fields(request, obj))
 
-    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Sequence[str]:
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[Any]:
         return self._visible_fieldset(super().get_readonly_fields(request, obj))
 
-    def get_exclude(self, request: HttpRequest, obj: Any = None) -> Sequence[str]:
+    def get_exclude(self, request: HttpRequest, obj: Any = None) -> list[Any]:
         return [*(super().get_exclude(request, obj) or ()), *sorted(hidden_of(self.model))]
 
     def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
@@ -147,6 +124,35 @@ class HiddenColumnsGuard(admin.ModelAdmin):  # type: ignore[type-arg]
         declared = getattr(self.form, "declared_fields", {})
         return isinstance(name, str) and name not in declared and reaches_hidden(self.model, name)
 
+
+class HiddenColumnsGuard(HiddenFields, admin.ModelAdmin):
+    """Every admin of the site: no hidden column in a lookup, search, ordering, list or
+    form (see the module's docstring)."""
+
+    def lookup_allowed(self, lookup: str, value: Any, request: HttpRequest | None = None) -> bool:
+        if reaches_hidden(self.model, lookup):
+            return False
+        return bool(super().lookup_allowed(lookup, value, request))
+
+    def get_search_fields(self, request: HttpRequest) -> list[Any]:
+        return _visible(self.model, super().get_search_fields(request))
+
+    def get_ordering(self, request: HttpRequest) -> list[Any]:
+        return _visible(self.model, super().get_ordering(request) or ())
+
+    def get_list_display(self, request: HttpRequest) -> list[Any]:
+        return [
+            column
+            for column in _visible(self.model, super().get_list_display(request))
+            if not reaches_hidden(self.model, self._order_field(column))
+        ]
+
+    def get_list_filter(self, request: HttpRequest) -> list[Any]:
+        return _visible(self.model, super().get_list_filter(request))
+
+    def get_sortable_by(self, request: HttpRequest) -> list[Any]:
+        return _visible(self.model, super().get_sortable_by(request))
+
     def _order_field(self, column: Any) -> str:
         """The path a list column orders by, when it names one (``@admin.display(ordering)``)."""
         attr = column if callable(column) else getattr(self, str(column), None)
@@ -154,7 +160,11 @@ class HiddenColumnsGuard(admin.ModelAdmin):  # type: ignore[type-arg]
         return order.lstrip("-") if isinstance(order, str) else ""
 
 
-def _guarded(admin_class: type[admin.ModelAdmin]) -> type[admin.ModelAdmin]:  # type: ignore[type-arg]
+class HiddenColumnsInline(HiddenFields, admin.TabularInline):
+    """Every inline of the site's admins: no hidden column among its fields."""
+
+
+def _guarded(admin_class: type[admin.ModelAdmin]) -> type[admin.ModelAdmin]:
     return type(admin_class.__name__, (HiddenColumnsGuard, admin_class), {})
 
 

@@ -21,6 +21,7 @@ from accounts.models import ApiToken
 from accounts.moderation.hidden_columns import (
     HIDDEN_COLUMNS,
     HiddenColumnsGuard,
+    HiddenFields,
     hidden_of,
     reaches_hidden,
 )
@@ -150,9 +151,11 @@ def test_every_hidden_column_names_a_column_of_its_model() -> None:
         assert columns <= names, (label, columns - names)
 
 
-def test_every_registered_admin_guards_the_hidden_columns() -> None:
+def test_every_registered_admin_and_inline_guards_the_hidden_columns() -> None:
     for model, model_admin in registered():
         assert isinstance(model_admin, HiddenColumnsGuard), model._meta.label
+        for inline in model_admin.inlines:
+            assert issubclass(inline, HiddenFields), (model._meta.label, inline.__name__)
 
 
 def test_no_lookup_on_a_hidden_column_through_any_admin(hidden_rows: Any, viewer: Client) -> None:
