@@ -431,7 +431,13 @@ class MoveAdmin(HiddenInformationAdmin):
         private = moderation.hidden_move(obj, user=request.user, path=request.path)
         # Translators: the part of a move only its player saw, e.g. "as the mover saw it: card".
         label = pgettext("admin move", "as the mover saw it: %(key)s")
-        return [(label % {"key": key}, _value(value)) for key, value in private.items()]
+        # What the mover alone saw: the keys whose value the public form lacks (the card).
+        public = obj.public if isinstance(obj.public, dict) else {}
+        return [
+            (label % {"key": key}, _value(value))
+            for key, value in private.items()
+            if public.get(key) != value
+        ]
 
 
 # ------------------------------------------------------------------ chat

@@ -1,4 +1,11 @@
-"""The accounts' admin: profiles, API tokens, ratings, and moderation.
+"""The accounts' admin, a module per capability:
+
+- ``profiles``: profiles, API tokens and ratings;
+- ``users``: accounts, with their moderation (standing, record, action buttons);
+- ``reports``: the report queue;
+- ``sanctions``: sanctions, abandonments, fair-play marks and the pairs page;
+- ``modlog``: the modlog, read-only for everyone;
+- ``base``: the read-only bases and the links they share.
 
 Moderation (the "moderator" group, ``accounts.moderation.roles``): an account's page
 shows its sanctions, fair-play marks, reports and modlog, with a button for each

@@ -103,6 +103,7 @@ def test_a_moderator_sees_every_hand_and_the_access_is_logged(
     assert response.status_code == 200
     page = response.content.decode()
     assert "Hidden information" in page
+    assert "css/admin_cards.css" in page  # the cards' faces: rank, suit symbol, colour
     for hand in hand_texts(row):
         assert hand in page
     access = ModerationAccess.objects.get()
