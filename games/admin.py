@@ -6,11 +6,13 @@ delete). What changes a game goes through a moderator command of
 ``games.play.moderation``, with the moderator's reason, which writes the modlog:
 abort a game, adjudicate one (a game's page), hide chat lines.
 
-Hidden information (every hand, the stock, a player's private draws) is shown
-only to staff with the ``games.view_hidden_cards`` permission, on the page of a
-deal or a move, and every such look is recorded (``games.read.moderation``: a
-``ModerationAccess`` row and a log line; and a modlog row, whose reason is the
-page's ``?reason=`` when a link gave one). Lists and other pages never show it.
+Hidden information (every hand, the stock, a player's private draws) is shown only
+on the page of a deal or a move, drawn as cards, to staff with the
+``games.view_hidden_cards`` permission, of a game that is over or that they are not
+seated at (``games.read.moderation.may_see_hidden``); every such look is recorded (a
+``ModerationAccess`` row and a log line; and a modlog row, whose reason is the page's
+``?reason=`` when a link gave one). No admin URL filters, searches or orders by a
+hidden column, for anyone (``accounts.moderation.hidden_columns``, which names them).
 """
 
 from __future__ import annotations
@@ -25,7 +27,9 @@ from django.contrib.auth.models import User
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import ModAction
@@ -37,6 +41,7 @@ from accounts.moderation.admin_actions import (
     reasoned_action,
 )
 from accounts.moderation.forms import ReasonForm
+from accounts.moderation.hidden_columns import HiddenColumnsGuard, HiddenColumnsInline
 from accounts.moderation.modlog import modlog_record
 from games.models import (
     AbsentWait,
@@ -52,7 +57,7 @@ from games.play import moderation as game_moderation
 from games.read import moderation
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class ReadOnlyAdmin(HiddenColumnsGuard):
     """View only: no add, change or delete (actions may still call services)."""
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -65,7 +70,7 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
-class ReadOnlyInline(admin.TabularInline):
+class ReadOnlyInline(HiddenColumnsInline):
     extra = 0
     can_delete = False
     show_change_link = True
@@ -84,8 +89,43 @@ def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
 
-def _cards(pairs: list[dict[str, Any]]) -> str:
-    return " ".join(f"{pair['card']}#{pair['id']}" for pair in pairs) or "-"
+# The suits as the table draws them (static/js/cards.js): symbol, and red or black.
+SUITS = {"S": ("♠", False), "H": ("♥", True), "C": ("♣", False), "D": ("♦", True)}
+
+
+def _card(pair: dict[str, Any]) -> SafeString:
+    """One card as the table draws it: rank and suit symbol ("10♥"), the joker a star;
+    its physical id in the tooltip (the move log names cards by id)."""
+    text, tooltip = str(pair["card"]), f"{pair['card']} #{pair['id']}"
+    if text == "JK":
+        return format_html('<span class="admin-card card-joker" title="{}">★</span>', tooltip)
+    symbol, red = SUITS[text[-1]]
+    colour = "card-red" if red else "card-black"
+    return format_html(
+        '<span class="admin-card {}" title="{}">{}{}</span>', colour, tooltip, text[:-1], symbol
+    )
+
+
+def _cards(pairs: list[dict[str, Any]]) -> SafeString:
+    if not pairs:
+        return format_html('<span class="admin-cards">{}</span>', "-")
+    return format_html(
+        '<span class="admin-cards">{}</span>',
+        format_html_join("", "{}", ((_card(pair),) for pair in pairs)),
+    )
+
+
+def _is_card(value: Any) -> bool:
+    return isinstance(value, dict) and set(value) == {"id", "card"}
+
+
+def _value(value: Any) -> SafeString:
+    """A value of a move's private form: its cards drawn, anything else as text."""
+    if _is_card(value):
+        return _cards([value])
+    if isinstance(value, list) and value and all(_is_card(item) for item in value):
+        return _cards(value)
+    return format_html("{}", _json(value))
 
 
 # ------------------------------------------------------------------ games
@@ -195,7 +235,6 @@ class GameAdmin(ObjectActionsMixin, ReadOnlyAdmin):
         "winners",
         "players",
         "visibility",
-        "invite_code",
         "owner",
         "time_control",
         "seconds_per_turn",
@@ -261,13 +300,14 @@ class GameAdmin(ObjectActionsMixin, ReadOnlyAdmin):
 
 
 class HiddenInformationAdmin(ReadOnlyAdmin):
-    """The page of one object shows its hidden information to moderators with the
-    permission, recording the access; nobody else gets it."""
+    """The page of one object shows its hidden information, drawn as cards, to staff
+    who may see its game's hidden cards (``moderation.may_see_hidden``), recording the
+    look; nobody else gets it."""
 
     change_form_template = "admin/games/hidden_change_form.html"
 
-    def hidden_lines(self, request: HttpRequest, obj: Any) -> list[tuple[str, str]]:
-        """What this page may show a moderator, as (label, text) lines; each subclass
+    def hidden_lines(self, request: HttpRequest, obj: Any) -> list[tuple[str, SafeString]]:
+        """What this page may show a moderator, as (label, drawn) lines; each subclass
         names its own (and records the look). Nothing by default: a page that forgets
         to say shows nothing hidden rather than failing."""
         return []
@@ -280,12 +320,15 @@ class HiddenInformationAdmin(ReadOnlyAdmin):
         extra_context: dict[str, Any] | None = None,
     ) -> HttpResponse:
         extra_context = dict(extra_context or {})
-        if request.method == "GET" and moderation.may_see_hidden(request.user):
-            obj = self.get_object(request, unquote(object_id))
-            if obj is not None and self.has_view_permission(request, obj):
-                extra_context["hidden"] = self.hidden_lines(request, obj)
-                if extra_context["hidden"]:
-                    self._look_logged(request, obj)
+        obj = self.get_object(request, unquote(object_id)) if request.method == "GET" else None
+        if (
+            obj is not None
+            and self.has_view_permission(request, obj)
+            and moderation.may_see_hidden(request.user, obj.game)
+        ):
+            extra_context["hidden"] = self.hidden_lines(request, obj)
+            if extra_context["hidden"]:
+                self._look_logged(request, obj)
         return super().change_view(request, object_id, form_url, extra_context)
 
     def _look_logged(self, request: HttpRequest, obj: Any) -> None:
@@ -302,12 +345,25 @@ class HiddenInformationAdmin(ReadOnlyAdmin):
         )
 
 
+def _seat(seat: int) -> str:
+    return gettext("seat %(seat)s") % {"seat": seat}
+
+
+def _text(value: Any) -> SafeString:
+    return format_html("{}", value)
+
+
+def _lines(lines: list[tuple[str, SafeString]]) -> SafeString:
+    return format_html_join("", "<dt>{}</dt><dd>{}</dd>", lines)
+
+
 @admin.register(Deal)
 class DealAdmin(HiddenInformationAdmin):
     list_display = ("game", "number", "dealer", "started_at", "finished_at")
     list_select_related = ("game",)
     search_fields = ("game__public_id",)
-    # Never the deck order, card ids, seeds or the raw snapshot: they hold every card.
+    # Never the deck order, card ids, seeds or the raw snapshot: they hold every card
+    # (``hidden_columns`` keeps them out of every page, list and lookup).
     fields = ("game", "number", "dealer", "started_at", "finished_at", "result", "public_view")
     readonly_fields = fields
 
@@ -315,15 +371,30 @@ class DealAdmin(HiddenInformationAdmin):
         return super().get_queryset(request).defer("deck", "card_ids", "reshuffle_seeds")
 
     @admin.display(description=_("public view (what a spectator sees)"))
-    def public_view(self, row: Deal) -> str:
-        return _json(row.restore(row.game.engine_ruleset()).view(None).to_dict())
+    def public_view(self, row: Deal) -> SafeString:
+        view = row.restore(row.game.engine_ruleset()).view(None).to_dict()
+        counts = " · ".join(f"{_seat(seat)}: {n}" for seat, n in enumerate(view["hand_counts"]))
+        lines = [
+            (gettext("to move"), _text(_seat(view["to_move"]))),
+            (gettext("cards in hand"), _text(counts)),
+            (gettext("cards in the stock"), _text(view["stock_count"])),
+            (gettext("discard (bottom first)"), _cards(view["discard"])),
+        ]
+        lines += [
+            (gettext("meld of seat %(seat)s") % {"seat": meld["owner"]}, _cards(meld["cards"]))
+            for meld in view["table"]
+        ]
+        return format_html('<dl class="admin-deal">{}</dl>', _lines(lines))
 
-    def hidden_lines(self, request: HttpRequest, obj: Deal) -> list[tuple[str, str]]:
+    def hidden_lines(self, request: HttpRequest, obj: Deal) -> list[tuple[str, SafeString]]:
         state = moderation.hidden_deal_state(obj, user=request.user, path=request.path)
-        lines = [(f"hand of seat {seat}", _cards(hand)) for seat, hand in enumerate(state["hands"])]
-        lines.append(("stock (top first)", _cards(state["stock_top_first"])))
-        lines.append(("discard (bottom first)", _cards(state["discard_bottom_first"])))
-        lines.append(("to move", str(state["to_move"])))
+        lines = [
+            (gettext("hand of seat %(seat)s") % {"seat": seat}, _cards(hand))
+            for seat, hand in enumerate(state["hands"])
+        ]
+        lines.append((gettext("stock (top first)"), _cards(state["stock_top_first"])))
+        lines.append((gettext("discard (bottom first)"), _cards(state["discard_bottom_first"])))
+        lines.append((gettext("to move"), _text(_seat(state["to_move"]))))
         return lines
 
 
@@ -354,11 +425,19 @@ class MoveAdmin(HiddenInformationAdmin):
     def by_server(self, move: Move) -> bool:
         return move.user_id is None
 
-    def hidden_lines(self, request: HttpRequest, obj: Move) -> list[tuple[str, str]]:
+    def hidden_lines(self, request: HttpRequest, obj: Move) -> list[tuple[str, SafeString]]:
         if obj.private is None:
             return []
         private = moderation.hidden_move(obj, user=request.user, path=request.path)
-        return [("as the mover saw it", _json(private))]
+        # Translators: the part of a move only its player saw, e.g. "as the mover saw it: card".
+        label = pgettext("admin move", "as the mover saw it: %(key)s")
+        # What the mover alone saw: the keys whose value the public form lacks (the card).
+        public = obj.public if isinstance(obj.public, dict) else {}
+        return [
+            (label % {"key": key}, _value(value))
+            for key, value in private.items()
+            if public.get(key) != value
+        ]
 
 
 # ------------------------------------------------------------------ chat

@@ -474,6 +474,8 @@ class ModerationAccess(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        verbose_name = gettext_lazy("moderation access")
+        verbose_name_plural = gettext_lazy("moderation accesses")
         ordering = ["-created_at", "-id"]
         permissions = [
             ("view_hidden_cards", "Can see hidden cards (every hand, the stock) in the admin"),

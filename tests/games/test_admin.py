@@ -1,6 +1,7 @@
-"""Moderation through the admin: hidden cards for moderators with the permission
-only, every look recorded; the move log is read-only; state changes go through
-services."""
+"""Moderation through the admin: hidden cards, drawn as cards, for moderators with the
+permission only, of a game over or one they are not seated at (never a running game
+they play, not even a superuser), every look recorded; the move log is read-only;
+state changes go through services."""
 
 from __future__ import annotations
 
@@ -12,8 +13,10 @@ import pytest
 from django.contrib.auth.models import Permission
 from django.test import Client
 
+from accounts.models import ModAction
 from games.engine import DrawStock
 from games.models import Deal, Game, ModerationAccess, Move
+from games.play.resign import game_resign
 from tests.gamekit import greedy_action
 
 pytestmark = pytest.mark.django_db
@@ -66,10 +69,24 @@ def mentions(page: str, text: str) -> bool:
     return text in page or text.replace('"', "&quot;") in page
 
 
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "C": "♣", "D": "♦"}
+
+
+def drawn(text: str, card_id: int) -> str:
+    """A card as the admin draws it: rank and suit symbol (red or black), the joker a
+    star; its id in the tooltip."""
+    if text == "JK":
+        return f'<span class="admin-card card-joker" title="JK #{card_id}">★</span>'
+    colour = "red" if text[-1] in "HD" else "black"
+    face = text[:-1] + SUIT_SYMBOLS[text[-1]]
+    return f'<span class="admin-card card-{colour}" title="{text} #{card_id}">{face}</span>'
+
+
 def hand_texts(row: Deal) -> list[str]:
+    """Every hand of the deal, each as its cards drawn one after the other."""
     deal = row.restore(row.game.engine_ruleset())
     return [
-        " ".join(f"{deal.card(card_id)}#{card_id}" for card_id in deal.hand_ids(seat))
+        "".join(drawn(str(deal.card(card_id)), card_id) for card_id in deal.hand_ids(seat))
         for seat in range(deal.num_players)
     ]
 
@@ -86,6 +103,7 @@ def test_a_moderator_sees_every_hand_and_the_access_is_logged(
     assert response.status_code == 200
     page = response.content.decode()
     assert "Hidden information" in page
+    assert "css/admin_cards.css" in page  # the cards' faces: rank, suit symbol, colour
     for hand in hand_texts(row):
         assert hand in page
     access = ModerationAccess.objects.get()
@@ -120,9 +138,10 @@ def test_staff_without_the_permission_see_no_hidden_cards(
             assert hand not in page
         for key in ("stock", "hands", "deck", "card_ids", "private"):
             assert not mentions(page, f'"{key}"'), key
-    drawn = move.private["card"]
-    assert not mentions(move_page.content.decode(), f'"id": {drawn["id"]}')
-    assert "stock_count" in deal_page.content.decode()  # the public view is there
+    card = move.private["card"]
+    assert not mentions(move_page.content.decode(), f'"id": {card["id"]}')
+    assert drawn(card["card"], card["id"]) not in move_page.content.decode()
+    assert "cards in the stock" in deal_page.content.decode()  # the public view is there
     assert ModerationAccess.objects.count() == 0
 
 
@@ -134,8 +153,8 @@ def test_a_moderator_sees_a_private_draw_and_it_is_logged(
 
     page = moderator.get(f"/admin/games/move/{move.pk}/change/").content.decode()
 
-    drawn = move.private["card"]
-    assert mentions(page, f'"id": {drawn["id"]}')
+    card = move.private["card"]
+    assert drawn(card["card"], card["id"]) in page
     access = ModerationAccess.objects.get()
     assert (access.what, access.game_id, access.deal_id) == ("move_private", game.pk, row.pk)
 
@@ -209,3 +228,69 @@ def test_every_admin_page_renders_for_a_superuser(
         assert admin_client.get(url).status_code == 200, url
     # A superuser has every permission: their looks are recorded too.
     assert ModerationAccess.objects.filter(what__in=["deal_state", "move_private"]).count() == 2
+
+
+def seated_staff(user: Any, *, superuser: bool = False, codenames: tuple[str, ...] = ()) -> Client:
+    """A player of the game made staff (a superuser, or with these games permissions)."""
+    user.is_staff = True
+    user.is_superuser = superuser
+    user.save()
+    user.user_permissions.add(
+        *Permission.objects.filter(content_type__app_label="games", codename__in=codenames)
+    )
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_staff_seated_at_a_running_game_never_see_its_hidden_cards_not_even_a_superuser(
+    started: Callable[..., Any],
+) -> None:
+    game, row, move = a_game_with_a_draw(started)
+    users = [seat.user for seat in game.seats.select_related("user").order_by("position")]
+    superuser = seated_staff(users[0], superuser=True)
+    moderator = seated_staff(users[1], codenames=(*VIEW_ALL, "view_hidden_cards"))
+
+    for client in (superuser, moderator):
+        deal_page = client.get(f"/admin/games/deal/{row.pk}/change/")
+        move_page = client.get(f"/admin/games/move/{move.pk}/change/")
+        for response in (deal_page, move_page):
+            assert response.status_code == 200
+            page = response.content.decode()
+            assert "Hidden information" not in page
+            for hand in hand_texts(row):
+                assert hand not in page
+        card = move.private["card"]
+        assert drawn(card["card"], card["id"]) not in move_page.content.decode()
+
+    assert ModerationAccess.objects.count() == 0
+    assert not ModAction.objects.filter(action=ModAction.Action.LOOK_HIDDEN).exists()
+
+
+def test_a_permission_holder_sees_the_hidden_cards_of_a_finished_game_they_played_logged(
+    started: Callable[..., Any], caplog: Any
+) -> None:
+    game, row, move = a_game_with_a_draw(started)
+    users = [seat.user for seat in game.seats.select_related("user").order_by("position")]
+    game_resign(game=game, user=users[0])
+    game.refresh_from_db()
+    assert game.is_over
+    moderator = seated_staff(users[1], codenames=(*VIEW_ALL, "view_hidden_cards"))
+    caplog.set_level(logging.INFO, logger="games.read.moderation")
+
+    deal_page = moderator.get(f"/admin/games/deal/{row.pk}/change/?reason=report+%2312")
+    move_page = moderator.get(f"/admin/games/move/{move.pk}/change/")
+
+    row.refresh_from_db()
+    page = deal_page.content.decode()
+    assert "Hidden information" in page
+    for hand in hand_texts(row):
+        assert hand in page
+    card = move.private["card"]
+    assert drawn(card["card"], card["id"]) in move_page.content.decode()
+    looks = ModerationAccess.objects.filter(user=users[1], game=game)
+    assert sorted(looks.values_list("what", flat=True)) == ["deal_state", "move_private"]
+    logged = ModAction.objects.filter(action=ModAction.Action.LOOK_HIDDEN, moderator=users[1])
+    assert sorted(logged.values_list("reason", flat=True))[-1] == "report #12"
+    assert logged.count() == 2
+    assert sum("saw deal_state" in record.getMessage() for record in caplog.records) == 1

@@ -1,0 +1,242 @@
+"""The report queue in the admin: each report's page shows its game (with links to
+its deals' pages, whose look at hidden cards is logged with the report as its reason),
+the chat around the reported line and the account's record."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlencode
+
+from django import forms
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.urls import reverse
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext_lazy as _
+
+from accounts.admin.base import (
+    ReadOnlyAdmin,
+    account_link,
+    game_link,
+    moderator,
+    reason_form,
+)
+from accounts.models import (
+    Report,
+)
+from accounts.moderation import roles, selectors, services
+from accounts.moderation.admin_actions import ObjectAction, ObjectActionsMixin, reasoned_action
+from accounts.moderation.forms import (
+    ReasonForm,
+)
+from games.models import Deal
+
+# ------------------------------------------------------------------ reports
+
+
+def _close(outcome: str) -> Any:
+    def perform(request: HttpRequest, report: Report, form: forms.Form) -> str:
+        services.report_close(
+            report=report,
+            moderator=moderator(request),
+            outcome=outcome,
+            reason=form.cleaned_data["reason"],
+        )
+        return f"Report #{report.pk} {outcome}."
+
+    return perform
+
+
+def _report_context(report: Report) -> selectors.ReportContext:
+    """The report's context, read once for the several fields of its page."""
+    found: selectors.ReportContext | None = getattr(report, "_moderation_context", None)
+    if found is None:
+        found = selectors.report_context(report)
+        report._moderation_context = found  # type: ignore[attr-defined]
+    return found
+
+
+def _is_open(report: Report) -> bool:
+    return report.status == Report.Status.OPEN
+
+
+@admin.register(Report)
+class ReportAdmin(ObjectActionsMixin, ReadOnlyAdmin):
+    """The report queue: open reports first by the status filter; each report's page
+    shows its game, the chat around the reported line and the account's record."""
+
+    object_actions = (
+        ObjectAction(
+            "resolve",
+            "Resolve (action taken)",
+            roles.RESOLVE_REPORT,
+            reason_form,
+            _close(Report.Status.RESOLVED),
+            _is_open,
+        ),
+        ObjectAction(
+            "dismiss",
+            "Dismiss",
+            roles.RESOLVE_REPORT,
+            reason_form,
+            _close(Report.Status.DISMISSED),
+            _is_open,
+        ),
+    )
+    list_display = ("created_at", "status", "reason", "reported_link", "reporter", "source")
+    list_filter = ("status", "reason")
+    search_fields = ("reported__username", "reporter__username", "text", "game__public_id")
+    list_select_related = ("reported", "reporter", "game")
+    date_hierarchy = "created_at"
+    actions = ["dismiss_reports"]
+    fields = (
+        "status",
+        "reason",
+        "created_at",
+        "reporter",
+        "reported_link",
+        "text",
+        "game_link",
+        "chat_context",
+        "earlier_reports",
+        "account_record",
+        "resolved_at",
+        "resolved_by",
+        "resolution",
+    )
+    readonly_fields = fields
+
+    @admin.display(description=_("reported account"), ordering="reported__username")
+    def reported_link(self, report: Report) -> str:
+        return account_link(report.reported)
+
+    @admin.display(description=_("game"))
+    def game_link(self, report: Report) -> str:
+        game = report.game
+        if game is None:
+            return "- (reported from the profile)"
+        # Each deal's page, with the report as the reason its look at hidden cards is logged.
+        query = urlencode({"reason": f"report #{report.pk}"})
+        numbers = Deal.objects.filter(game=game).order_by("number").values_list("pk", "number")
+        deals = format_html_join(
+            " · ",
+            '<a href="{}?{}">deal {}</a>',
+            (
+                (reverse("admin:games_deal_change", args=[pk]), query, number)
+                for pk, number in numbers
+            ),
+        )
+        return format_html("{} · {} (looking at hidden cards is logged)", game_link(game), deals)
+
+    @admin.display(description=_("chat around the reported line"))
+    def chat_context(self, report: Report) -> str:
+        context = _report_context(report)
+        if not context.chat:
+            return "-"
+        return format_html(
+            "<ol class='chat-context'>{}</ol>",
+            format_html_join(
+                "",
+                "<li>{}{} <b>{}</b>: {}{}{}</li>",
+                (
+                    (
+                        "» " if line.pk == report.chat_message_id else "",
+                        f"{line.created_at:%H:%M:%S}",
+                        line.user.get_username(),
+                        line.text,
+                        " (hidden)" if line.hidden_at else "",
+                        " «" if line.pk == report.chat_message_id else "",
+                    )
+                    for line in context.chat
+                ),
+            ),
+        )
+
+    @admin.display(description=_("earlier reports about the account"))
+    def earlier_reports(self, report: Report) -> str:
+        earlier = _report_context(report).earlier_reports
+        if not earlier:
+            return "none"
+        return format_html_join(
+            mark_safe("<br>"),
+            '<a href="{}">#{}</a> {} · {} · by {} · {}',
+            (
+                (
+                    reverse("admin:accounts_report_change", args=[other.pk]),
+                    other.pk,
+                    f"{other.created_at:%Y-%m-%d}",
+                    other.get_reason_display(),
+                    other.reporter.get_username(),
+                    other.get_status_display(),
+                )
+                for other in earlier
+            ),
+        )
+
+    @admin.display(description=_("the account's sanctions and marks"))
+    def account_record(self, report: Report) -> str:
+        context = _report_context(report)
+        lines = [
+            (
+                f"{sanction.created_at:%Y-%m-%d}",
+                sanction.get_kind_display(),
+                "for good" if sanction.ends_at is None else f"until {sanction.ends_at:%Y-%m-%d}",
+                " (lifted)" if sanction.lifted_at else "",
+                sanction.reason,
+            )
+            for sanction in context.sanctions
+        ]
+        lines += [
+            (
+                f"{mark.created_at:%Y-%m-%d}",
+                f"{mark.get_kind_display()} mark",
+                "",
+                " (removed)" if mark.removed_at else "",
+                mark.reason,
+            )
+            for mark in context.marks
+        ]
+        record = format_html_join(mark_safe("<br>"), "{} {} {}{}: {}", lines) or "none"
+        return format_html(
+            '{}<br><a href="{}">Moderate the account…</a>',
+            record,
+            reverse("admin:auth_user_change", args=[report.reported_id]),
+        )
+
+    @admin.display(description=_("from"))
+    def source(self, report: Report) -> str:
+        return report.source
+
+    def has_dismiss_permission(self, request: HttpRequest) -> bool:
+        return bool(request.user.has_perm(roles.RESOLVE_REPORT))
+
+    @admin.action(description=_("Dismiss the selected reports"), permissions=["dismiss"])
+    def dismiss_reports(
+        self, request: HttpRequest, queryset: QuerySet[Report]
+    ) -> HttpResponse | None:
+        def perform(reports: QuerySet[Report], form: forms.Form) -> None:
+            closed = 0
+            for report in reports.filter(status=Report.Status.OPEN):
+                services.report_close(
+                    report=report,
+                    moderator=moderator(request),
+                    outcome=Report.Status.DISMISSED,
+                    reason=form.cleaned_data["reason"],
+                )
+                closed += 1
+            self.message_user(
+                request,
+                _("%(closed)s report(s) dismissed.") % {"closed": closed},
+                level=messages.SUCCESS,
+            )
+
+        return reasoned_action(
+            self,
+            request,
+            queryset,
+            title="Dismiss the selected reports",
+            form_class=ReasonForm,
+            perform=perform,
+        )
