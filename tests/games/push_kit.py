@@ -1,12 +1,15 @@
-"""What the push tests share: a browser's keys and a resolver that answers for chosen
-host names (the test machine has no DNS), counting every lookup."""
+"""What the push tests share: a browser's keys, a resolver that answers for chosen
+host names (the test machine has no DNS) and counts every lookup, and a push service
+that accepts connections and never answers."""
 
 from __future__ import annotations
 
 import base64
 import socket
+import threading
 from collections import Counter
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -68,3 +71,30 @@ def fake_dns(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeDNS]:
     resolver.names["fcm.googleapis.com"] = [FCM_ADDRESS]
     monkeypatch.setattr(socket, "getaddrinfo", resolver)
     yield resolver
+
+
+@contextmanager
+def silent_listener() -> Iterator[tuple[int, list[socket.socket]]]:
+    """A TCP port on 127.0.0.1 that accepts every connection and never answers."""
+    listener = socket.create_server(("127.0.0.1", 0), backlog=64)
+    listener.settimeout(0.05)
+    accepted: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        while not stop.is_set():
+            try:
+                accepted.append(listener.accept()[0])
+            except TimeoutError:
+                continue
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    try:
+        yield listener.getsockname()[1], accepted
+    finally:
+        stop.set()
+        thread.join(timeout=10)
+        for connection in accepted:
+            connection.close()
+        listener.close()

@@ -8,7 +8,6 @@ from __future__ import annotations
 import base64
 import json
 import os
-import socket
 import ssl
 import threading
 import time
@@ -31,7 +30,7 @@ from games.notify import notices, push
 from games.play.resign import game_resign
 from games.read.selectors import preset_name
 from tests.games.notify_kit import SERBIAN, Duel, duel, play_turn
-from tests.games.push_kit import FakeDNS, fake_dns
+from tests.games.push_kit import FakeDNS, fake_dns, silent_listener
 
 __all__ = ["fake_dns"]  # a fixture
 
@@ -381,30 +380,3 @@ def test_a_notice_to_many_silent_push_services_ends_within_its_budget(table, cli
     assert taken == 0
     assert 1.0 < spent < 3.0, spent  # ten timeouts would be 5 s
     assert 2 <= len(accepted) < 10
-
-
-@contextmanager
-def silent_listener() -> Iterator[tuple[int, list[socket.socket]]]:
-    """A TCP port on 127.0.0.1 that accepts every connection and never answers."""
-    listener = socket.create_server(("127.0.0.1", 0), backlog=64)
-    listener.settimeout(0.05)
-    accepted: list[socket.socket] = []
-    stop = threading.Event()
-
-    def accept() -> None:
-        while not stop.is_set():
-            try:
-                accepted.append(listener.accept()[0])
-            except TimeoutError:
-                continue
-
-    thread = threading.Thread(target=accept, daemon=True)
-    thread.start()
-    try:
-        yield listener.getsockname()[1], accepted
-    finally:
-        stop.set()
-        thread.join(timeout=10)
-        for connection in accepted:
-            connection.close()
-        listener.close()
