@@ -23,8 +23,9 @@ SUBSCRIPTIONS = "/api/v1/me/push-subscriptions"
 PRIVATE = "This push address leads to a private or local network, not to the Internet."
 
 
-def subscribe(client: Any, endpoint: str) -> Any:
-    return client.post(SUBSCRIPTIONS, {"endpoint": endpoint, "keys": browser_keys()}, format="json")
+def subscribe(client: Any, endpoint: str, **headers: str) -> Any:
+    subscription = {"endpoint": endpoint, "keys": browser_keys()}
+    return client.post(SUBSCRIPTIONS, subscription, format="json", **headers)
 
 
 def refused_endpoint(response: Any) -> str:
@@ -213,3 +214,20 @@ def test_a_subscription_the_setting_no_longer_allows_is_dropped(auth_client, use
         tasks.challenge_notice.delay(user_id=user.pk, challenger="Jova", url="/play/")
 
     assert not PushSubscription.objects.filter(user=user).exists()
+
+
+def test_refusals_are_said_in_the_players_language(auth_client, fake_dns, settings):
+    polish = {"HTTP_ACCEPT_LANGUAGE": "pl"}
+    settings.PUSH_SUBSCRIPTIONS_PER_USER = 2
+    fake_dns.names["fcm.googleapis.com"] = ["192.168.1.20"]
+
+    private = refused_endpoint(subscribe(auth_client, f"{FCM_ENDPOINT}lan", **polish))
+
+    fake_dns.names["fcm.googleapis.com"] = ["142.250.185.74"]
+    for number in range(2):
+        subscribe(auth_client, f"{FCM_ENDPOINT}{number}")
+    too_many = error_of(subscribe(auth_client, f"{FCM_ENDPOINT}third", **polish))["message"]
+    assert private == (
+        "Ten adres powiadomień push prowadzi do sieci prywatnej lub lokalnej, a nie do internetu."
+    )
+    assert too_many.startswith("Powiadomienia push trafiają już do 2 przeglądarek,")
