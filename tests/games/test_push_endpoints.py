@@ -14,6 +14,7 @@ from games import tasks
 from games.models import PushSubscription
 from tests.gamekit import SchemaChecker, error_of
 from tests.games.push_kit import FCM_ENDPOINT, browser_keys, fake_dns
+from tests.games.test_concurrency import at_once, second_device
 
 __all__ = ["fake_dns"]  # a fixture
 
@@ -154,6 +155,23 @@ def test_a_browser_registered_again_does_not_count_twice(auth_client, user, fake
     again = subscribe(auth_client, f"{FCM_ENDPOINT}3")  # new keys, same browser
 
     assert again.status_code == 201, again.json()
+    assert PushSubscription.objects.filter(user=user).count() == 10
+
+
+@pytest.mark.django_db(transaction=True)
+def test_browsers_registered_at_once_never_go_past_the_limit(auth_client, user, fake_dns):
+    for number in range(9):
+        assert subscribe(auth_client, f"{FCM_ENDPOINT}{number}").status_code == 201
+    devices = [second_device(auth_client) for _ in range(4)]
+
+    answers = at_once(
+        *(
+            lambda device=device, n=n: subscribe(device, f"{FCM_ENDPOINT}at-once-{n}")
+            for n, device in enumerate(devices)
+        )
+    )
+
+    assert sorted(answer.status_code for answer in answers) == [201, 409, 409, 409]
     assert PushSubscription.objects.filter(user=user).count() == 10
 
 
