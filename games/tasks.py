@@ -20,7 +20,7 @@ from django.core.cache import cache
 from django.utils import timezone
 
 from games.chips import services as chips
-from games.notify import digests, notices, reminders
+from games.notify import digests, notices, push, reminders
 from games.play import bot_turns, premoves, timeouts
 
 logger = logging.getLogger(__name__)
@@ -146,6 +146,20 @@ def challenge_notice(
     )
 
 
+# Routed to the "push" queue (CELERY_TASK_ROUTES): its own worker waits on the push
+# services. The notice's own budget ends it first; the time limits stop one that a
+# server keeps busy past it (a read that trickles, a slow DNS answer).
+@shared_task(
+    name="games.tasks.push_deliver",
+    ignore_result=True,
+    soft_time_limit=settings.PUSH_NOTICE_BUDGET_S + 10,
+    time_limit=settings.PUSH_NOTICE_BUDGET_S + 20,
+)
+def push_deliver(user_id: int, payload: dict[str, str], ttl: int) -> int:
+    """Send a notice's push to every browser of the user."""
+    return push.push_deliver(user_id=user_id, payload=payload, ttl=ttl)
+
+
 @shared_task(name="games.tasks.send_reminders", ignore_result=True)
 def send_reminders(now: datetime | None = None) -> int:
     """Remind correspondence players before their deadlines, at the lead times each
@@ -174,6 +188,7 @@ __all__ = [
     "challenge_notice",
     "game_over_notice",
     "premove_apply",
+    "push_deliver",
     "send_daily_digests",
     "send_reminders",
     "strike_notice",

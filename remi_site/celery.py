@@ -1,7 +1,9 @@
 """The Celery app, configured from Django settings (the ``CELERY_`` names).
 
-Start a worker with ``celery -A remi_site worker`` and the one beat with
-``celery -A remi_site beat``; the embedded run command starts both.
+Start a worker with ``celery -A remi_site worker``, a worker for the browsers' pushes
+with ``celery -A remi_site worker -Q push`` (the ``push`` queue, CELERY_TASK_ROUTES in
+settings: a push service that hangs holds up only that worker) and the one beat with
+``celery -A remi_site beat``; the embedded run command starts all three.
 """
 
 import os

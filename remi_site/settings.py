@@ -230,6 +230,10 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TIMEZONE = "UTC"
 CELERY_IMPORTS = ["remi_site.tasks"]
+# Pushes to browsers wait on outside servers: they have their own queue and worker
+# (`celery -A remi_site worker -Q push`), so that a slow push service never holds up
+# the default queue's bot moves, deadlines and emails.
+CELERY_TASK_ROUTES = {"games.tasks.push_deliver": {"queue": "push"}}
 # The scheduler makes the file's folder if it is missing, and reports beat's heartbeat.
 CELERY_BEAT_SCHEDULER = "remi_site.beat:Scheduler"
 CELERY_BEAT_SCHEDULE_FILENAME = env.str(
@@ -319,10 +323,30 @@ VAPID_PRIVATE_KEY = env.str("VAPID_PRIVATE_KEY", default="")
 VAPID_KEY_FILE = Path(env.str("VAPID_KEY_FILE", default=str(VAR_DIR / "vapid-private.pem")))
 # Who push services may contact about the site's pushes (mailto: or https:).
 VAPID_SUBJECT = env.str("VAPID_SUBJECT", default="mailto:noreply@localhost")
-# Push endpoints on this machine or a private network are refused (a user could make
-# the server send requests there) unless this is set (tests with a local endpoint).
+# Push endpoints are accepted only on the browsers' push services (host names and the
+# names under them; empty: any public host) and only where every address of the host
+# is public (games.notify.push_endpoints, docs/push.md). PUSH_ALLOW_LOCAL_ENDPOINTS
+# lets any address and http:// by: tests with a local push service only.
+PUSH_SERVICE_HOSTS: list[str] = env.list(
+    "PUSH_SERVICE_HOSTS",
+    default=[
+        "fcm.googleapis.com",  # Chrome, Opera, Samsung Internet, Brave, Vivaldi
+        "push.services.mozilla.com",  # Firefox
+        "notify.windows.com",  # Edge
+        "push.apple.com",  # Safari
+    ],
+)
 PUSH_ALLOW_LOCAL_ENDPOINTS = env.bool("PUSH_ALLOW_LOCAL_ENDPOINTS", default=False)
-PUSH_TIMEOUT_S = env.float("PUSH_TIMEOUT_S", default=10.0)
+# Browsers per account that receive pushes.
+PUSH_SUBSCRIPTIONS_PER_USER = env.int("PUSH_SUBSCRIPTIONS_PER_USER", default=10)
+# Pushes are sent by the worker of the "push" queue (CELERY_TASK_ROUTES): each request
+# gets PUSH_TIMEOUT_S to connect and as much to answer, one notice to all of a user's
+# browsers PUSH_NOTICE_BUDGET_S in all (a task still running well past it is stopped).
+PUSH_TIMEOUT_S = env.float("PUSH_TIMEOUT_S", default=5.0)
+PUSH_NOTICE_BUDGET_S = env.float("PUSH_NOTICE_BUDGET_S", default=20.0)
+# A CA bundle to check push services' certificates with instead of certifi's (a host
+# behind a TLS-inspecting proxy; tests).
+PUSH_CA_BUNDLE = env.str("PUSH_CA_BUNDLE", default="")
 # /healthz calls the worker or beat stale (503) when its last heartbeat is older.
 WORKER_HEARTBEAT_MAX_AGE = env.float("WORKER_HEARTBEAT_MAX_AGE", default=60.0)
 BEAT_HEARTBEAT_MAX_AGE = env.float("BEAT_HEARTBEAT_MAX_AGE", default=30.0)

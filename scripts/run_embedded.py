@@ -1,17 +1,20 @@
 #!/usr/bin/env python
-"""Run the whole site on one machine: embedded Redis, ASGI server, Celery worker and beat.
+"""Run the whole site on one machine: embedded Redis, ASGI server, Celery workers and beat.
 
-``make run`` migrates, creates the bots and then execs this. All four processes are
-children of this one; Ctrl-C (SIGINT), SIGTERM or SIGHUP stops them all, the web
-server, beat and the worker first and Redis last. A web server, worker or beat that
-dies is started again (a crash loses no game: the state is in the database); one that
-keeps dying (``MAX_RESTARTS`` in ``RESTART_WINDOW_S``), or the embedded Redis dying,
-stops everything and this exits non-zero.
+``make run`` migrates, creates the bots and then execs this. All five processes are
+children of this one: two Celery workers, the main one and one for the ``push`` queue
+alone, so that a push service that hangs never holds up a bot move or a deadline.
+Ctrl-C (SIGINT), SIGTERM or SIGHUP stops them all, the web server, beat and the workers
+first and Redis last. A web server, worker or beat that dies is started again (a crash
+loses no game: the state is in the database); one that keeps dying (``MAX_RESTARTS``
+in ``RESTART_WINDOW_S``), or the embedded Redis dying, stops everything and this exits
+non-zero.
 
 Environment: ``REMI_HOST`` (127.0.0.1), ``REMI_PORT`` (8000), ``REMI_WEB_WORKERS`` (1),
-``REMI_CELERY_CONCURRENCY`` (2), ``REMI_VAR_DIR`` (var/). With ``REDIS_URL`` set, that
-Redis is used and none is started. ``SITE_URL``, the address in the links that emails
-carry, defaults to the address served (``site_url``), so that they work on any port.
+``REMI_CELERY_CONCURRENCY`` (2), ``REMI_PUSH_CONCURRENCY`` (2, the push worker's),
+``REMI_VAR_DIR`` (var/). With ``REDIS_URL`` set, that Redis is used and none is
+started. ``SITE_URL``, the address in the links that emails carry, defaults to the
+address served (``site_url``), so that they work on any port.
 """
 
 from __future__ import annotations
@@ -222,6 +225,16 @@ def main() -> int:
                 python, "-m", "celery", "-A", "remi_site", "worker", "--loglevel", "INFO",
                 "--concurrency", os.environ.get("REMI_CELERY_CONCURRENCY", "2"),
                 "--hostname", f"remi-{port}@%h", "--without-mingle", "--without-gossip",
+            ],
+            env,
+        ),
+        Child.start(
+            "push",
+            [
+                python, "-m", "celery", "-A", "remi_site", "worker", "--loglevel", "INFO",
+                "--queues", "push",
+                "--concurrency", os.environ.get("REMI_PUSH_CONCURRENCY", "2"),
+                "--hostname", f"remi-{port}-push@%h", "--without-mingle", "--without-gossip",
             ],
             env,
         ),

@@ -83,9 +83,15 @@ class PushSubscriptionsView(GameAPIView):
         description="Send the browser's `PushSubscription` (subscribed with "
         "`push_public_key` of `GET /me/notifications`). Which kinds arrive is chosen with "
         "`push_turns`, `push_challenges` and `push_game_over`. An endpoint registered "
-        "before becomes yours.",
+        "before becomes yours. Only the browsers' push services are accepted (an "
+        "endpoint whose host has a private or local address is refused, 400), and at "
+        "most `PUSH_SUBSCRIPTIONS_PER_USER` browsers (10) per account (409 "
+        "`too_many_push_subscriptions` beyond).",
         request=ns.PushSubscriptionCreateSerializer,
-        responses={201: ns.PushSubscriptionSerializer, **error_responses(400, 401, 429)},
+        responses={
+            201: ns.PushSubscriptionSerializer,
+            **error_responses(400, 401, 409, 429),
+        },
     )
     def post(self, request: Request) -> Response:
         data = ns.PushSubscriptionCreateSerializer(data=request.data)

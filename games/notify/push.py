@@ -4,40 +4,51 @@ key (RFC 8292) by ``pywebpush``.
 
 The VAPID key comes from ``VAPID_PRIVATE_KEY``; without it, from ``VAPID_KEY_FILE``,
 made once (the embedded mode). A browser subscribes through the API with the public
-key (``public_key``); a subscription its push service says is gone (404, 410) is
-deleted.
+key (``public_key``), at most ``PUSH_SUBSCRIPTIONS_PER_USER`` browsers per account;
+where the server may send is ``push_endpoints``' decision, at registration and again
+at each send. ``push_send`` only queues: the ``push`` Celery queue's own worker sends
+(``push_deliver``), each request with a short timeout and each notice within
+``PUSH_NOTICE_BUDGET_S``, so a push service that hangs holds up no bot move and no
+deadline (docs/push.md). A subscription its push service says is gone (404, 410), or
+whose address is no longer public, is deleted.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
-import ipaddress
 import json
 import logging
 import os
 import secrets
+import time
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import requests
+from celery import current_app
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils.translation import gettext, ngettext
 from py_vapid import Vapid
 from pywebpush import WebPushException, webpush
 
-from games.errors import InvalidRequest
+from games.errors import Conflict, InvalidRequest
 from games.models import PushSubscription
+from games.notify.push_endpoints import EndpointRefused, EndpointUnresolved, endpoint_destination
+from games.notify.push_transport import pinned_session
 
 logger = logging.getLogger(__name__)
 
 # How long a push service keeps a message for a browser that is offline.
 PUSH_TTL_S = 24 * 3600
+# The task that sends (games.tasks, routed to the ``push`` queue by CELERY_TASK_ROUTES).
+DELIVER_TASK = "games.tasks.push_deliver"
 
 
 # ------------------------------------------------------------------ the site's key
@@ -98,26 +109,11 @@ def _b64url_decode(text: str) -> bytes | None:
 
 
 def endpoint_error(endpoint: str) -> str | None:
-    """Why the server will not send to ``endpoint``, or None. Push services are
-    public HTTPS servers: an address on this machine or a private network is refused
-    (unless ``PUSH_ALLOW_LOCAL_ENDPOINTS``), so that a subscription cannot make the
-    server send requests inside its own network."""
-    parts = urlsplit(endpoint)
-    allow_local = bool(settings.PUSH_ALLOW_LOCAL_ENDPOINTS)
-    schemes = ("https", "http") if allow_local else ("https",)
-    if parts.scheme not in schemes or not parts.hostname:
-        return "a push endpoint is an https:// URL"
-    if allow_local:
-        return None
-    host = parts.hostname
-    if host == "localhost" or host.endswith((".localhost", ".local", ".internal")):
-        return "a push endpoint is on a public server"
+    """Why the server will not send to ``endpoint``, or None (``push_endpoints``)."""
     try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return None  # a name
-    if not address.is_global:
-        return "a push endpoint is on a public server"
+        endpoint_destination(endpoint)
+    except EndpointRefused as refused:
+        return refused.message
     return None
 
 
@@ -130,23 +126,42 @@ def keys_error(p256dh: str, auth: str) -> dict[str, str]:
             raise ValueError(p256dh)
         ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), point)
     except ValueError:
-        errors["p256dh"] = "a P-256 public key (base64url, uncompressed point)"
+        errors["p256dh"] = gettext("A P-256 public key (base64url, uncompressed point).")
     secret = _b64url_decode(auth)
     if secret is None or len(secret) != 16:
-        errors["auth"] = "a 16-byte authentication secret (base64url)"
+        errors["auth"] = gettext("A 16-byte authentication secret (base64url).")
     return errors
 
 
 def subscription_add(*, user: Any, endpoint: str, p256dh: str, auth: str) -> PushSubscription:
     """Register a browser's subscription for ``user`` (an endpoint registered before,
-    by them or by whoever used the browser before, becomes theirs)."""
+    by them or by whoever used the browser before, becomes theirs). Refused beyond
+    ``PUSH_SUBSCRIPTIONS_PER_USER`` browsers; the same endpoint again counts once."""
     errors = keys_error(p256dh, auth)
     problem = endpoint_error(endpoint)
     if problem:
         errors["endpoint"] = problem
     if errors:
-        raise InvalidRequest("; ".join(errors.values()), details={"fields": errors})
+        raise InvalidRequest(" ".join(errors.values()), details={"fields": errors})
+    limit = int(settings.PUSH_SUBSCRIPTIONS_PER_USER)
     with transaction.atomic():
+        # One registration at a time per account, so that two at once cannot both
+        # find room for the last browser.
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+        others = PushSubscription.objects.filter(user=user).exclude(endpoint=endpoint)
+        if others.count() >= limit:
+            raise Conflict(
+                ngettext(
+                    "Push notifications already go to %(limit)d browser, the most an "
+                    "account may have. Turn them off in one first.",
+                    "Push notifications already go to %(limit)d browsers, the most an "
+                    "account may have. Turn them off in one first.",
+                    limit,
+                )
+                % {"limit": limit},
+                code="too_many_push_subscriptions",
+                details={"limit": limit},
+            )
         row, _ = PushSubscription.objects.update_or_create(
             endpoint=endpoint, defaults={"user": user, "p256dh": p256dh, "auth": auth}
         )
@@ -162,47 +177,88 @@ def subscription_remove(*, user: Any, endpoint: str) -> bool:
 # ------------------------------------------------------------------ sending
 
 
-def _session() -> requests.Session:
-    """An HTTP session that follows no redirect: a push service answers where it is
-    asked, and a redirect could point the server at its own network."""
-    session = requests.Session()
-    session.max_redirects = 0
-    return session
-
-
 def push_send(*, user_id: int, payload: Mapping[str, Any], ttl: int = PUSH_TTL_S) -> int:
-    """Send ``payload`` (JSON: ``kind``, ``title``, ``body``, ``url``, ``tag``, read by
-    ``static/sw.js``) to every browser the user subscribed; returns how many push
-    services took it. Failures are logged, never raised: a push is a courtesy."""
-    subscriptions = list(PushSubscription.objects.filter(user_id=user_id))
-    if not subscriptions:
+    """Queue ``payload`` (JSON: ``kind``, ``title``, ``body``, ``url``, ``tag``, read by
+    ``static/sw.js``) for every browser the user subscribed, on the ``push`` queue;
+    returns for how many browsers it was queued. Never raises: a push is a courtesy."""
+    browsers = PushSubscription.objects.filter(user_id=user_id).count()
+    if not browsers:
         return 0
+    try:
+        _deliver_task().delay(user_id, dict(payload), ttl)
+    except Exception:
+        logger.exception("could not queue a push to user %s", user_id)
+        return 0
+    return browsers
+
+
+def _deliver_task() -> Any:
+    """The sending task, by name (the tasks call this module, not the other way)."""
+    registry = current_app.tasks
+    if DELIVER_TASK not in registry:
+        current_app.loader.import_default_modules()
+    return registry[DELIVER_TASK]
+
+
+def push_deliver(*, user_id: int, payload: Mapping[str, Any], ttl: int = PUSH_TTL_S) -> int:
+    """Send ``payload`` to every browser the user subscribed, within
+    ``PUSH_NOTICE_BUDGET_S`` in all (each request gets at most ``PUSH_TIMEOUT_S`` to
+    connect and as much to answer); returns how many push services took it. Failures
+    are logged, never raised."""
+    subscriptions = list(PushSubscription.objects.filter(user_id=user_id).order_by("pk"))
     data = json.dumps(dict(payload))
+    deadline = time.monotonic() + float(settings.PUSH_NOTICE_BUDGET_S)
     taken = 0
-    session = _session()
-    for subscription in subscriptions:
-        try:
-            webpush(
-                {
-                    "endpoint": subscription.endpoint,
-                    "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth},
-                },
-                data=data,
-                vapid_private_key=vapid_key(),
-                vapid_claims={"sub": str(settings.VAPID_SUBJECT)},
-                content_encoding="aes128gcm",
-                ttl=ttl,
-                timeout=float(settings.PUSH_TIMEOUT_S),
-                requests_session=session,
-            )
-            taken += 1
-        except WebPushException as error:
-            if error.status_code in (404, 410):
-                subscription.delete()  # the browser unsubscribed, or the push service forgot it
-            else:
-                logger.warning("push to subscription %s failed: %s", subscription.pk, error)
-        except requests.RequestException as error:
+    for index, subscription in enumerate(subscriptions):
+        left = deadline - time.monotonic()
+        if left <= 0:
             logger.warning(
-                "push service of subscription %s unreachable: %s", subscription.pk, error
+                "push to user %s: out of time, %s browsers skipped",
+                user_id,
+                len(subscriptions) - index,
             )
+            break
+        timeout = min(float(settings.PUSH_TIMEOUT_S), left)
+        taken += _deliver_one(subscription, data, ttl=ttl, timeout=timeout)
     return taken
+
+
+def _deliver_one(subscription: PushSubscription, data: str, *, ttl: int, timeout: float) -> int:
+    """Send to one browser (1 when its push service took it). Its address is checked
+    again (a name may point elsewhere since it was registered) and the request goes
+    to the address checked."""
+    try:
+        destination = endpoint_destination(subscription.endpoint)
+    except EndpointUnresolved:
+        logger.warning("push service of subscription %s not found now", subscription.pk)
+        return 0
+    except EndpointRefused as refused:
+        logger.warning("subscription %s dropped: %s", subscription.pk, refused.message)
+        subscription.delete()
+        return 0
+    session = pinned_session(destination)
+    try:
+        webpush(
+            {
+                "endpoint": subscription.endpoint,
+                "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth},
+            },
+            data=data,
+            vapid_private_key=vapid_key(),
+            vapid_claims={"sub": str(settings.VAPID_SUBJECT)},
+            content_encoding="aes128gcm",
+            ttl=ttl,
+            timeout=timeout,
+            requests_session=session,
+        )
+        return 1
+    except WebPushException as error:
+        if error.status_code in (404, 410):
+            subscription.delete()  # the browser unsubscribed, or the push service forgot it
+        else:
+            logger.warning("push to subscription %s failed: %s", subscription.pk, error)
+    except requests.RequestException as error:
+        logger.warning("push service of subscription %s unreachable: %s", subscription.pk, error)
+    finally:
+        session.close()
+    return 0

@@ -7,30 +7,18 @@ from __future__ import annotations
 import base64
 
 import pytest
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import ec
 from django.test import override_settings
 
 from games.models import GameMute, PlayerSettings, PushSubscription
 from tests.gamekit import SchemaChecker, error_of
+from tests.games.push_kit import FCM_ENDPOINT, browser_keys, fake_dns
+
+__all__ = ["fake_dns"]  # a fixture
 
 pytestmark = pytest.mark.django_db
 
 NOTIFICATIONS = "/api/v1/me/notifications"
 SUBSCRIPTIONS = "/api/v1/me/push-subscriptions"
-
-
-def b64url(raw: bytes) -> str:
-    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
-
-
-def browser_keys() -> dict[str, str]:
-    public = (
-        ec.generate_private_key(ec.SECP256R1())
-        .public_key()
-        .public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
-    )
-    return {"p256dh": b64url(public), "auth": b64url(bytes(range(16)))}
 
 
 def test_it_shows_every_choice_with_its_defaults(auth_client):
@@ -133,8 +121,8 @@ def test_it_needs_a_login(api_client):
 # ------------------------------------------------------------------ push subscriptions
 
 
-def test_a_browser_subscribes_and_unsubscribes(auth_client, user):
-    endpoint = "https://push.example.com/send/abc123"
+def test_a_browser_subscribes_and_unsubscribes(auth_client, user, fake_dns):
+    endpoint = f"{FCM_ENDPOINT}abc123"
 
     created = auth_client.post(
         SUBSCRIPTIONS,
@@ -152,9 +140,9 @@ def test_a_browser_subscribes_and_unsubscribes(auth_client, user):
     assert not PushSubscription.objects.filter(user=user).exists()
 
 
-def test_an_endpoint_subscribed_again_belongs_to_its_last_user(client_for, user_factory):
+def test_an_endpoint_subscribed_again_belongs_to_its_last_user(client_for, user_factory, fake_dns):
     first, second = client_for(user_factory()), client_for(user_factory())
-    subscription = {"endpoint": "https://push.example.com/send/shared", "keys": browser_keys()}
+    subscription = {"endpoint": f"{FCM_ENDPOINT}shared", "keys": browser_keys()}
 
     first.post(SUBSCRIPTIONS, subscription, format="json")
     second.post(SUBSCRIPTIONS, subscription, format="json")
@@ -168,18 +156,21 @@ def test_an_endpoint_subscribed_again_belongs_to_its_last_user(client_for, user_
 @pytest.mark.parametrize(
     ("endpoint", "keys", "field"),
     [
-        ("http://push.example.com/send/1", None, "endpoint"),
+        ("http://fcm.googleapis.com/fcm/send/1", None, "endpoint"),
+        ("https://push.example.com/send/1", None, "endpoint"),  # no browser's push service
         ("https://127.0.0.1/send/1", None, "endpoint"),
         ("https://10.1.2.3/send/1", None, "endpoint"),
         ("https://[::1]:8443/send/1", None, "endpoint"),
         ("https://localhost/send/1", None, "endpoint"),
-        ("ftp://push.example.com/1", None, "endpoint"),
-        ("https://push.example.com/send/1", {"p256dh": "not-a-key", "auth": "x"}, "p256dh"),
-        ("https://push.example.com/send/1", {"p256dh": "AAAA", "auth": "AAAA"}, "auth"),
-        ("https://push.example.com/send/1", {"p256dh": 5, "auth": "AAAA"}, "keys"),
+        ("ftp://fcm.googleapis.com/1", None, "endpoint"),
+        (f"{FCM_ENDPOINT}1", {"p256dh": "not-a-key", "auth": "x"}, "p256dh"),
+        (f"{FCM_ENDPOINT}1", {"p256dh": "AAAA", "auth": "AAAA"}, "auth"),
+        (f"{FCM_ENDPOINT}1", {"p256dh": 5, "auth": "AAAA"}, "keys"),
     ],
 )
-def test_a_bad_subscription_is_refused_naming_the_field(auth_client, endpoint, keys, field):
+def test_a_bad_subscription_is_refused_naming_the_field(
+    auth_client, fake_dns, endpoint, keys, field
+):
     refused = auth_client.post(
         SUBSCRIPTIONS, {"endpoint": endpoint, "keys": keys or browser_keys()}, format="json"
     )

@@ -8,14 +8,18 @@ from __future__ import annotations
 import base64
 import json
 import os
+import ssl
 import threading
+import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import http_ece
 import pytest
+import trustme
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
@@ -26,6 +30,9 @@ from games.notify import notices, push
 from games.play.resign import game_resign
 from games.read.selectors import preset_name
 from tests.games.notify_kit import SERBIAN, Duel, duel, play_turn
+from tests.games.push_kit import FakeDNS, fake_dns, silent_listener
+
+__all__ = ["fake_dns"]  # a fixture
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -52,14 +59,17 @@ class PushService:
     port: int = 0
     status: int = 201
     received: list[Received] = field(default_factory=list)
+    host: str = "127.0.0.1"
+    scheme: str = "http"
+    server_names: list[str | None] = field(default_factory=list)  # SNI, over TLS
 
     def endpoint(self, name: str) -> str:
-        return f"http://127.0.0.1:{self.port}/push/{name}"
+        return f"{self.scheme}://{self.host}:{self.port}/push/{name}"
 
 
-@pytest.fixture
-def push_service() -> Iterator[PushService]:
-    service = PushService()
+@contextmanager
+def serving(service: PushService, tls: ssl.SSLContext | None = None) -> Iterator[PushService]:
+    """``service`` listening on 127.0.0.1 (over TLS with ``tls``) while inside."""
 
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self) -> None:  # noqa: N802 (the http.server name)
@@ -77,6 +87,8 @@ def push_service() -> Iterator[PushService]:
             pass
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    if tls is not None:
+        server.socket = tls.wrap_socket(server.socket, server_side=True)
     service.port = server.server_address[1]
     # Shutting down waits for the loop to look again: every 20 ms, not every half second.
     thread = threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True)
@@ -88,6 +100,12 @@ def push_service() -> Iterator[PushService]:
         server.shutdown()
         server.server_close()
         thread.join(timeout=10)
+
+
+@pytest.fixture
+def push_service() -> Iterator[PushService]:
+    with serving(PushService()) as service:
+        yield service
 
 
 @dataclass
@@ -284,3 +302,81 @@ def test_a_configured_vapid_key_is_used(settings):
         assert push.public_key() == expected
     finally:
         push.vapid_key.cache_clear()
+
+
+# ------------------------------------------------------------------ the connection
+
+
+@contextmanager
+def tls_push_service(
+    tmp_path: Any, settings: Any, fake_dns: FakeDNS, certified: str
+) -> Iterator[PushService]:
+    """A push service named ``push.test`` (resolving to 127.0.0.1) over TLS, with a
+    certificate for ``certified`` from a CA the site is told to trust."""
+    ca = trustme.CA()
+    bundle = tmp_path / "ca.pem"
+    ca.cert_pem.write_to_path(str(bundle))
+    settings.PUSH_CA_BUNDLE = str(bundle)
+    fake_dns.names["push.test"] = ["127.0.0.1"]
+    service = PushService(host="push.test", scheme="https")
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    ca.issue_cert(certified).configure_cert(context)
+    context.sni_callback = lambda sock, name, ctx: service.server_names.append(name)
+    with serving(service, tls=context):
+        yield service
+
+
+def test_a_push_connects_to_the_address_checked_and_speaks_tls_to_the_name(
+    table, client_for, tmp_path, settings, fake_dns
+):
+    with tls_push_service(tmp_path, settings, fake_dns, certified="push.test") as service:
+        waiting = table.waiting
+        browser = subscribe(client_for(waiting), service, "tls", push_turns=True)
+        looked_up = fake_dns.lookups["push.test"]
+
+        play_turn(table.game_id, table.mover)
+
+    assert [request.path for request in service.received] == ["/push/tls"]
+    request = service.received[0]
+    assert request.headers["host"] == f"push.test:{service.port}"
+    assert service.server_names == ["push.test"]
+    assert browser.read(request.body)["kind"] == "turn"
+    assert vapid_claims(request.headers["authorization"])["aud"] == (
+        f"https://push.test:{service.port}"
+    )
+    # One lookup of the name to check it; the connection dialled the address checked.
+    assert fake_dns.lookups["push.test"] == looked_up + 1
+    assert fake_dns.lookups["127.0.0.1"] >= 1
+
+
+def test_a_certificate_for_another_name_is_refused(table, client_for, tmp_path, settings, fake_dns):
+    with tls_push_service(tmp_path, settings, fake_dns, certified="other.test") as service:
+        waiting = table.waiting
+        subscribe(client_for(waiting), service, "impostor", push_turns=True)
+
+        play_turn(table.game_id, table.mover)
+
+    assert service.server_names == ["push.test"]
+    assert service.received == []
+    assert PushSubscription.objects.filter(user=waiting).exists()  # kept: not a 404/410
+
+
+def test_a_notice_to_many_silent_push_services_ends_within_its_budget(table, client_for, settings):
+    """Ten browsers whose push service accepts the connection and never answers: the
+    notice gives up once its budget is spent, not after ten timeouts."""
+    with silent_listener() as (port, accepted):
+        with override_settings(PUSH_ALLOW_LOCAL_ENDPOINTS=True):
+            client = client_for(table.waiting)
+            for number in range(10):
+                subscribe(client, PushService(port=port), f"silent-{number}")
+        settings.PUSH_ALLOW_LOCAL_ENDPOINTS = True
+        settings.PUSH_TIMEOUT_S = 0.5
+        settings.PUSH_NOTICE_BUDGET_S = 1.2
+
+        started = time.monotonic()
+        taken = push.push_deliver(user_id=table.waiting.pk, payload={"kind": "turn"})
+        spent = time.monotonic() - started
+
+    assert taken == 0
+    assert 1.0 < spent < 3.0, spent  # ten timeouts would be 5 s
+    assert 2 <= len(accepted) < 10

@@ -160,6 +160,7 @@ def test_make_run_plays_a_bot_game_survives_a_flushed_redis_and_stops_on_ctrl_c(
         "redis-server",
         "uvicorn",
         "celery -A remi_site worker",
+        "--queues push",  # the worker of the pushes, apart from the main one
         "celery -A remi_site beat",
     ):
         assert program in started, f"{program} was not running:\n{started}"
