@@ -160,8 +160,8 @@ class Deployment:
             )
             # One process per node on two shared cores.
             line += " --workers 1"
-        if role == "worker":
-            line = replaced(line, {"--concurrency 2": "--concurrency 1"}, what="worker unit")
+        if role in ("worker", "push"):
+            line = replaced(line, {"--concurrency 2": "--concurrency 1"}, what=f"{role} unit")
         return shlex.split(line)
 
     def nginx_site(self) -> str:
@@ -236,9 +236,11 @@ class Deployment:
                 "-g",
                 "daemon off;",
             ],
-            "worker": self.command("worker"),
-            "beat": self.command("beat"),
         }
+        # Every other unit of the page: the worker, the push worker, beat.
+        for role in unit_commands():
+            if role != "web":
+                wanted[role] = self.command(role)
         for index, address in enumerate(NODE_ADDRESSES):
             wanted[f"node{index}"] = self.command("web", address)
         for name, command in wanted.items():
