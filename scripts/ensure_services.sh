@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Make sure what the test suite needs is here: PostgreSQL and Redis on their standard
 # local ports (started with the machine's own commands if they are down), the
-# PostgreSQL database, and Debian's Chromium for the browser tests. Fails loudly.
+# PostgreSQL database, Debian's Chromium for the browser tests, and the npm packages of
+# package-lock.json (the AsyncAPI parser that validates docs/asyncapi.yaml). Fails loudly.
 set -euo pipefail
 
 PGHOST=127.0.0.1
@@ -65,4 +66,23 @@ if [ ! -x /usr/bin/chromium ]; then
         || die "could not install chromium with apt-get"
 fi
 
-log "PostgreSQL, Redis and Chromium are ready"
+# ---------------------------------------------------------------- npm packages
+# The official AsyncAPI parser (package.json, pinned by package-lock.json), into the
+# gitignored node_modules/: tests/api/test_contract_files.py runs it on docs/asyncapi.yaml.
+# Installed again only when the lock file changed since the last install (the copy of it kept
+# in node_modules records it). No install scripts run: the parser needs none.
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+if ! command -v npm >/dev/null; then
+    log "installing Debian's nodejs and npm for the contract checks"
+    export DEBIAN_FRONTEND=noninteractive
+    { apt-get update -qq && apt-get install -y -qq nodejs npm >/dev/null; } \
+        || die "could not install nodejs and npm with apt-get"
+fi
+if ! cmp -s "$ROOT/package-lock.json" "$ROOT/node_modules/.package-lock.json.installed"; then
+    log "installing the npm packages of package-lock.json"
+    (cd "$ROOT" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error) \
+        || die "npm ci failed (is the npm registry reachable?)"
+    cp "$ROOT/package-lock.json" "$ROOT/node_modules/.package-lock.json.installed"
+fi
+
+log "PostgreSQL, Redis, Chromium and the npm packages are ready"
