@@ -464,6 +464,10 @@ def _read_state(
     # (Lobby events share ply 0 with the start: only an active game is marked handled.)
     if game is None or game.status != Game.Status.ACTIVE:
         return None
+    if events and max(ply for ply, _event in events) < game.ply:
+        # Moves came after these events (a bot's turn, one hook per move): the hook that
+        # holds the last of them sends the turn and the views, after every move event.
+        return None
     if not _first_time(game_id, game.ply, game.deal_number):
         return None
     row = Deal.objects.filter(game=game, number=game.deal_number).only("state").first()
