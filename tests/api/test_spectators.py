@@ -122,6 +122,23 @@ async def test_a_visitor_subscribes_to_a_public_game_and_gets_its_events(
 
 
 @pytest.mark.django_db(transaction=True)
+async def test_a_visitor_subscribing_to_the_event_stream_is_told_not_authenticated() -> None:
+    client = _watcher()
+    connected, _ = await client.connect()
+    assert connected
+    assert (await client.receive_json_from())["type"] == "hello"
+
+    await client.send_json_to({"type": "subscribe", "stream": "events"})
+    refused = await client.receive_json_from()
+    await client.send_json_to({"type": "ping"})
+    still_open = await client.receive_json_from()
+    await client.disconnect()
+
+    assert (refused["type"], refused["code"]) == ("error", "not_authenticated")
+    assert still_open == {"type": "pong"}
+
+
+@pytest.mark.django_db(transaction=True)
 async def test_without_asking_to_watch_a_visitor_is_still_refused() -> None:
     headers = [(b"origin", b"http://localhost"), (b"host", b"localhost")]
     client = WebsocketCommunicator(application, "/ws/v1/", headers=headers)

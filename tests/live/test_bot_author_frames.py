@@ -17,6 +17,8 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
+from games.models import Seat
+from games.read.selectors import current_deal
 from tests.live.conftest import websocket
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -292,3 +294,41 @@ async def test_the_end_of_a_game_carries_its_final_totals_in_both_frames(
     assert over["totals"] == finish["totals"] == totals
     assert finish["winners"] == over["winners"] == state["winners"]
     assert finish["status"] == "finished" and finish["seat"] == start["you"]
+
+
+# ------------------------------------------------------------------ the turn's clock
+
+
+def bank_partly_used(started_game: Callable[..., Any]) -> tuple[Any, Any]:
+    """A live game with a 120 s bank of which each player has used 3.2 s; returns the
+    game and the player to move."""
+    game = started_game(2, time_control="live", seconds_per_turn=30, time_bank_s=120)
+    deal = current_deal(game)
+    assert deal is not None
+    Seat.objects.filter(game=game).update(time_bank_used_ms=3_200)
+    return game, game.seats.get(position=deal.to_move).user
+
+
+async def test_a_turn_frame_counts_the_time_bank_in_tenths_of_a_second(
+    started_game: Callable[..., Any],
+    client_for: Callable[[Any], Any],
+    deals_seeded: Callable[[int], None],
+) -> None:
+    game, mover = await database_sync_to_async(bank_partly_used)(started_game)
+    client = Client(await database_sync_to_async(client_for)(mover))
+    await client.connect()
+    await client.send({"type": "subscribe", "game": game.public_id, "ply": game.ply})
+    await client.until(lambda frame: frame["type"] == "subscribed")
+    state = await client.get(f"/api/v1/games/{game.public_id}")
+    legal = state["deal"]["legal"]
+    action = "draw" if legal["draw"] else f"discard {legal['discards'][0]}"
+
+    played = await client.post(
+        f"/api/v1/games/{game.public_id}/actions", {"action": action, "ply": state["ply"]}
+    )
+    turn = await client.until(lambda frame: frame["type"] == "turn")
+    await client.quiet()
+    await client.ws.disconnect()
+
+    assert played.status_code == 200, played.json()
+    assert turn["time_bank_remaining_s"] == 116.8  # checked against the contract on arrival
