@@ -115,10 +115,9 @@ class CommittedState:
         """``view`` with ``legal``: what the seat may do now, move by move (the same
         object as ``deal.legal`` of the REST game view), null unless it is to move. A
         bot then needs no read per turn."""
-        deal = self.deal
-        assert deal is not None
-        moving = not deal.is_over and position == deal.to_move
-        return {**self.view(position), "legal": legal_moves(deal).to_dict() if moving else None}
+        assert self.deal is not None
+        moves = legal_moves(self.deal) if position == self.deal.to_move else None
+        return {**self.view(position), "legal": None if moves is None else moves.to_dict()}
 
 
 PROTOCOL_VERSION = 1
