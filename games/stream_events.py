@@ -47,10 +47,16 @@ def your_turn_event(game_id: str, ply: int, seat: int, deadline_at: str | None) 
 
 
 def game_finish_event(
-    game_id: str, ply: int, seat: int, *, status: str, winners: list[int] | None
+    game_id: str,
+    ply: int,
+    seat: int,
+    *,
+    status: str,
+    winners: list[int] | None,
+    totals: list[int] | None = None,
 ) -> dict[str, Any]:
-    """A game the user sat in is over: ``finished`` (with the ``winners``' seats) or
-    ``aborted``."""
+    """A game the user sat in is over: ``finished`` (with the ``winners``' seats and the
+    match's final ``totals``, one per seat) or ``aborted`` (both null)."""
     return {
         "type": "game_finish",
         "stream": STREAM,
@@ -59,4 +65,5 @@ def game_finish_event(
         "seat": seat,
         "status": status,
         "winners": winners,
+        "totals": totals,
     }

@@ -8,7 +8,7 @@ Every error response, whatever raised it, has the body::
 ``adjacent_jokers``, or DRF's: ``invalid``, ``not_authenticated``,
 ``permission_denied``, ``not_found``, ``throttled``, …); ``message`` is for people;
 ``details`` holds structured extras (``fields`` for validation errors,
-``retry_after`` for throttling, ``ply`` for a stale move).
+``retry_after`` for throttling, ``current_ply`` for a stale move).
 
 Raise :class:`ApiError` for errors of your own; document responses with
 :func:`error_responses`.
@@ -32,7 +32,7 @@ from rest_framework.response import Response
 class ApiError(exceptions.APIException):
     """An API error with a stable code, an HTTP status and optional details.
 
-    >>> raise ApiError("stale_ply", "The game has moved on.", status=409, details={"ply": 12})
+    >>> raise ApiError("stale_ply", "Moved on.", status=409, details={"current_ply": 12})
     """
 
     status_code: int = status.HTTP_400_BAD_REQUEST
@@ -146,7 +146,7 @@ class ErrorDetailSerializer(serializers.Serializer[Any]):
     message = serializers.CharField(help_text="Human-readable explanation.")
     details = serializers.DictField(
         help_text="Structured extras: `fields` for validation errors, `retry_after` when "
-        "throttled, `ply` for a stale move."
+        "throttled, `current_ply` for a stale move (`stale_ply`: the game's ply now)."
     )
 
 
@@ -158,7 +158,8 @@ _DESCRIPTIONS = {
     400: "Invalid request: `invalid` with `details.fields` (a field missing, out of range or "
     "of the wrong JSON type), `parse_error` (malformed JSON), `json_too_deep` (nested deeper "
     "than `details.max_depth`), or a specific code.",
-    401: "Not authenticated, or the token is invalid, expired or revoked.",
+    401: "`not_authenticated`: no credentials; `authentication_failed`: the token is "
+    "wrong, expired or revoked.",
     403: "Authenticated but not allowed (or CSRF failure for session clients).",
     404: "No such resource, or not visible to you.",
     409: "Conflict with the current state (e.g. a stale `ply`).",

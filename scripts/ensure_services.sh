@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Make sure what the test suite needs is here: PostgreSQL and Redis on their standard
 # local ports (started with the machine's own commands if they are down), the
-# PostgreSQL database, and Debian's Chromium for the browser tests. Fails loudly.
+# PostgreSQL database, Debian's Chromium for the browser tests, and the npm packages of
+# package-lock.json (the AsyncAPI parser that validates docs/asyncapi.yaml). Fails loudly.
 set -euo pipefail
 
 PGHOST=127.0.0.1
@@ -81,4 +82,23 @@ if ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then
     [ -n "$made_policy" ] && rm -f "$policy"
 fi
 
-log "PostgreSQL, Redis, Chromium and nginx are ready"
+# ---------------------------------------------------------------- npm packages
+# The official AsyncAPI parser (package.json, pinned by package-lock.json), into the
+# gitignored node_modules/: tests/api/test_asyncapi_parser.py runs it on docs/asyncapi.yaml.
+# Installed again only when the lock file changed since the last install (the copy of it kept
+# in node_modules records it). No install scripts run: the parser needs none.
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+if ! command -v npm >/dev/null; then
+    log "installing Debian's nodejs and npm for the contract checks"
+    export DEBIAN_FRONTEND=noninteractive
+    { apt-get update -qq && apt-get install -y -qq nodejs npm >/dev/null; } \
+        || die "could not install nodejs and npm with apt-get"
+fi
+if ! cmp -s "$ROOT/package-lock.json" "$ROOT/node_modules/.package-lock.json.installed"; then
+    log "installing the npm packages of package-lock.json"
+    (cd "$ROOT" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error) \
+        || die "npm ci failed (is the npm registry reachable?)"
+    cp "$ROOT/package-lock.json" "$ROOT/node_modules/.package-lock.json.installed"
+fi
+
+log "PostgreSQL, Redis, Chromium, nginx and the npm packages are ready"

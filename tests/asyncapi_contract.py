@@ -68,6 +68,25 @@ class Contract:
             for name, payloads in by_name.items()
         }
 
+    def server_payloads(self) -> dict[str, Any]:
+        """The payload schema of each message the server sends, by message key."""
+        live = self.document["channels"]["live"]["messages"]
+        sent = self.document["operations"]["sendServerFrames"]["messages"]
+        keys = [ref["$ref"].rsplit("/", 1)[-1] for ref in sent]
+        return {key: self.resolve(self.resolve(live[key])["payload"]) for key in keys}
+
+    def is_closed(self, schema: Mapping[str, Any]) -> bool:
+        """Whether ``schema`` refuses every property it does not name: closed itself, or
+        an ``allOf`` whose own part is closed and names every property of the parts it
+        refers to (draft 7 has no ``unevaluatedProperties``)."""
+        if "allOf" not in schema:
+            return schema.get("additionalProperties") is False
+        parts = [self.resolve(part) for part in schema["allOf"]]
+        own = [part for part in parts if part.get("additionalProperties") is False]
+        named = {name for part in own for name in part.get("properties", {})}
+        inherited = {name for part in parts for name in part.get("properties", {})}
+        return bool(own) and inherited <= named
+
     def check_client_frame(self, frame: Any) -> None:
         self._check(frame, self.client, "a client")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from games.api.serializers import Serializer, UserCardSerializer
+from games.api.serializers import Serializer, UserCardSerializer, seconds_per_turn_field
 from games.engine import PRESETS
 from games.models import Challenge, Game
 from remi_site import strict_fields as strict
@@ -71,9 +71,12 @@ class ChallengeCreateSerializer(Serializer):
         choices=Game.Visibility.choices, default=Game.Visibility.PUBLIC
     )
     time_control = serializers.ChoiceField(
-        choices=Game.TimeControl.choices, default=Game.TimeControl.CORRESPONDENCE
+        choices=Game.TimeControl.choices,
+        default=Game.TimeControl.CORRESPONDENCE,
+        help_text="Absent: `correspondence` (`days_per_move`, 3 by default), unlike "
+        "`POST /games/play-now`, which is `live`. `live` for a game played at the table.",
     )
-    seconds_per_turn = strict.IntegerField(required=False, allow_null=True, default=None)
+    seconds_per_turn = seconds_per_turn_field()
     days_per_move = strict.IntegerField(required=False, allow_null=True, default=None)
     time_bank_s = strict.IntegerField(required=False, allow_null=True, default=None)
     rated = strict.BooleanField(default=False)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
@@ -17,6 +18,7 @@ from games.chips.services import MAX_STAKE
 from games.engine import PRESETS, DiscardTake, SetJokerSwap, StarterChoice
 from games.engine.scoring import FINISHES
 from games.models import ChipLedger, Game, Seat
+from games.play.create import MAX_SECONDS_PER_TURN
 from remi_site import strict_fields as strict
 from remi_site.pagination import page_serializer
 
@@ -212,6 +214,54 @@ ACTION_SCHEMA = PolymorphicProxySerializer(
 @extend_schema_field(ACTION_SCHEMA)
 class ActionField(serializers.JSONField):
     """An action object; the engine validates it (a bad one is 400 ``bad_action``)."""
+
+
+class ActionOrTextField(serializers.JSONField):
+    """An action object or its text form (``"discard 5C"``), as a move takes it."""
+
+
+class ActionOrTextSchema(OpenApiSerializerFieldExtension):
+    """``ActionOrTextField`` in the OpenAPI schema: one of the text form and the
+    ``Action`` objects, so that a generated client may send either."""
+
+    target_class = ActionOrTextField
+
+    def map_serializer_field(self, auto_schema: Any, direction: Any) -> dict[str, Any]:
+        action = auto_schema._map_serializer_field(ActionField(), direction)
+        text = {
+            "type": "string",
+            "description": "The action's text form: `draw`, `take`, `undo`, `discard 5C`, "
+            "`lay 7H 8H 9H | QS QD QC`, `off 10H 0 high`, `swap 5H 2`.",
+            "example": "discard 5C",
+        }
+        return {"oneOf": [text, action]}
+
+
+# The lower bound ``games.play.create`` holds a live game's turn to (a test pins both).
+MIN_SECONDS_PER_TURN = 10
+
+
+@extend_schema_field(
+    {
+        "type": "integer",
+        "nullable": True,
+        "minimum": MIN_SECONDS_PER_TURN,
+        "maximum": MAX_SECONDS_PER_TURN,
+    }
+)
+class SecondsPerTurnField(strict.IntegerField):
+    """A live game's seconds per turn: the service refuses one out of its bounds
+    (``invalid_time_control``), which the schema states."""
+
+
+def seconds_per_turn_field() -> SecondsPerTurnField:
+    return SecondsPerTurnField(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text=f"Live games: seconds a turn may take, {MIN_SECONDS_PER_TURN} to "
+        f"{MAX_SECONDS_PER_TURN} (null: 60). Ignored for correspondence games.",
+    )
 
 
 # ------------------------------------------------------------------ the engine's view
@@ -717,7 +767,7 @@ class GameCreateSerializer(Serializer):
     time_control = serializers.ChoiceField(
         choices=Game.TimeControl.choices, default=Game.TimeControl.CORRESPONDENCE
     )
-    seconds_per_turn = strict.IntegerField(required=False, allow_null=True, default=None)
+    seconds_per_turn = seconds_per_turn_field()
     days_per_move = strict.IntegerField(required=False, allow_null=True, default=None)
     rated = strict.BooleanField(default=False)
     strike_limit = strict.IntegerField(
@@ -780,7 +830,7 @@ class PlayNowSerializer(Serializer):
     time_control = serializers.ChoiceField(
         choices=Game.TimeControl.choices, default=Game.TimeControl.LIVE
     )
-    seconds_per_turn = strict.IntegerField(required=False, allow_null=True, default=None)
+    seconds_per_turn = seconds_per_turn_field()
     days_per_move = strict.IntegerField(required=False, allow_null=True, default=None)
 
 
@@ -795,7 +845,7 @@ class ActSerializer(Serializer):
     `Action` per kind, told apart by `type`; the text form, `"discard 7H"` or
     `"lay 7H 8H 9H | QS QD QC"`, is accepted too), and the `ply` it was made on."""
 
-    action = ActionField()
+    action = ActionOrTextField()
     ply = strict.IntegerField(
         min_value=0, help_text="The game's `ply` you acted on; a stale one is refused (409)."
     )

@@ -86,7 +86,9 @@ def challenge_create(
             challenger=challenger, destination=destination, bots=list(bots), **terms
         )
         if destination is not None and is_builtin_bot(destination):
-            # The server plays for a built-in bot, and it always says yes.
+            # The server plays for a built-in bot, and it always says yes: the challenger's
+            # stream shows the challenge made, then accepted.
+            _tell(challenge, "challenge")
             _tell(challenge, "challenge_accepted", acceptor=destination)
             _accept(challenge, destination)
         else:

@@ -346,7 +346,9 @@ class GameEventsConsumer(AsyncJsonWebsocketConsumer):
         self.games.add(game_id)
         await self._touch()
         await self.send_json({"type": "subscribed", "game": game_id, **info})
-        if last_ply is not None and last_ply != info["ply"]:
+        # ``ply: null`` (nothing seen yet) of a game under way or over: read it first.
+        stale = info["status"] != "lobby" if last_ply is None else last_ply != info["ply"]
+        if stale:
             await self.send_json({"type": "resync", "game": game_id, "ply": info["ply"]})
         if not self.watcher and info["seat"] is not None and info["status"] == "active":
             # The one person of a game against bots is back: their paused turn goes on.

@@ -41,6 +41,7 @@ from django.urls import reverse
 from accounts.models import is_builtin_bot
 from games import clock
 from games.engine import Deal as EngineDeal
+from games.engine.legal import legal_moves
 from games.models import Deal, Game, PlayerSettings, PreMove, Seat
 from games.stream_events import game_finish_event, game_start_event, your_turn_event
 from remi_site.prepared import PreparedQuery
@@ -109,6 +110,14 @@ class CommittedState:
             assert self.deal is not None
             built = self.views[position] = self.deal.view(position).to_dict()
         return built
+
+    def private_view(self, position: int) -> dict[str, Any]:
+        """``view`` with ``legal``: what the seat may do now, move by move (the same
+        object as ``deal.legal`` of the REST game view), null unless it is to move. A
+        bot then needs no read per turn."""
+        assert self.deal is not None
+        moves = legal_moves(self.deal) if position == self.deal.to_move else None
+        return {**self.view(position), "legal": None if moves is None else moves.to_dict()}
 
 
 PROTOCOL_VERSION = 1
@@ -222,7 +231,7 @@ def game_committed(
     ]
     live: CommittedState | None = None
     try:
-        live = state if state is not None else _read_state(game_id)
+        live = state if state is not None else _read_state(game_id, events)
     except Exception:
         logger.exception("could not read game %s after its commit", game_id)
     committed = live  # its seats, for the event streams, whatever the game's status
@@ -293,10 +302,14 @@ def _stream_messages(
                 if kind == "game_started":
                     frame = game_start_event(game_id, ply, seat.position)
                 else:
-                    status = "finished" if kind == "game_over" else "aborted"
-                    winners = event.get("winners") if kind == "game_over" else None
+                    over = kind == "game_over"
                     frame = game_finish_event(
-                        game_id, ply, seat.position, status=status, winners=winners
+                        game_id,
+                        ply,
+                        seat.position,
+                        status="finished" if over else "aborted",
+                        winners=event.get("winners") if over else None,
+                        totals=event.get("totals") if over else None,
                     )
                 out.append((user_group(seat.user_id), _stream_message(frame)))
         if started:
@@ -441,11 +454,18 @@ def _schedule_notices(game_id: str, events: Sequence[tuple[int, Mapping[str, Any
         logger.exception("could not queue the messages of game %s", game_id)
 
 
-def _read_state(game_id: str) -> CommittedState | None:
-    """The committed state of an active game, read from the database (once per ply)."""
+def _read_state(
+    game_id: str, events: Sequence[tuple[int, Mapping[str, Any]]] = ()
+) -> CommittedState | None:
+    """The committed state of an active game, read from the database (once per ply),
+    with the hands its ``events`` changed (``_hands_changed``)."""
     game = Game.objects.filter(public_id=game_id).first()
     # (Lobby events share ply 0 with the start: only an active game is marked handled.)
     if game is None or game.status != Game.Status.ACTIVE:
+        return None
+    if events and max(ply for ply, _event in events) < game.ply:
+        # Moves came after these events (a bot's turn, one hook per move): the hook that
+        # holds the last of them sends the turn and the views, after every move event.
         return None
     if not _first_time(game_id, game.ply, game.deal_number):
         return None
@@ -453,7 +473,39 @@ def _read_state(game_id: str) -> CommittedState | None:
     if row is None:
         return None
     seats = list(Seat.objects.filter(game=game).select_related("user__profile", "premove"))
-    return CommittedState(game=game, deal=row.restore(game.engine_ruleset()), seats=seats)
+    return CommittedState(
+        game=game,
+        deal=row.restore(game.engine_ruleset()),
+        seats=seats,
+        hands=_hands_changed(events, game.deal_number),
+    )
+
+
+# Events that change no one's hand (the seat to move gets its view anyway).
+_HANDS_KEPT = frozenset(
+    {"turn", "timed_out", "waiting_for_player", "absent_choice", "absent_decided", "chat"}
+    | {"deadline_changed", "deal_ready", "player_left", "player_returned", "chat_hidden"}
+)
+
+
+def _hands_changed(
+    events: Sequence[tuple[int, Mapping[str, Any]]], deal: int
+) -> frozenset[int] | None:
+    """The seats whose hand a commit's ``events`` changed (its moves' movers), for a
+    commit whose service could not hand over its state (a bot's turn, several moves in
+    one transaction); None, every hand, for a new deal (or moves of an earlier one than
+    ``deal``, the deal committed) or an event not known to keep them."""
+    if not events:
+        return None
+    seats: set[int] = set()
+    for _ply, event in events:
+        kind = event.get("type")
+        move = event.get("move")
+        if kind == "move" and isinstance(move, Mapping) and event.get("deal") == deal:
+            seats.add(move["seat"])
+        elif kind not in _HANDS_KEPT:
+            return None
+    return frozenset(seats)
 
 
 def _publish(
@@ -478,7 +530,7 @@ def _publish(
                     event = {
                         "type": "private",
                         "deal": game.deal_number,
-                        "view": live.view(seat.position),
+                        "view": live.private_view(seat.position),
                     }
                     out.append(
                         (

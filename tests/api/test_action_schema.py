@@ -67,11 +67,14 @@ def ref_name(node: dict[str, Any]) -> str:
 
 def test_the_act_body_is_a_oneof_with_one_member_per_action_kind(schema):
     act = schema["components"]["schemas"]["ActRequest"]
-    union = schema["components"]["schemas"][ref_name(act["properties"]["action"])]
+    # The move's text form beside the objects (tests/api/test_openapi_contract.py).
+    text, objects = act["properties"]["action"]["oneOf"]
+    union = schema["components"]["schemas"][ref_name(objects)]
 
     assert [ref_name(member) for member in union["oneOf"]] == [
         f"{MEMBERS[kind]}Request" for kind in ACTION_KINDS
     ]
+    assert text["type"] == "string"
     assert union["discriminator"]["propertyName"] == "type"
     mapping = {
         kind: ref.rsplit("/", 1)[-1] for kind, ref in union["discriminator"]["mapping"].items()

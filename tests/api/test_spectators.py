@@ -108,15 +108,34 @@ async def test_a_visitor_subscribes_to_a_public_game_and_gets_its_events(
 
     await client.send_json_to({"type": "subscribe", "game": game.public_id, "ply": None})
     subscribed = await client.receive_json_from()
+    resync = await client.receive_json_from()  # it has seen nothing of a running game
     await client.send_json_to({"type": "subscribe", "game": private.public_id, "ply": None})
     refused = await client.receive_json_from()
     await client.send_json_to({"type": "chat", "game": game.public_id, "text": "hi"})
     no_chat = await client.receive_json_from()
 
     assert (subscribed["type"], subscribed["seat"]) == ("subscribed", None)
+    assert (resync["type"], resync["ply"]) == ("resync", subscribed["ply"])
     assert (refused["type"], refused["code"]) == ("error", "not_found")
     assert (no_chat["type"], no_chat["code"]) == ("error", "not_authenticated")
     await client.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_visitor_subscribing_to_the_event_stream_is_told_not_authenticated() -> None:
+    client = _watcher()
+    connected, _ = await client.connect()
+    assert connected
+    assert (await client.receive_json_from())["type"] == "hello"
+
+    await client.send_json_to({"type": "subscribe", "stream": "events"})
+    refused = await client.receive_json_from()
+    await client.send_json_to({"type": "ping"})
+    still_open = await client.receive_json_from()
+    await client.disconnect()
+
+    assert (refused["type"], refused["code"]) == ("error", "not_authenticated")
+    assert still_open == {"type": "pong"}
 
 
 @pytest.mark.django_db(transaction=True)

@@ -272,6 +272,7 @@ async def test_the_table_hears_the_wait_the_choice_and_the_decision(live_game, s
     assert (await client.receive_json_from())["type"] == "hello"
     await client.send_json_to({"type": "subscribe", "game": game.public_id, "ply": None})
     assert (await client.receive_json_from())["type"] == "subscribed"
+    assert (await client.receive_json_from())["type"] == "resync"
     ply = (await database_sync_to_async(overdue)(game)).ply
 
     async def step() -> str | None:

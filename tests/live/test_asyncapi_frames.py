@@ -98,6 +98,32 @@ def test_its_close_codes_are_the_consumers_and_docs_websocket_md_lists_them() ->
     assert {4401, 4403} <= used
 
 
+def test_every_frame_the_server_sends_has_a_closed_schema() -> None:
+    payloads = contract().server_payloads()
+    open_ = [key for key, schema in payloads.items() if not contract().is_closed(schema)]
+
+    assert not open_, f"message schemas that allow any extra property: {open_}"
+    assert len(payloads) == 36  # every message of the send operation
+
+
+def test_a_turn_counts_the_time_bank_in_tenths_and_refuses_what_it_does_not_name() -> None:
+    turn = {
+        "type": "turn",
+        "game": "abc",
+        "ply": 3,
+        "seat": 1,
+        "phase": "draw",
+        "deadline_at": None,
+        "turn_ends_at": None,
+        "time_bank_remaining_s": 26.8,
+    }
+
+    contract().check_server_frame(turn)  # a number, not an integer
+    for extra in ({"hand": []}, {"time_bank_remaining_s": -1}, {"game_id": "abc"}):
+        with pytest.raises(AssertionError, match="does not match"):
+            contract().check_server_frame({**turn, **extra})
+
+
 def test_the_contract_refuses_what_it_does_not_describe() -> None:
     cases: list[tuple[Callable[[Any], None], Any, str]] = [
         (contract().check_server_frame, {"type": "surprise"}, "does not list"),
