@@ -1,11 +1,12 @@
-"""What /healthz reports: the database, Redis, and the heartbeats of the worker and beat.
+"""What /healthz reports: the database, Redis, and the heartbeats of the workers and beat.
 
-Each background process records a heartbeat in the cache: the worker whenever it runs
-the ``heartbeat`` task (which beat sends every few seconds, so a fresh worker
-heartbeat also proves that beat's messages reach the worker through the broker), and
-beat on its own at every tick of its scheduler (``remi_site.beat``). The site is
-healthy only when all four answer: a dead worker or beat stops bots, deadlines and
-emails, and a load balancer or monitor must hear about it.
+Each background process records a heartbeat in the cache: a worker whenever it runs
+its queue's heartbeat task (which beat sends every few seconds, so a fresh heartbeat
+also proves that beat's messages reach that queue's worker through the broker): the
+main worker ``heartbeat``, the push worker ``push_heartbeat``; beat on its own at every
+tick of its scheduler (``remi_site.beat``). The site is healthy only when all of them
+answer: a dead worker or beat stops bots, deadlines, emails or pushes, and a load
+balancer or monitor must hear about it.
 """
 
 from __future__ import annotations
@@ -32,8 +33,12 @@ class Process:
 
 
 WORKER = Process("worker", "health:worker-heartbeat", "WORKER_HEARTBEAT_MAX_AGE")
+# The worker of the ``push`` queue alone (docs/push.md).
+PUSH_WORKER = Process("push_worker", "health:push-worker-heartbeat", "WORKER_HEARTBEAT_MAX_AGE")
 BEAT = Process("beat", "health:beat-heartbeat", "BEAT_HEARTBEAT_MAX_AGE")
-PROCESSES = (WORKER, BEAT)
+PROCESSES = (WORKER, PUSH_WORKER, BEAT)
+# Which worker's heartbeat a worker consuming a queue records.
+WORKER_OF_QUEUE = {"celery": WORKER, "push": PUSH_WORKER}
 
 
 def heartbeat_record(now: float | None = None, *, process: Process = WORKER) -> None:
@@ -88,7 +93,7 @@ def _process_status(process: Process, redis: bool) -> tuple[str, float | None, s
 
 
 def report() -> tuple[bool, dict[str, object]]:
-    """(healthy, body): healthy when the database and Redis answer and the worker's and
+    """(healthy, body): healthy when the database and Redis answer and the workers' and
     beat's heartbeats are fresh; ``reasons`` says what is wrong otherwise."""
     database = database_ok()
     redis = redis_ok()

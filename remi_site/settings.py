@@ -233,7 +233,10 @@ CELERY_IMPORTS = ["remi_site.tasks"]
 # Pushes to browsers wait on outside servers: they have their own queue and worker
 # (`celery -A remi_site worker -Q push`), so that a slow push service never holds up
 # the default queue's bot moves, deadlines and emails.
-CELERY_TASK_ROUTES = {"games.tasks.push_deliver": {"queue": "push"}}
+CELERY_TASK_ROUTES = {
+    "games.tasks.push_deliver": {"queue": "push"},
+    "remi_site.tasks.push_heartbeat": {"queue": "push"},
+}
 # The scheduler makes the file's folder if it is missing, and reports beat's heartbeat.
 CELERY_BEAT_SCHEDULER = "remi_site.beat:Scheduler"
 CELERY_BEAT_SCHEDULE_FILENAME = env.str(
@@ -243,6 +246,11 @@ CELERY_BEAT_SCHEDULE_FILENAME = env.str(
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
     "heartbeat": {
         "task": "remi_site.tasks.heartbeat",
+        "schedule": 10.0,
+        "options": {"expires": 10.0},
+    },
+    "push-heartbeat": {
+        "task": "remi_site.tasks.push_heartbeat",
         "schedule": 10.0,
         "options": {"expires": 10.0},
     },
@@ -347,7 +355,8 @@ PUSH_NOTICE_BUDGET_S = env.float("PUSH_NOTICE_BUDGET_S", default=20.0)
 # A CA bundle to check push services' certificates with instead of certifi's (a host
 # behind a TLS-inspecting proxy; tests).
 PUSH_CA_BUNDLE = env.str("PUSH_CA_BUNDLE", default="")
-# /healthz calls the worker or beat stale (503) when its last heartbeat is older.
+# /healthz calls a worker (the main one, the push one) or beat stale (503) when its last
+# heartbeat is older.
 WORKER_HEARTBEAT_MAX_AGE = env.float("WORKER_HEARTBEAT_MAX_AGE", default=60.0)
 BEAT_HEARTBEAT_MAX_AGE = env.float("BEAT_HEARTBEAT_MAX_AGE", default=30.0)
 

@@ -42,18 +42,24 @@ async function setUpPush() {
   show(status, on, off, current !== null);
 
   on.addEventListener("click", async () => {
+    let subscription = null;
     try {
       if ((await Notification.requestPermission()) !== "granted") {
         status.textContent = gettext("Notifications are blocked for this site in the browser's settings.");
         return;
       }
-      const subscription = await registration.pushManager.subscribe({
+      subscription = await registration.pushManager.subscribe({
         userVisibleOnly: true,
         applicationServerKey: keyBytes(section.dataset.publicKey),
       });
       await api(SUBSCRIPTIONS, { method: "POST", body: subscription.toJSON() });
       show(status, on, off, true);
     } catch (error) {
+      // The site refused it (too many browsers, a push service it does not accept): the
+      // browser must not stay subscribed, or this page would say it gets notifications.
+      if (subscription) await subscription.unsubscribe().catch(() => {});
+      on.hidden = false;
+      off.hidden = true;
       status.textContent = interpolate(gettext("Could not turn notifications on: %(error)s"), { error: error.message }, true);
     }
   });

@@ -11,19 +11,20 @@ from remi_site import beat, health, tasks
 pytestmark = pytest.mark.django_db
 
 
-def _both_fresh() -> None:
-    health.heartbeat_record(process=health.WORKER)
-    health.heartbeat_record(process=health.BEAT)
+def _all_fresh() -> None:
+    for process in health.PROCESSES:
+        health.heartbeat_record(process=process)
 
 
 def test_it_is_ok_with_fresh_heartbeats(client, clear_cache):
-    _both_fresh()
+    _all_fresh()
 
     response = client.get("/healthz")
 
     assert response.status_code == 200
     body = response.json()
     assert body["database"] == body["redis"] == body["worker"] == body["beat"] == "ok"
+    assert body["push_worker"] == "ok"
     assert 0 <= body["worker_heartbeat_age"] < 5
     assert 0 <= body["beat_heartbeat_age"] < 5
     assert body["reasons"] == []
@@ -36,7 +37,7 @@ def test_the_heartbeat_task_records_the_workers_heartbeat(client, clear_cache):
 
 
 def test_a_stale_worker_fails_the_check_and_says_why(client, clear_cache, settings):
-    _both_fresh()
+    _all_fresh()
     health.heartbeat_record(time.time() - settings.WORKER_HEARTBEAT_MAX_AGE - 30)
 
     response = client.get("/healthz")
@@ -50,8 +51,28 @@ def test_a_stale_worker_fails_the_check_and_says_why(client, clear_cache, settin
     assert body["reasons"][0].startswith("the worker's last heartbeat is")
 
 
+def test_a_stale_push_worker_fails_the_check_and_says_why(client, clear_cache, settings):
+    _all_fresh()
+    health.heartbeat_record(
+        time.time() - settings.WORKER_HEARTBEAT_MAX_AGE - 5, process=health.PUSH_WORKER
+    )
+
+    response = client.get("/healthz")
+
+    assert response.status_code == 503
+    assert response.json()["push_worker"] == "stale"
+    assert any("push_worker" in reason for reason in response.json()["reasons"])
+
+
+def test_each_worker_reports_for_its_own_queue(clear_cache):
+    tasks.push_heartbeat.delay()
+
+    assert health.heartbeat_age(process=health.PUSH_WORKER) is not None
+    assert health.heartbeat_age(process=health.WORKER) is None
+
+
 def test_a_stale_beat_fails_the_check_and_says_why(client, clear_cache, settings):
-    _both_fresh()
+    _all_fresh()
     health.heartbeat_record(time.time() - settings.BEAT_HEARTBEAT_MAX_AGE - 5, process=health.BEAT)
 
     response = client.get("/healthz")
@@ -64,6 +85,7 @@ def test_a_stale_beat_fails_the_check_and_says_why(client, clear_cache, settings
 
 def test_a_worker_that_never_reported_is_missing(client, clear_cache):
     health.heartbeat_record(process=health.BEAT)
+    health.heartbeat_record(process=health.PUSH_WORKER)
 
     response = client.get("/healthz")
 
@@ -106,7 +128,7 @@ def test_it_fails_when_redis_is_down(client, settings):
 
 
 def test_it_fails_when_the_database_is_down(client, clear_cache, monkeypatch):
-    _both_fresh()
+    _all_fresh()
 
     def broken_cursor(*args, **kwargs):
         raise ConnectionError("database gone")
