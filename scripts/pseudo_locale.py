@@ -17,7 +17,7 @@ fail on it (docs/translations.md, "The pseudo-locale").
 It writes OUTPUT/en_XA/LC_MESSAGES/django.po, djangojs.po and their .mo files; the
 settings serve them where ``PSEUDO_LOCALE`` is on (the tests). Built, not committed:
 it is derived wholly from the English texts, so it never goes stale and never
-conflicts; building takes well under a second and needs only polib (no gettext).
+conflicts; building takes under a second and needs only polib (no gettext).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from collections.abc import Iterable, Iterator
 from importlib.util import find_spec
 from pathlib import Path
 
-import polib
+import polib  # type: ignore[import-untyped]
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_OUTPUT = ROOT / "var" / "pseudo-locale"

@@ -20,9 +20,11 @@ from games.play.create import game_create
 from games.play.lobby import game_join, game_start
 from tests import pseudo_locale_kit as pseudo
 from tests.browser.site_pages import PAGES, SitePage, make_site_data, open_page
+from tests.browser.test_live_clock import live_table, timeout_step  # noqa: F401
 from tests.browser.test_score_sheet import DRY_HAND
 from tests.browser.test_table import PASSWORD
 from tests.gamekit import current_engine_deal
+from tests.gamekit_fixtures import deals_seeded  # noqa: F401
 
 pytestmark = [
     pytest.mark.slow,
@@ -167,11 +169,13 @@ def _live_game_with(host: Any) -> Any:
 
 
 def test_every_page_and_table_state_in_the_pseudo_locale_is_marked(
+    live_table: tuple[Game, Any, Any, Any],  # noqa: F811
     player_factory: Callable[..., Any],
     starter_hand: Callable[[str], None],
     settings: Any,
 ) -> None:
     language = pseudo.enable(settings)
+    absent_game, host, absent, _ = live_table
     settings.REMI_DEAL_PAUSE_SECONDS = 600
     data = make_site_data()
     starter_hand(DRY_HAND)
@@ -236,5 +240,19 @@ def test_every_page_and_table_state_in_the_pseudo_locale_is_marked(
     page.locator("#summary-actions button[value=close]").click()
     expect(page.locator("#score-sheet tr.sheet-line")).to_have_count(1)
     check.look("the pause and the score sheet", page)
+
+    # A player away: the table waits for them, then the host chooses.
+    page.context.clear_cookies()
+    person.log_in(host.username, PASSWORD)
+    person.goto(f"/games/{absent_game.public_id}/")
+    expect(page.locator("#hand .pcard").first).to_be_visible()
+    check.look("the table, a bank running", page)
+    assert timeout_step(absent_game) == "waiting"
+    expect(page.locator("#absent .absent-clock")).to_be_visible()
+    check.look("the table, waiting for a player away", page)
+    assert timeout_step(absent_game) == "choice"
+    expect(page.locator("#absent-dialog")).to_be_visible()
+    expect(page.locator("#absent-dialog .absent-choice")).to_have_count(3)
+    check.look("the host's choice", page)
 
     check.verify()
