@@ -83,12 +83,12 @@ def outside_markers(text: str) -> str:
 
 def _taken_out(text: str, names: Iterable[str]) -> str:
     """The text without ``names``, each where it stands as a whole ("Ana", not the
-    "ana" of "banana"), the longest first."""
+    "ana" of "banana"), the longest first, in any case (a heading's CSS may show "ANA")."""
     ordered = sorted(set(names), key=len, reverse=True)
     if not ordered:
         return text
     pattern = "|".join(re.escape(name) for name in ordered)
-    return re.sub(rf"(?<!\w)(?:{pattern})(?!\w)", " ", text)
+    return re.sub(rf"(?<!\w)(?:{pattern})(?!\w)", " ", text, flags=re.IGNORECASE)
 
 
 def unmarked_words(text: str, names: Iterable[str] = ()) -> list[str]:
