@@ -45,9 +45,6 @@ KNOWN_LEAKS: tuple[str, ...] = (
     "Finished",
     "Live",
     "Correspondence",
-    # A challenge's terms name the rules by the preset's id: the read of a challenge
-    # (games/read/challenges.py) gives no name for static/js/challenges.js to show.
-    "polish51",
     # A staged meld that is none: the engine's refusal quotes the cards by their codes.
     "7H QS 2D",
     # The rules page's table of every rule: the ruleset's field names and values.
