@@ -210,6 +210,11 @@ def test_every_page_and_table_state_in_the_pseudo_locale_is_marked(
         for site_page in (p for p in pages if p.signed_in is signed_in):
             open_page(page, person.base_url, site_page, data)
             expect(page.locator("html")).to_have_attribute("lang", language)
+            # Every folded part opened (the house rules, the how-to-play panel): what
+            # it shows counts as much as the page's first view.
+            page.evaluate(
+                "() => document.querySelectorAll('details').forEach((d) => { d.open = true; })"
+            )
             check.look(site_page.name, page)
         if not signed_in:
             # A form's errors: a wrong password.
