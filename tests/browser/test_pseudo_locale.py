@@ -20,7 +20,7 @@ from games.models import Game
 from games.play.create import game_create
 from games.play.lobby import game_join, game_start
 from tests import pseudo_locale_kit as pseudo
-from tests.browser.site_pages import PAGES, SiteData, SitePage, make_site_data, open_page
+from tests.browser.site_pages import PAGES, SitePage, make_site_data, open_page
 from tests.browser.test_live_clock import live_table, timeout_step  # noqa: F401
 from tests.browser.test_score_sheet import DRY_HAND
 from tests.browser.test_table import PASSWORD
@@ -159,7 +159,7 @@ def _names() -> frozenset[str]:
     return frozenset(name for pair in people for name in pair if name) | games | languages
 
 
-def _challenges(data: SiteData) -> None:
+def _challenges() -> None:
     """dana is challenged by emil, and challenges fern: My games lists both."""
     users = get_user_model().objects.in_bulk(["dana", "emil", "fern"], field_name="username")
     challenge_create(
@@ -192,10 +192,10 @@ def test_every_page_and_table_state_in_the_pseudo_locale_is_marked(
     settings: Any,
 ) -> None:
     language = pseudo.enable(settings)
-    absent_game, host, absent, _ = live_table
+    absent_game, host, _, _ = live_table
     settings.REMI_DEAL_PAUSE_SECONDS = 600
     data = make_site_data()
-    _challenges(data)
+    _challenges()
     starter_hand(DRY_HAND)
     game = _live_game_with(data.finished.owner)
     Profile.objects.update(language=language)
