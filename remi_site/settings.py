@@ -567,6 +567,16 @@ LANGUAGES = [
 # The site's catalogue (templates, remi_site); the apps keep theirs in <app>/locale. The
 # compiled .mo files are committed, so no machine needs gettext to serve them.
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# The pseudo-locale (docs/translations.md): every message wrapped in markers, for the
+# tests that find text no catalogue translates. scripts/pseudo_locale.py builds it in
+# PSEUDO_LOCALE_PATH; only where PSEUDO_LOCALE is on (the tests, a developer's server)
+# is it served and offered. Off in production: never listed for real users.
+PSEUDO_LOCALE = env.bool("REMI_PSEUDO_LOCALE", default=False)
+PSEUDO_LANGUAGE = ("en-xa", "Pseudo-locale")
+PSEUDO_LOCALE_PATH = BASE_DIR / "var" / "pseudo-locale"
+if PSEUDO_LOCALE:
+    LANGUAGES = [*LANGUAGES, PSEUDO_LANGUAGE]
+    LOCALE_PATHS = [*LOCALE_PATHS, PSEUDO_LOCALE_PATH]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

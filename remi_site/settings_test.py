@@ -58,3 +58,9 @@ REST_FRAMEWORK = {
 # Serve static files from the source folders (no collectstatic), e.g. for browser tests.
 WHITENOISE_AUTOREFRESH = True
 WHITENOISE_USE_FINDERS = True
+
+# The pseudo-locale's catalogue is reachable (tests/pseudo_locale_kit.py builds it); the
+# language itself is offered only by the tests that read the site in it, so that every
+# other test sees the site's five languages.
+PSEUDO_LOCALE = True
+LOCALE_PATHS = [*LOCALE_PATHS, PSEUDO_LOCALE_PATH]

@@ -22,7 +22,19 @@ function name(user) {
   return user.title ? `${user.display_name} (${user.title})` : user.display_name;
 }
 
-function terms(challenge) {
+// The rules' names in the page's language, by preset (GET /api/v1/rulesets, as the
+// lobby lists them), asked once: a challenge names its rules by the preset's id.
+let presetNames = null;
+function loadPresetNames() {
+  if (!presetNames) {
+    presetNames = allPages("/api/v1/rulesets")
+      .then((rulesets) => Object.fromEntries(rulesets.map((entry) => [entry.name, entry.ruleset.display_name])))
+      .catch(() => ({}));
+  }
+  return presetNames;
+}
+
+function terms(challenge, names) {
   const tc = challenge.time_control;
   const pace =
     tc.kind === "live"
@@ -32,7 +44,7 @@ function terms(challenge) {
           { days: tc.days_per_move },
           true,
         );
-  const parts = [challenge.preset, pace, challenge.rated ? gettext("rated") : gettext("casual")];
+  const parts = [names[challenge.preset] || challenge.preset, pace, challenge.rated ? gettext("rated") : gettext("casual")];
   if (challenge.bots.length) parts.push(interpolate(gettext("with %(bots)s"), { bots: challenge.bots.join(", ") }, true));
   return parts.join(" · ");
 }
@@ -56,13 +68,14 @@ function challengeForm(form) {
     submit.disabled = true;
     try {
       const challenge = await api("/api/v1/challenges", { method: "POST", body });
+      const names = await loadPresetNames();
       if (challenge.game) {
         window.location.href = `/games/${challenge.game}/`;
         return;
       }
       status.textContent = interpolate(
         gettext('Challenge sent: %(terms)s. It waits under "My games" until %(name)s answers.'),
-        { terms: terms(challenge), name: form.dataset.displayName },
+        { terms: terms(challenge, names), name: form.dataset.displayName },
         true,
       );
     } catch (error) {
@@ -74,12 +87,12 @@ function challengeForm(form) {
 
 // ------------------------------------------------------------------ "My games"
 
-function incomingRow(challenge, refresh) {
+function incomingRow(challenge, names, refresh) {
   const row = el("li", "game-row challenge-row");
   const main = el("div", "game-row-main");
   main.append(
     el("div", "game-row-title", interpolate(gettext("%(name)s challenges you"), { name: name(challenge.challenger) }, true)),
-    el("div", "game-row-meta", terms(challenge)),
+    el("div", "game-row-meta", terms(challenge, names)),
   );
   const accept = button(gettext("Accept"), "button button-small", async () => {
     accept.disabled = true;
@@ -110,7 +123,7 @@ function incomingRow(challenge, refresh) {
   return row;
 }
 
-function outgoingRow(challenge, refresh) {
+function outgoingRow(challenge, names, refresh) {
   const row = el("li", "game-row challenge-row");
   const main = el("div", "game-row-main");
   main.append(
@@ -121,7 +134,7 @@ function outgoingRow(challenge, refresh) {
         ? interpolate(gettext("You challenged %(name)s"), { name: name(challenge.destination) }, true)
         : gettext("Your open challenge to anyone"),
     ),
-    el("div", "game-row-meta", `${terms(challenge)} · ${gettext("waiting for an answer")}`),
+    el("div", "game-row-meta", `${terms(challenge, names)} · ${gettext("waiting for an answer")}`),
   );
   const cancel = button(gettext("Cancel"), "button button-small button-ghost", async () => {
     cancel.disabled = true;
@@ -148,12 +161,13 @@ function challengeLists(box) {
   const outgoing = $("challenges-out");
   const refresh = async () => {
     try {
-      const [mine, sent] = await Promise.all([
+      const [mine, sent, names] = await Promise.all([
         allPages("/api/v1/challenges?direction=in&page_size=100"),
         allPages("/api/v1/challenges?direction=out&page_size=100"),
+        loadPresetNames(),
       ]);
-      incoming.replaceChildren(...mine.map((c) => incomingRow(c, refresh)));
-      outgoing.replaceChildren(...sent.map((c) => outgoingRow(c, refresh)));
+      incoming.replaceChildren(...mine.map((c) => incomingRow(c, names, refresh)));
+      outgoing.replaceChildren(...sent.map((c) => outgoingRow(c, names, refresh)));
       box.hidden = !mine.length && !sent.length;
     } catch (error) {
       incoming.replaceChildren(el("li", "empty", error.message));

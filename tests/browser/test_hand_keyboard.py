@@ -4,6 +4,7 @@ the four-colour deck; jokers that say what they stand for; melds that never over
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Callable
@@ -403,3 +404,80 @@ def test_a_tap_on_a_card_is_not_lost_when_the_table_is_drawn_again_meanwhile(
     page.click("#sort-rank")
     _wait_until(lambda: player.hand() != by_suit, "the hand sorted by rank")
     expect(player.card("2S")).to_have_attribute("aria-pressed", "true")
+
+
+# The keys of a Macedonian Cyrillic layout, as navigator.keyboard.getLayoutMap() reports
+# them on such a system (the test's chromium runs on a US layout; the map is the only
+# thing a page learns of the layout).
+CYRILLIC_LAYOUT = {
+    "KeyD": "д",
+    "KeyT": "т",
+    "KeyX": "џ",
+    "KeyL": "л",
+    "KeyO": "о",
+    "KeyH": "х",
+    "KeyM": "м",
+}
+CYRILLIC_LAYOUT_MAP = (
+    "(() => { const keys = new Map(Object.entries(%s));"
+    " Object.defineProperty(navigator, 'keyboard', { value: { getLayoutMap: async () => keys } });"
+    " })()"
+)
+
+
+def _press_physical_key(page: Page, code: str, typed: str) -> None:
+    """The key ``code`` pressed on a layout where it types ``typed``: the browser's own
+    key events, as the system's keyboard sends them (not a script's dispatch)."""
+    session = page.context.new_cdp_session(page)
+    virtual_key = ord(code.removeprefix("Key"))
+    event = {"key": typed, "code": code, "windowsVirtualKeyCode": virtual_key}
+    session.send("Input.dispatchKeyEvent", {"type": "keyDown", "text": typed, **event})
+    session.send("Input.dispatchKeyEvent", {"type": "keyUp", **event})
+    session.detach()
+
+
+def test_the_physical_d_key_draws_on_a_cyrillic_layout(
+    player_factory: Callable[..., Player], starter_hand: Callable[[str], None]
+) -> None:
+    game, _, player, page = _starter_at_table("polish51", POLISH_HAND, player_factory, starter_hand)
+    page.locator("#hand .pcard").first.focus()
+    _press_physical_key(page, "KeyD", "д")
+    expect(page.locator("#hand .pcard")).to_have_count(14)
+    expect(page.locator("#hand .card-fresh")).to_be_focused()
+
+    # The Latin X on a layout that types "џ" there: the card drawn is discarded.
+    drawn = page.locator("#hand .card-fresh").get_attribute("data-card")
+    assert drawn is not None
+    player.select(drawn)
+    _press_physical_key(page, "KeyX", "џ")
+    expect(page.locator("#hand .pcard")).to_have_count(13)
+    expect(page.locator("#discard .pcard[data-card]")).to_have_attribute("data-card", drawn)
+
+
+def test_the_key_hints_show_the_keys_as_the_players_layout_prints_them(
+    player_factory: Callable[..., Player], starter_hand: Callable[[str], None]
+) -> None:
+    game, starter, _ = _game("polish51", POLISH_HAND, starter_hand)
+    player = player_factory(starter.username)
+    player.page.add_init_script(CYRILLIC_LAYOUT_MAP % json.dumps(CYRILLIC_LAYOUT))
+    page = _at_table(player, starter, game)
+    help_keys = page.locator("#keyboard-help kbd[data-key]")
+    expect(help_keys).to_have_text(["Д", "Т", "Х", "Л", "О", "М", "Џ"])
+    expect(page.locator("#lay-group")).to_have_attribute("title", re.compile(r"\(key Л\)$"))
+    expect(page.locator("#discard-button")).to_have_attribute("title", re.compile(r"\(key Џ\)$"))
+
+
+def test_without_the_layout_the_key_hints_keep_the_latin_letters(
+    player_factory: Callable[..., Player], starter_hand: Callable[[str], None]
+) -> None:
+    game, starter, _ = _game("polish51", POLISH_HAND, starter_hand)
+    player = player_factory(starter.username)
+    # Firefox and Safari have no navigator.keyboard.
+    player.page.add_init_script(
+        "Object.defineProperty(navigator, 'keyboard', { value: undefined })"
+    )
+    page = _at_table(player, starter, game)
+    expect(page.locator("#keyboard-help kbd[data-key]")).to_have_text(
+        ["D", "T", "H", "L", "O", "M", "X"]
+    )
+    expect(page.locator("#lay-group")).to_have_attribute("title", re.compile(r"\(key L\)$"))

@@ -7,6 +7,19 @@ import { focusHand, focusMelds, openKeyboardHelp } from "./keyboard-help.js";
 import { announcePlace } from "./reorder.js";
 import { state } from "./store.js";
 
+// The letter keys by the physical key (KeyboardEvent.code), not the character typed: on
+// a Cyrillic layout the key of Latin D types "д", and it draws all the same. The hints
+// show each key as the player's layout prints it (key-labels.js).
+const LETTER_KEYS = Object.freeze({
+  KeyD: () => draw().then(() => focusHand()),
+  KeyT: () => takeDiscard().then(() => focusHand()),
+  KeyX: () => discardSelected(),
+  KeyL: () => layGroup().then(() => focusHand()),
+  KeyO: () => openNow().then(() => focusHand()),
+  KeyH: () => focusHand(),
+  KeyM: () => focusMelds(),
+});
+
 export function onKey(event) {
   if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
   const target = event.target;
@@ -29,13 +42,7 @@ export function onKey(event) {
     }
   } else if (key === "1") sortHand("suit");
   else if (key === "3") sortHand("rank");
-  else if (key === "d" || key === "D") draw().then(() => focusHand());
-  else if (key === "t" || key === "T") takeDiscard().then(() => focusHand());
-  else if (key === "x" || key === "X") discardSelected();
-  else if (key === "l" || key === "L") layGroup().then(() => focusHand());
-  else if (key === "o" || key === "O") openNow().then(() => focusHand());
-  else if (key === "h" || key === "H") focusHand();
-  else if (key === "m" || key === "M") focusMelds();
+  else if (LETTER_KEYS[event.code]) LETTER_KEYS[event.code]();
   else if (key === "?") {
     event.preventDefault();
     openKeyboardHelp();

@@ -12,6 +12,7 @@ import { syncDay, wireDay } from "./day.js";
 import { syncPause } from "./deal-pause.js";
 import { cancelOpening, deselectAll, sortHand, syncHand } from "./hand.js";
 import { wireDeckToggle } from "./deck-toggle.js";
+import { showKeysAsTheLayoutPrints } from "./key-labels.js";
 import { wireKeyboardHelp } from "./keyboard-help.js";
 import { onKey } from "./keys.js";
 import { syncLog } from "./log.js";
@@ -38,6 +39,7 @@ function wireControls() {
   document.addEventListener("keydown", onKey);
   wireReorder();
   wireKeyboardHelp();
+  showKeysAsTheLayoutPrints();
   wireSummaryReopen();
   wireDeckToggle();
   $("absent-dialog").addEventListener("cancel", noteDialogDismissed);

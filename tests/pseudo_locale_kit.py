@@ -1,0 +1,113 @@
+"""The pseudo-locale in the tests: built from the English catalogues and offered for the
+test's duration, and the check that finds text outside its markers (text no catalogue
+translated: never marked, or put together from pieces). docs/translations.md, "The
+pseudo-locale"."""
+
+from __future__ import annotations
+
+import calendar
+import importlib.util
+import re
+import zoneinfo
+from collections.abc import Iterable
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "pseudo_locale", ROOT / "scripts" / "pseudo_locale.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+pseudo_locale = _script()
+LANGUAGE: str = pseudo_locale.LANGUAGE
+OPEN: str = pseudo_locale.OPEN
+CLOSE: str = pseudo_locale.CLOSE
+MARKED = re.compile(f"{OPEN}[^{OPEN}{CLOSE}]*{CLOSE}")
+WORD = re.compile(r"[^\W\d_]{2,}")
+
+# Words that may stand outside the markers, each for its reason:
+# - the keys' names as the keycaps print them (Enter, Esc, Shift, Tab), in every language;
+KEY_NAMES = frozenset({"Enter", "Esc", "Shift", "Tab"})
+# - month and weekday names that the browser's Intl (CLDR) writes for a date: in a real
+#   language they are that language's; the pseudo-locale has no CLDR data of its own;
+CLDR_DATE_WORDS = frozenset(
+    name.rstrip(".")
+    for names in (
+        calendar.month_name,
+        calendar.month_abbr,
+        calendar.day_name,
+        calendar.day_abbr,
+    )
+    for name in names
+    if name
+) | {"AM", "PM", "UTC", "GMT"}
+# - the site's name, the game's and the card's words that are names in every language.
+PROPER_NAMES = frozenset({"Remi", "Remik"})
+ALLOWED = KEY_NAMES | CLDR_DATE_WORDS | PROPER_NAMES
+# Time zones by their IANA names ("Europe/Skopje", "America/Argentina/San_Juan"): the
+# settings' list of zones, as every operating system names them.
+ZONE_NAME = re.compile(r"\b[A-Z][A-Za-z_-]+(?:/[A-Za-z0-9_+-]+)+")
+ZONES = frozenset(zoneinfo.available_timezones())
+# Addresses: links and email addresses.
+ADDRESS = re.compile(r"https?://\S+|\S+@\S+")
+
+
+def enable(settings: Any) -> str:
+    """Build the pseudo-locale's catalogues and offer the language for this test (the
+    ``settings`` fixture puts LANGUAGES back after it); its code."""
+    pseudo_locale.build(settings.PSEUDO_LOCALE_PATH)
+    # Changing LANGUAGES also drops the catalogues read so far (Django's
+    # setting_changed): one read before this build is not kept.
+    settings.LANGUAGES = [*settings.LANGUAGES, settings.PSEUDO_LANGUAGE]
+    return LANGUAGE
+
+
+def outside_markers(text: str) -> str:
+    """The text with every marked message taken out (the inner ones first: a message
+    may hold another's translation in a placeholder)."""
+    while True:
+        stripped = MARKED.sub(" ", text)
+        if stripped == text:
+            return stripped
+        text = stripped
+
+
+def _taken_out(text: str, names: Iterable[str]) -> str:
+    """The text without ``names``, each where it stands as a whole ("Ana", not the
+    "ana" of "banana"), the longest first, in any case (a heading's CSS may show "ANA")."""
+    ordered = sorted(set(names), key=len, reverse=True)
+    if not ordered:
+        return text
+    pattern = "|".join(re.escape(name) for name in ordered)
+    return re.sub(rf"(?<!\w)(?:{pattern})(?!\w)", " ", text, flags=re.IGNORECASE)
+
+
+def unmarked_words(text: str, names: Iterable[str] = ()) -> list[str]:
+    """The words of ``text`` that stand outside the markers, other than ``names``,
+    numbers, card symbols and single letters (a card's rank, a key), addresses, time
+    zones and the words in ``ALLOWED``."""
+    left = ZONE_NAME.sub(" ", ADDRESS.sub(" ", outside_markers(text)))
+    left = " ".join(token for token in left.split() if token not in ZONES)
+    left = _taken_out(left, names)
+    return [word for word in WORD.findall(left) if word not in ALLOWED]
+
+
+def unmarked_lines(texts: Iterable[str], names: Iterable[str] = ()) -> list[str]:
+    """Each line of ``texts`` that holds unmarked words, once, with those words."""
+    names = tuple(names)
+    found: dict[str, None] = {}
+    for text in texts:
+        for line in outside_markers(text).splitlines():
+            words = unmarked_words(line, names)
+            if words:
+                found[f"{' '.join(line.split())!r}: {words}"] = None
+    return list(found)
