@@ -1,0 +1,79 @@
+"""The table on a 1280×800 screen: a click on the discard pile that cannot act says
+why, the signed-in header keeps to one row, home and footer agree on the seats."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from playwright.sync_api import expect
+
+from games.engine import Discard, parse_cards
+from games.models import Game, Seat
+from games.play.act import game_act
+from games.play.create import game_create
+from games.play.lobby import game_join, game_start
+from tests.browser.site_pages import DESKTOP
+from tests.browser.test_phone_hand import HAND
+from tests.browser.test_table import PASSWORD
+from tests.gamekit import current_engine_deal
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.django_db(transaction=True),
+]
+
+
+def macedonian_pair(starter_hand: Callable[[str], None]) -> tuple[Game, Any, Any]:
+    """A started two-player Macedonian game whose starter holds HAND (15 cards, and
+    only a discard to make). (game, the starter, the other player)"""
+    starter_hand(HAND)
+    users = [
+        get_user_model().objects.create_user(username=name, password=PASSWORD)
+        for name in ("zora", "vlado")
+    ]
+    game = game_create(owner=users[0], preset="macedonian", players=2)
+    game_join(game=game, user=users[1])
+    game = game_start(game=game, user=users[0])
+    starter = Seat.objects.get(game=game, position=current_engine_deal(game).to_move).user
+    other = next(user for user in users if user != starter)
+    return game, starter, other
+
+
+def test_a_click_on_the_discard_pile_that_cannot_act_says_why(
+    starter_hand: Callable[[str], None], player_factory: Callable[..., Any]
+) -> None:
+    game, starter, other = macedonian_pair(starter_hand)
+    player = player_factory(starter.username, **DESKTOP)
+    player.log_in(starter.username, PASSWORD)
+    player.goto(f"/games/{game.public_id}/")
+    page = player.page
+    expect(page.locator("#me")).to_have_class("me me-to-move")
+
+    page.locator("#discard").click()
+    expect(page.locator("#toasts .toast").last).to_contain_text("Select the one card")
+    player.select("10H", "10S")
+    page.locator("#discard").click()
+    expect(page.locator("#toasts .toast").last).to_contain_text(
+        "2 cards are selected: only one card is discarded."
+    )
+    # Nothing was thrown away.
+    expect(page.locator("#hand .hand-card")).to_have_count(15)
+
+    # The other player, who has not opened, may not take the Macedonian discard.
+    game.refresh_from_db()
+    game_act(game=game, user=starter, action=Discard(parse_cards("5S")[0]), expected_ply=game.ply)
+    watcher = player_factory(other.username, **DESKTOP)
+    watcher.log_in(other.username, PASSWORD)
+    watcher.goto(f"/games/{game.public_id}/")
+    expect(watcher.page.locator("#me")).to_have_class("me me-to-move")
+    watcher.page.locator("#discard").click()
+    expect(watcher.page.locator("#toasts .toast").last).to_contain_text(
+        "Only a player who has opened may take from the discard pile"
+    )
+    expect(watcher.page.locator("#hand .hand-card")).to_have_count(14)
+    # And the starter, whose turn is over, hears that it is not theirs.
+    page.locator("#discard").click()
+    expect(page.locator("#toasts .toast").last).to_contain_text("It is not your turn yet.")
