@@ -17,6 +17,7 @@ from games.play.create import game_create
 from games.play.lobby import game_join, game_start
 from tests.browser.site_pages import DESKTOP
 from tests.browser.test_phone_hand import HAND
+from tests.browser.test_score_sheet import DRY_HAND, live_game
 from tests.browser.test_table import PASSWORD
 from tests.gamekit import current_engine_deal
 
@@ -77,3 +78,39 @@ def test_a_click_on_the_discard_pile_that_cannot_act_says_why(
     # And the starter, whose turn is over, hears that it is not theirs.
     page.locator("#discard").click()
     expect(page.locator("#toasts .toast").last).to_contain_text("It is not your turn yet.")
+
+
+# Each mini card of the deal's summary: what a point at the middle of its rank shows.
+RANKS_SHOWN = """() => [...document.querySelectorAll('#summary .deal-hand .pcard:not(.card-joker)')]
+  .map((card) => {
+    const rank = card.querySelector('.corner-rank').getBoundingClientRect();
+    const hit = document.elementFromPoint(rank.left + rank.width / 2, rank.top + rank.height / 2);
+    return { card: card.dataset.card, shown: hit !== null && hit.closest('.corner-rank') !== null };
+  })"""
+
+
+def test_the_deal_summary_mini_cards_show_every_rank_uncovered(
+    starter_hand: Callable[[str], None], player_factory: Callable[..., Any]
+) -> None:
+    starter_hand(DRY_HAND)
+    names = ["mila", "goran"]
+    game = live_game(names)
+    starter = current_engine_deal(game).to_move
+    mover = player_factory(names[starter], **DESKTOP)
+    mover.log_in(names[starter], PASSWORD)
+    mover.goto(f"/games/{game.public_id}/")
+    expect(mover.page.locator("#me")).to_have_class("me me-to-move")
+    for meld in ("7H 8H 9H 10H", "QS QD QC", "KS KD KC", "2D 3D 4D 5D"):
+        mover.select(*meld.split())
+        mover.page.click("#lay-group")
+    mover.open_with_the_staged_melds()
+    mover.select("9C")
+    mover.page.click("#discard")
+
+    summary = mover.page.locator("#summary")
+    expect(summary).to_be_visible()
+    expect(summary.locator(".deal-hand .pcard").first).to_be_visible()
+    ranks = mover.page.evaluate(RANKS_SHOWN)
+    assert len(ranks) >= 10, ranks
+    assert all(rank["shown"] for rank in ranks), [r["card"] for r in ranks if not r["shown"]]
+    mover.screenshot("deal-summary-mini-cards", full_page=False)
