@@ -10,6 +10,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
+from accounts.models import Profile
 from games.engine import Discard, parse_cards
 from games.models import Game, Seat
 from games.play.act import game_act
@@ -114,3 +115,53 @@ def test_the_deal_summary_mini_cards_show_every_rank_uncovered(
     assert len(ranks) >= 10, ranks
     assert all(rank["shown"] for rank in ranks), [r["card"] for r in ranks if not r["shown"]]
     mover.screenshot("deal-summary-mini-cards", full_page=False)
+
+
+# The bots' names, the longest a table of six shows (home names them).
+SIX_NAMES = [
+    "Careful Katarina",
+    "Greedy Goran",
+    "Expert Emil",
+    "Random Rita",
+    "Cautious Cvetanka",
+    "Daring Dragoljub",
+]
+
+# Each text of a selector that its box cuts short (an ellipsis or a clip), by its text.
+CUT_TEXTS = """(selector) => [...document.querySelectorAll(selector)]
+  .filter((node) => node.scrollWidth > node.clientWidth + 1)
+  .map((node) => node.textContent)"""
+
+
+def test_six_seats_at_1280_show_every_name_whole_in_the_seats_and_the_score_sheet(
+    player_factory: Callable[..., Any],
+) -> None:
+    users = []
+    for index, display_name in enumerate(SIX_NAMES):
+        user = get_user_model().objects.create_user(username=f"six{index}", password=PASSWORD)
+        Profile.objects.filter(user=user).update(display_name=display_name)
+        users.append(user)
+    game = game_create(owner=users[0], preset="macedonian", overrides={"max_players": 6}, players=6)
+    for user in users[1:]:
+        game_join(game=game, user=user)
+    game = game_start(game=game, user=users[0])
+    player = player_factory("six0", **DESKTOP)
+    player.log_in("six0", PASSWORD)
+    player.goto(f"/games/{game.public_id}/")
+    page = player.page
+    expect(page.locator("#opponents .seat[data-seat]")).to_have_count(5)
+    expect(page.locator("#score-sheet thead th")).to_have_count(7)
+    player.screenshot("six-seats-1280", full_page=False)
+
+    assert page.evaluate(CUT_TEXTS, "#opponents .seat-label") == []
+    assert page.evaluate(CUT_TEXTS, "#score-sheet thead th") == []
+    # The whole sheet shows in its panel: nothing to scroll sideways for.
+    wrap = page.evaluate(
+        "() => { const w = document.querySelector('#score-sheet .sheet-wrap');"
+        " return [w.scrollWidth, w.clientWidth]; }"
+    )
+    assert wrap[0] <= wrap[1], f"the sheet is {wrap[0]} px wide in a {wrap[1]} px panel"
+    header = page.locator(".site-header .nav").bounding_box()
+    assert header is not None and header["height"] < 70, header
+    page.locator("#score-sheet-panel").scroll_into_view_if_needed()
+    player.screenshot("six-seats-1280-sheet", full_page=False)
