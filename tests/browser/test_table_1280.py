@@ -165,3 +165,31 @@ def test_six_seats_at_1280_show_every_name_whole_in_the_seats_and_the_score_shee
     assert header is not None and header["height"] < 70, header
     page.locator("#score-sheet-panel").scroll_into_view_if_needed()
     player.screenshot("six-seats-1280-sheet", full_page=False)
+
+
+# Whether the menu's items share one row: each starts above where every other ends.
+MENU_ROWS = """() => {
+  const boxes = [...document.querySelectorAll('.site-header .nav-links > li')]
+    .map((item) => item.getBoundingClientRect());
+  const lowestTop = Math.max(...boxes.map((box) => box.top));
+  return boxes.every((box) => lowestTop < box.bottom) ? 1 : 2;
+}"""
+
+
+@pytest.mark.parametrize("path", ["/", "/play/"])
+def test_the_signed_in_menu_keeps_to_one_row_at_1280_in_every_language(
+    path: str, player_factory: Callable[..., Any]
+) -> None:
+    user = get_user_model().objects.create_user(username="longname", password=PASSWORD)
+    # The longest display name an account may have.
+    Profile.objects.filter(user=user).update(display_name="Aleksandra Konstantinovska-Petrovska")
+    player = player_factory("longname", **DESKTOP)
+    player.log_in("longname", PASSWORD)
+    for language in ("en", "mk", "sr-latn", "pl"):
+        Profile.objects.filter(user=user).update(language=language)
+        player.goto(path)
+        expect(player.page.locator("html")).to_have_attribute("lang", language)
+        assert player.page.evaluate(MENU_ROWS) == 1, f"{language}: the menu wraps"
+        width = player.page.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= DESKTOP["width"], f"{language}: the page is {width} px wide"
+    player.screenshot("menu-1280-pl", full_page=False)
