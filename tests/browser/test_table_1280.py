@@ -12,12 +12,14 @@ from playwright.sync_api import expect
 
 from accounts.models import Profile
 from games.engine import Discard, parse_cards
+from games.engine.rulesets import MAX_SEATS, PRESETS
 from games.models import Game, Seat
 from games.play.act import game_act
 from games.play.create import game_create
 from games.play.lobby import game_join, game_start
 from tests.browser.site_pages import DESKTOP
 from tests.browser.test_phone_hand import HAND
+from tests.browser.test_player_pages import emil_resigns
 from tests.browser.test_score_sheet import DRY_HAND, live_game
 from tests.browser.test_table import PASSWORD
 from tests.gamekit import current_engine_deal
@@ -193,3 +195,29 @@ def test_the_signed_in_menu_keeps_to_one_row_at_1280_in_every_language(
         width = player.page.evaluate("() => document.documentElement.scrollWidth")
         assert width <= DESKTOP["width"], f"{language}: the page is {width} px wide"
     player.screenshot("menu-1280-pl", full_page=False)
+
+
+def test_a_rated_game_resigned_before_every_player_moved_says_why_it_moved_no_rating(
+    player_factory: Callable[..., Any],
+) -> None:
+    game, _users = emil_resigns(after_moves=False)
+    dana = player_factory("dana", **DESKTOP)
+    dana.log_in("dana", PASSWORD)
+    dana.goto(f"/games/{game.public_id}/")
+    expect(dana.page.locator("#game-meta")).to_contain_text(
+        "rated, but not counted: the game ended before every player had moved"
+    )
+    expect(dana.page.locator("#waiting")).to_contain_text("Not rated:")
+
+
+def test_home_and_footer_give_the_seats_the_engine_allows(
+    player_factory: Callable[..., Any],
+) -> None:
+    visitor = player_factory("visitor", **DESKTOP)
+    visitor.goto("/")
+    seats = f"2 to {MAX_SEATS} players"
+    expect(visitor.page.locator("main .card h2", has_text="players")).to_have_text(seats)
+    expect(visitor.page.locator(".site-footer")).to_contain_text(f"2–{MAX_SEATS} players")
+    # The house rule that seats five or six is named where it applies.
+    assert max(PRESETS[name].seat_limit for name in ("macedonian", "polish51")) == MAX_SEATS
+    assert PRESETS["serbian"].seat_limit == 4
