@@ -43,7 +43,7 @@ BOXES = """nodes => nodes.map((node) => {
 # (table-phone.css), and a meld scrolled out of it covers nothing.
 SHOWN_MELD_BOXES = """nodes => nodes.map((node) => {
   const box = node.getBoundingClientRect();
-  const clip = node.closest('#melds').getBoundingClientRect();
+  const clip = document.querySelector('#melds').getBoundingClientRect();
   const x = Math.max(box.left, clip.left), y = Math.max(box.top, clip.top);
   const right = Math.min(box.right, clip.right), bottom = Math.min(box.bottom, clip.bottom);
   return { x, y, width: Math.max(0, right - x), height: Math.max(0, bottom - y) };
@@ -125,6 +125,8 @@ def test_many_melds_at_a_table_of_six_never_overlap_at_any_width(
         expect(ana.page.locator("#melds .meld")).to_have_count(melds_down)
         expect(ana.page.locator("#opponents .seat[data-seat]")).to_have_count(5)
         melds = ana.page.locator("#melds .meld").evaluate_all(SHOWN_MELD_BOXES)
+        if not melds:
+            problems.append(f"{width}px: no meld shows")
         for a, b in combinations(melds, 2):
             if overlap(a, b):
                 problems.append(f"{width}px: melds overlap {a} {b}")
