@@ -135,18 +135,41 @@ CUT_TEXTS = """(selector) => [...document.querySelectorAll(selector)]
   .map((node) => node.textContent)"""
 
 
-def test_six_seats_at_1280_show_every_name_whole_in_the_seats_and_the_score_sheet(
-    player_factory: Callable[..., Any],
-) -> None:
+def six_named_players(preset: str, overrides: dict[str, Any]) -> tuple[Game, list[Any]]:
+    """A started game of six whose players go by SIX_NAMES. (game, the users)"""
     users = []
     for index, display_name in enumerate(SIX_NAMES):
         user = get_user_model().objects.create_user(username=f"six{index}", password=PASSWORD)
         Profile.objects.filter(user=user).update(display_name=display_name)
         users.append(user)
-    game = game_create(owner=users[0], preset="macedonian", overrides={"max_players": 6}, players=6)
+    game = game_create(owner=users[0], preset=preset, overrides=overrides, players=6)
     for user in users[1:]:
         game_join(game=game, user=user)
-    game = game_start(game=game, user=users[0])
+    return game_start(game=game, user=users[0]), users
+
+
+def sheet_problems(page: Any) -> list[str]:
+    """What of the score sheet or the seats' names is cut short at this size."""
+    problems = [
+        f"seat name cut: {text}" for text in page.evaluate(CUT_TEXTS, "#opponents .seat-label")
+    ]
+    problems += [
+        f"sheet cell cut: {text}"
+        for text in page.evaluate(CUT_TEXTS, "#score-sheet th, #score-sheet td")
+    ]
+    wrap = page.evaluate(
+        "() => { const w = document.querySelector('#score-sheet .sheet-wrap');"
+        " return [w.scrollWidth, w.clientWidth]; }"
+    )
+    if wrap[0] > wrap[1]:
+        problems.append(f"the sheet is {wrap[0]} px wide in a {wrap[1]} px panel")
+    return problems
+
+
+def test_six_seats_at_1280_show_every_name_whole_in_the_seats_and_the_score_sheet(
+    player_factory: Callable[..., Any],
+) -> None:
+    game, _users = six_named_players("macedonian", {"max_players": 6})
     player = player_factory("six0", **DESKTOP)
     player.log_in("six0", PASSWORD)
     player.goto(f"/games/{game.public_id}/")
@@ -155,18 +178,42 @@ def test_six_seats_at_1280_show_every_name_whole_in_the_seats_and_the_score_shee
     expect(page.locator("#score-sheet thead th")).to_have_count(7)
     player.screenshot("six-seats-1280", full_page=False)
 
-    assert page.evaluate(CUT_TEXTS, "#opponents .seat-label") == []
-    assert page.evaluate(CUT_TEXTS, "#score-sheet thead th") == []
-    # The whole sheet shows in its panel: nothing to scroll sideways for.
-    wrap = page.evaluate(
-        "() => { const w = document.querySelector('#score-sheet .sheet-wrap');"
-        " return [w.scrollWidth, w.clientWidth]; }"
-    )
-    assert wrap[0] <= wrap[1], f"the sheet is {wrap[0]} px wide in a {wrap[1]} px panel"
+    assert sheet_problems(page) == []
     header = page.locator(".site-header .nav").bounding_box()
     assert header is not None and header["height"] < 70, header
+
+
+# Polish Remik 51 in one turn: four melds (103) after the draw, then the drawn card.
+REMIK_HAND = "7H 8H 9H 10H QS QD QC KS KD KC 2D 3D 4D"
+
+
+def test_a_finished_deal_of_six_shows_its_whole_score_sheet_line_at_1280(
+    starter_hand: Callable[[str], None], player_factory: Callable[..., Any]
+) -> None:
+    starter_hand(REMIK_HAND)
+    game, _users = six_named_players("polish51", {"max_players": 6})
+    starter = Seat.objects.get(game=game, position=current_engine_deal(game).to_move).user
+    player = player_factory(starter.username, **DESKTOP)
+    player.log_in(starter.username, PASSWORD)
+    player.goto(f"/games/{game.public_id}/")
+    page = player.page
+    expect(page.locator("#me")).to_have_class("me me-to-move")
+    page.click("#stock")
+    expect(page.locator("#hand .card-fresh")).to_have_count(1)
+    drawn = page.locator("#hand .card-fresh").get_attribute("data-card")
+    assert drawn is not None
+    for meld in ("7H 8H 9H 10H", "QS QD QC", "KS KD KC", "2D 3D 4D"):
+        player.select(*meld.split())
+        page.click("#lay-group")
+    player.open_with_the_staged_melds()
+    player.select(drawn)
+    page.click("#discard")
+
+    expect(page.locator("#score-sheet .sheet-line")).to_have_count(1)
+    expect(page.locator("#score-sheet .sheet-line td")).to_have_count(6)
     page.locator("#score-sheet-panel").scroll_into_view_if_needed()
     player.screenshot("six-seats-1280-sheet", full_page=False)
+    assert sheet_problems(page) == []
 
 
 # Whether the menu's items share one row: each starts above where every other ends.
