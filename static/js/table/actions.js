@@ -20,6 +20,7 @@ import {
   stage,
   state,
 } from "./store.js";
+import { discardPileRefusal } from "./pile-refusal.js";
 import { toast } from "./toast.js";
 import { can, deal, mySeat, myTurn, ruleset } from "./view.js";
 
@@ -83,6 +84,11 @@ export function undoTake() {
 }
 
 export async function onDiscardPile() {
+  const refusal = discardPileRefusal();
+  if (refusal) {
+    toast(refusal, "info");
+    return;
+  }
   const d = deal();
   if (!myTurn()) return;
   if (d.phase === "draw" && can("take")) {

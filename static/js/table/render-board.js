@@ -46,7 +46,10 @@ export function renderPiles() {
   const takeNow = myTurn() && can("take") && d.phase === "draw";
   const one = selectedItems();
   const discardNow = myTurn() && can("discard") && one.length === 1;
-  discard.disabled = !(takeNow || discardNow) || state.busy;
+  // A seated player's click always answers: with the move, or with why there is none
+  // (pile-refusal.js); the pile only looks idle.
+  discard.disabled = state.busy || state.view.you === null || state.view.status !== "active";
+  discard.classList.toggle("pile-idle", !(takeNow || discardNow));
   discard.classList.toggle("pile-active", takeNow || discardNow);
   let label = top
     ? interpolate(

@@ -129,29 +129,34 @@ function handCard(item, d) {
   return node;
 }
 
-// Overlap the cards as much as the width asks; on a narrow screen a long hand takes
-// two rows rather than strips too thin to tap.
+// Overlap the cards as much as the width asks, each keeping a strip wide enough for its
+// corner ("10♥") and a fingertip; a hand that cannot keep that in one row takes as
+// many rows as it needs (on a phone the rows overlap too: table-phone.css).
+const MIN_STRIP_PX = 28;
+
 export function fitHand() {
   const hand = $("hand");
   for (const node of hand.querySelectorAll(".hand-break")) node.remove();
   const cards = [...hand.querySelectorAll(".hand-card")];
   if (!cards.length) return;
-  for (const card of cards) card.classList.remove("row-start");
+  for (const card of cards) card.classList.remove("row-start", "row-next");
   const width = hand.clientWidth - 12;
   const cardWidth = cards[0].getBoundingClientRect().width || 70;
   const gap = 6;
   const stepFor = (count) => {
     if (count < 2 || count * cardWidth + (count - 1) * gap <= width) return cardWidth + gap;
-    return Math.max(cardWidth * 0.28, Math.floor((width - cardWidth - 4) / (count - 1)));
+    return Math.floor((width - cardWidth - 4) / (count - 1));
   };
-  let step = stepFor(cards.length);
-  if (step < cardWidth * 0.4 && cards.length > 8) {
-    const perRow = Math.ceil(cards.length / 2);
-    step = stepFor(perRow);
-    const start = cards[perRow];
-    start.classList.add("row-start");
-    hand.insertBefore(el("span", "hand-break"), start);
+  const least = Math.max(MIN_STRIP_PX, cardWidth * 0.4);
+  let rows = 1;
+  while (stepFor(Math.ceil(cards.length / rows)) < least && rows < cards.length) rows += 1;
+  const perRow = Math.ceil(cards.length / rows);
+  const step = Math.min(stepFor(perRow), cardWidth + gap);
+  for (let start = perRow; start < cards.length; start += perRow) {
+    cards[start].classList.add("row-start");
+    hand.insertBefore(el("span", "hand-break"), cards[start]);
   }
+  for (const card of cards.slice(perRow)) card.classList.add("row-next");
   hand.style.setProperty("--step", `${step - cardWidth}px`);
 }
 

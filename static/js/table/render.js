@@ -12,6 +12,7 @@ import { INVITE, LOBBY_URL, root } from "./page.js";
 import { renderMelds, renderPiles, renderWaiting } from "./render-board.js";
 import { renderHand, renderStaging } from "./render-hand.js";
 import { renderMe, renderOpponents } from "./render-seats.js";
+import { ratedButNotCounted } from "./results.js";
 import { renderChips } from "./chips.js";
 import { renderSeating } from "./seating.js";
 import { state } from "./store.js";
@@ -79,7 +80,7 @@ function renderHeader() {
   if (tc.kind === "live" && tc.time_bank_s) pace += ` + ${interpolate(gettext("%(time)s bank"), { time: bankText(tc.time_bank_s) }, true)}`;
   bits.push(pace);
   bits.push(againstBotsOnly(v) ? gettext("against bots") : v.visibility === "private" ? gettext("private") : gettext("public"));
-  if (tc.rated) bits.push(gettext("rated"));
+  if (tc.rated) bits.push(ratedButNotCounted(v) ? gettext("rated, but not counted: the game ended before every player had moved") : gettext("rated"));
   $("game-meta").textContent = bits.join(" · ");
 
   // The replay opens once the game is finished (its hands are no longer secret).

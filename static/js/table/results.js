@@ -59,6 +59,11 @@ export function gameOverTitle() {
   return interpolate(ngettext("%(names)s won the game", "%(names)s won the game", winners.length), { names }, true);
 }
 
+// A rated game that moved nobody's rating: it ended before every player had moved.
+export function ratedButNotCounted(v) {
+  return Boolean(v.time_control.rated && v.status === "finished" && !(v.rating_changes || []).length);
+}
+
 export function standingsTable() {
   const v = state.view;
   const table = el("table", "standings");
@@ -79,7 +84,7 @@ export function standingsTable() {
     if (changes.size) row.append(el("td", "num", change ? ratingText(change) : ""));
     table.append(row);
   });
-  if (!v.time_control.rated || v.status !== "finished" || changes.size) return table;
+  if (!ratedButNotCounted(v)) return table;
   const box = el("div");
   box.append(table, el("p", "muted", gettext("Not rated: the game was left before every player had made a move.")));
   return box;
