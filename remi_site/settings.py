@@ -480,7 +480,7 @@ SPECTACULAR_SETTINGS = {
         "TimeControlEnum": "games.models.Game.TimeControl",
         "GameListStatusEnum": "games.api.serializers.LIST_STATUS_CHOICES",
         "AbsentChoiceEnum": "games.api.live_serializers.CHOICE_VALUES",
-        "MeldKindEnum": "games.api.serializers.MELD_KINDS",
+        "MeldKindEnum": "games.api.view_serializers.MELD_KINDS",
         "ChallengeStatusEnum": "games.models.Challenge.Status",
         "DeclineReasonEnum": "games.models.Challenge.DeclineReason",
     },

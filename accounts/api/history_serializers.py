@@ -7,7 +7,7 @@ from typing import Any
 from rest_framework import serializers
 
 from accounts.history import RESULTS, TIME_CONTROLS
-from games.api.serializers import UserCardSerializer
+from games.api.view_serializers import UserCardSerializer
 from games.engine import PRESETS
 from games.models import Game, Seat
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
-from games.api.serializers import Serializer, UserCardSerializer, seconds_per_turn_field
+from games.api.action_serializers import seconds_per_turn_field
+from games.api.serializer_base import Serializer
+from games.api.view_serializers import UserCardSerializer
 from games.engine import PRESETS
 from games.models import Challenge, Game
 from remi_site import strict_fields as strict

@@ -16,7 +16,7 @@ from rest_framework.serializers import Serializer
 from rest_framework.throttling import ScopedRateThrottle
 
 from accounts.authentication import request_user
-from games.api.serializers import UserCardSerializer
+from games.api.view_serializers import UserCardSerializer
 from games.api.views import GAME_ID, GameAPIView
 from games.models import CHAT_MAX_LENGTH
 from games.play import chat

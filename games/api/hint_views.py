@@ -12,7 +12,8 @@ from rest_framework.response import Response
 from rest_framework.serializers import Serializer
 
 from accounts.authentication import request_user
-from games.api.serializers import MELD_KINDS, ActionField, CardPairSerializer
+from games.api.action_serializers import ActionField
+from games.api.view_serializers import MELD_KINDS, CardPairSerializer
 from games.api.views import GAME_ID, GameAPIView
 from games.read import selectors
 from games.read.hints import hint_for

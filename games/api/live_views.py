@@ -16,7 +16,7 @@ from rest_framework.response import Response
 
 from accounts.authentication import request_user
 from games.api import live_serializers as ls
-from games.api import serializers as s
+from games.api import view_serializers as vs
 from games.api.views import GAME_ID, GameAPIView
 from games.models import Game
 from games.play import timeouts, vacation
@@ -138,7 +138,7 @@ class GameAbsentView(GameAPIView):
         parameters=[GAME_ID],
         request=ls.AbsentChoiceSerializer,
         responses={
-            200: s.GameViewSerializer,
+            200: vs.GameViewSerializer,
             400: error_response(
                 description="`invalid` (fields), `invalid_choice`.",
             ),

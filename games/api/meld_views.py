@@ -15,7 +15,7 @@ from rest_framework.response import Response
 from rest_framework.serializers import Serializer
 
 from accounts.authentication import request_user
-from games.api.serializers import MELD_KINDS, CardPairSerializer
+from games.api.view_serializers import MELD_KINDS, CardPairSerializer
 from games.api.views import GAME_ID, GameAPIView
 from games.read import selectors
 from remi_site import strict_fields as strict

@@ -10,8 +10,8 @@ from typing import Any
 
 from rest_framework import serializers
 
-from games.api.serializers import (
-    CARD_HELP,
+from games.api.serializer_base import CARD_HELP
+from games.api.view_serializers import (
     FinishedDealSerializer,
     MoveEntrySerializer,
     UserCardSerializer,

@@ -10,12 +10,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.authentication import request_user
-from games.api.serializers import (
-    ActionField,
-    GameViewSerializer,
-    MoveEntrySerializer,
-    Serializer,
-)
+from games.api.action_serializers import ActionField
+from games.api.serializer_base import Serializer
+from games.api.view_serializers import GameViewSerializer, MoveEntrySerializer
 from games.api.views import (
     GAME_ID,
     IDEMPOTENCY_KEY,

@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 
 from accounts.authentication import request_user
 from games.api import serializers as s
+from games.api import view_serializers as vs
 from games.api.errors import api_error
 from games.challenges import pairing
 from games.engine import IllegalAction, parse_action
@@ -130,7 +131,7 @@ class GameListView(GameAPIView):
         "cursor pagination (`next`/`previous` links; `page_size` 1 to 100).",
         parameters=[s.GameListFilterSerializer, *CURSOR_PARAMETERS],
         responses={
-            200: s.GamePageSerializer,
+            200: vs.GamePageSerializer,
             400: error_response(
                 description=f"`invalid` (the filters, with `details.fields`), {LIST_ERRORS}",
             ),
@@ -158,7 +159,7 @@ class GameListView(GameAPIView):
         "`bots` take the next seats at once.",
         request=s.GameCreateSerializer,
         responses={
-            201: s.GameViewSerializer,
+            201: vs.GameViewSerializer,
             400: error_response(
                 description="`invalid` (fields), `unknown_preset`, `invalid_ruleset`, "
                 "`invalid_players`, `invalid_time_control`, `unknown_bot`, `too_many_bots`, "
@@ -192,7 +193,7 @@ class GamePlayNowView(GameAPIView):
         "starts it at once: the answer is the running game.",
         request=s.PlayNowSerializer,
         responses={
-            201: s.GameViewSerializer,
+            201: vs.GameViewSerializer,
             400: error_response(
                 description="`invalid` (fields), `invalid_time_control`, `too_many_bots`.",
             ),
@@ -220,7 +221,7 @@ class InviteJoinView(GameAPIView):
         ],
         request=None,
         responses={
-            200: s.GameViewSerializer,
+            200: vs.GameViewSerializer,
             403: error_response(
                 description="`bots_rated_vs_humans`: a rated game would seat a bot account "
                 "with people, which this site does not allow.",
@@ -250,7 +251,7 @@ class GameDetailView(GameAPIView):
         "send with your next action, and what you may do now (`can`). Spectators of public "
         "games, signed in or not, see everything but the hands.",
         parameters=[GAME_ID],
-        responses={200: s.GameViewSerializer, **error_responses(401, 404, 429)},
+        responses={200: vs.GameViewSerializer, **error_responses(401, 404, 429)},
     )
     def get(self, request: Request, game_id: str) -> Response:
         return Response(self.view_of(request, game_id))
@@ -266,7 +267,7 @@ class GameJoinView(GameAPIView):
         parameters=[GAME_ID],
         request=s.JoinSerializer,
         responses={
-            200: s.GameViewSerializer,
+            200: vs.GameViewSerializer,
             403: error_response(
                 description="`seat_out`: you resigned; `bots_rated_vs_humans`: a rated game "
                 "would seat a bot account with people, which this site does not allow.",
@@ -324,7 +325,7 @@ class GameStartView(GameAPIView):
         parameters=[GAME_ID],
         request=None,
         responses={
-            200: s.GameViewSerializer,
+            200: vs.GameViewSerializer,
             403: error_response(description="`not_host`."),
             409: error_response(
                 description="`game_not_in_lobby`, `not_enough_players`, `insufficient_chips` "
@@ -348,7 +349,7 @@ class GameAbortView(GameAPIView):
         parameters=[GAME_ID],
         request=None,
         responses={
-            200: s.GameViewSerializer,
+            200: vs.GameViewSerializer,
             403: error_response(description="`not_host`."),
             409: error_response(
                 description="`game_not_in_lobby`, `game_over`.",
@@ -373,7 +374,7 @@ class GameResignView(GameAPIView):
         parameters=[GAME_ID],
         request=None,
         responses={
-            200: s.GameViewSerializer,
+            200: vs.GameViewSerializer,
             403: error_response(description="`not_a_player`."),
             409: error_response(
                 description="`game_not_active`, `seat_out`.",
@@ -400,7 +401,7 @@ class GameReadyView(GameAPIView):
         parameters=[GAME_ID],
         request=None,
         responses={
-            200: s.GameViewSerializer,
+            200: vs.GameViewSerializer,
             403: error_response(description="`not_a_player`, `seat_out`."),
             409: error_response(description="`game_not_active`, `no_deal_pause`."),
             **error_responses(401, 404, 429),
@@ -423,7 +424,7 @@ class GameActionView(GameAPIView):
         parameters=[GAME_ID, IDEMPOTENCY_KEY],
         request=s.ActSerializer,
         responses={
-            200: s.ActResultSerializer,
+            200: vs.ActResultSerializer,
             400: error_response(
                 description="An illegal action, with the engine's code: `bad_action`, "
                 "`must_draw_first`, `already_drew`, `card_not_in_hand`, `opening_too_low`, "
@@ -513,7 +514,7 @@ class GameMoveListView(GameAPIView):
         "`after` (a ply), 100 moves a page unless `page_size` says less: follow `next`.",
         parameters=[GAME_ID, s.MoveLogFilterSerializer, *cursor_parameters(MOVE_PAGE)],
         responses={
-            200: s.MoveLogSerializer,
+            200: vs.MoveLogSerializer,
             400: error_response(
                 description=f"`invalid` (`after`, with `details.fields`), {LIST_ERRORS}",
             ),
