@@ -406,6 +406,10 @@ REST_FRAMEWORK: dict[str, Any] = {
         "hint": env.str("THROTTLE_HINT", default="30/min"),
         # Reports of accounts, over the API and the report page together.
         "report": env.str("THROTTLE_REPORT", default="10/hour"),
+        # Links sent by email on request (password reset, address verification), per
+        # client address and per recipient (accounts.mail_limits).
+        "mail_client": env.str("THROTTLE_MAIL_CLIENT", default="10/hour"),
+        "mail_recipient": env.str("THROTTLE_MAIL_RECIPIENT", default="3/hour"),
     },
     # The API speaks JSON only (this also keeps cross-site HTML forms out).
     # (DRF's parser, refusing JSON nested too deeply to parse safely.)
