@@ -215,6 +215,9 @@ CHANNEL_LAYERS: dict[str, dict[str, Any]] = {
 # (0: no limit), and frames per connection: WS_FRAME_BURST at once, then
 # WS_FRAMES_PER_SECOND (0: no limit); a client that keeps sending is disconnected.
 WS_MAX_CONNECTIONS_PER_USER = env.int("WS_MAX_CONNECTIONS_PER_USER", default=20)
+# Connections of visitors without an account (``?watch=1``) per client address
+# (PROXY_COUNT); 0: no limit. Several people behind one address share it.
+WS_MAX_WATCHERS_PER_ADDRESS = env.int("WS_MAX_WATCHERS_PER_ADDRESS", default=30)
 WS_FRAMES_PER_SECOND = env.float("WS_FRAMES_PER_SECOND", default=10.0)
 WS_FRAME_BURST = env.int("WS_FRAME_BURST", default=60)
 
