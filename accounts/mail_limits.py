@@ -44,8 +44,9 @@ def _wait(request: HttpRequest | Request, *, recipient: str) -> float | None:
     client = _MailThrottle(CLIENT_SCOPE, "")
     client.ident = client.get_ident(request)
     for throttle in (client, _MailThrottle(RECIPIENT_SCOPE, recipient)):
-        if not throttle.allow_request(cast(Any, request), None):
-            return float(throttle.wait() or throttle.duration or 60)
+        if not throttle.allow_request(cast(Any, request), cast(Any, None)):
+            # wait() is None only when more requests are due than the rate allows.
+            return float(throttle.wait() or 60)
     return None
 
 
