@@ -55,6 +55,12 @@ def next_game_id(user: User) -> str | None:
     return found
 
 
+def turns_by_deadline(games: QuerySet[Game]) -> QuerySet[Game]:
+    """Games waiting for a move, in the order every list of "your turn" shows them: the
+    soonest deadline first (none last), then the longest waiting."""
+    return games.order_by(F("deadline_at").asc(nulls_last=True), "updated_at", "pk")
+
+
 def by_urgency(games: QuerySet[Game], user: AuthUser) -> QuerySet[Game]:
     """``games`` with those waiting for ``user`` first, each part by deadline (the
     earliest first; none last), then the newest."""
