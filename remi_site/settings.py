@@ -326,6 +326,9 @@ VAPID_SUBJECT = env.str("VAPID_SUBJECT", default="mailto:noreply@localhost")
 # the server send requests there) unless this is set (tests with a local endpoint).
 PUSH_ALLOW_LOCAL_ENDPOINTS = env.bool("PUSH_ALLOW_LOCAL_ENDPOINTS", default=False)
 PUSH_TIMEOUT_S = env.float("PUSH_TIMEOUT_S", default=10.0)
+# A turn that begins while its player has the table in view is told (email, push) only
+# if it is still unseen this many seconds later (games.notify.recipients).
+TURN_NOTICE_UNSEEN_S = env.int("TURN_NOTICE_UNSEEN_S", default=300)
 # /healthz calls the worker or beat stale (503) when its last heartbeat is older.
 WORKER_HEARTBEAT_MAX_AGE = env.float("WORKER_HEARTBEAT_MAX_AGE", default=60.0)
 BEAT_HEARTBEAT_MAX_AGE = env.float("BEAT_HEARTBEAT_MAX_AGE", default=30.0)
