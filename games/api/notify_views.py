@@ -21,7 +21,7 @@ from games.api.views import GAME_ID, GameAPIView
 from games.errors import GameNotFound
 from games.models import PushSubscription
 from games.notify import links, preferences, push, recipients
-from games.read import selectors
+from games.read import queue, selectors
 from remi_site.api_errors import error_responses
 
 
@@ -183,8 +183,7 @@ class GameSeenView(GameAPIView):
     )
     def post(self, request: Request, game_id: str) -> Response:
         user = request_user(request)
-        game = selectors.game_get(public_id=game_id, user=user)
-        if selectors.seat_of(game, user) is None:
-            raise GameNotFound(_("you are not playing in this game"), code="not_found")
-        recipients.table_seen(user_id=user.pk, game_id=game.public_id)
+        if not queue.plays_in(public_id=game_id, user=user):
+            raise GameNotFound(_("no such game"))
+        recipients.table_seen(user_id=user.pk, game_id=game_id)
         return Response(status=status.HTTP_204_NO_CONTENT)
