@@ -74,7 +74,10 @@ def recent_games(
         )
         .order_by("-game_ended_at", "-game_id")
     )
-    seats = _seen_by(seats, viewer)[:limit]
+    # The player sits in every one of them: only someone else is shown fewer.
+    if getattr(viewer, "pk", None) != user.pk:
+        seats = _seen_by(seats, viewer)
+    seats = seats[:limit]
     games = []
     for seat in seats:
         game = seat.game
