@@ -97,15 +97,31 @@ def _csv_row(entry: dict[str, Any]) -> list[Any]:
         "rated": "yes" if entry["rated"] else "no",
         "started_at": _iso(entry["started_at"]),
         "finished_at": _iso(entry["finished_at"]),
-        "opponents": _text_cell(";".join(o["user"]["username"] for o in entry["opponents"])),
+        # Each name too: a spreadsheet whose list separator is ";" (the usual one where
+        # a comma is the decimal mark) splits this cell into one per opponent.
+        "opponents": ";".join(safe_cell(o["user"]["username"]) for o in entry["opponents"]),
     }
-    return ["" if row[name] is None else row[name] for name in CSV_COLUMNS]
+    return [safe_cell(row[name]) for name in CSV_COLUMNS]
 
 
-def _text_cell(text: str) -> str:
-    """A cell of people's text that a spreadsheet will not take for a formula (a
-    username may begin with ``+``, ``-`` or ``@``)."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
+# What makes a spreadsheet read a cell as a formula (OWASP's "CSV injection"), the
+# full-width forms too; a tab or a carriage return first also starts one in some.
+FORMULA_STARTS = ("=", "+", "-", "@", "\uff1d", "\uff0b", "\uff0d", "\uff20")
+CONTROL_STARTS = ("\t", "\r")
+
+
+def safe_cell(value: Any) -> Any:
+    """A CSV cell that no spreadsheet takes for a formula: text that starts like one
+    (after any leading whitespace) gets a leading ``'``. Numbers stay numbers (a
+    negative total is no formula); ``None`` is an empty cell. Every cell of the export
+    goes through here."""
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        return value
+    if value.startswith(CONTROL_STARTS) or value.lstrip().startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
 
 
 def _iso(value: datetime | None) -> str | None:

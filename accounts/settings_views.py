@@ -5,6 +5,7 @@ views with the site's templates)."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from axes.utils import reset as axes_reset  # type: ignore[import-untyped]
@@ -20,7 +21,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from accounts import deletion, preferences, verification
+from accounts import deletion, mail_limits, preferences, verification
 from accounts.authentication import request_user
 from accounts.emails import PasswordResetForm, send_verification_email
 from accounts.forms import AccountDeleteForm, EmailChangeForm, SettingsForm
@@ -67,6 +68,11 @@ def email_change(request: HttpRequest) -> HttpResponse:
     form = EmailChangeForm(request.POST, user=user)
     if not form.is_valid():
         return _settings_page(request, email_form=form, status=400)
+    if verification.asks_for_link(user=user, email=form.cleaned_data["email"]):
+        wait = mail_limits.verification_wait(request, user=user)
+        if wait is not None:
+            form.add_error("email", mail_limits.wait_message(wait))
+            return _too_many_mails(_settings_page(request, email_form=form, status=429), wait)
     profile = verification.email_change_request(user=user, email=form.cleaned_data["email"])
     if profile.pending_email:
         _send_link(request)
@@ -80,9 +86,19 @@ def email_change(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def email_resend(request: HttpRequest) -> HttpResponse:
-    if request_user(request).profile.pending_email:
+    user = request_user(request)
+    if user.profile.pending_email:
+        wait = mail_limits.verification_wait(request, user=user)
+        if wait is not None:
+            messages.error(request, mail_limits.wait_message(wait))
+            return _too_many_mails(_settings_page(request, status=429), wait)
         _send_link(request)
     return redirect("me:settings")
+
+
+def _too_many_mails(response: HttpResponse, wait: float) -> HttpResponse:
+    response["Retry-After"] = str(math.ceil(wait))
+    return response
 
 
 def _send_link(request: HttpRequest) -> None:
@@ -134,6 +150,15 @@ class PasswordResetView(auth_views.PasswordResetView):
     email_template_name = "accounts/email/password_reset.txt"
     subject_template_name = "accounts/email/password_reset_subject.txt"
     success_url = reverse_lazy("accounts:password-reset-done")
+
+    def form_valid(self, form: PasswordResetForm) -> HttpResponse:
+        # Refused alike whether or not an account has the address (mail_limits).
+        wait = mail_limits.reset_wait(self.request, email=form.cleaned_data["email"])
+        if wait is None:
+            return super().form_valid(form)
+        form.add_error(None, mail_limits.wait_message(wait))
+        page = self.render_to_response(self.get_context_data(form=form), status=429)
+        return _too_many_mails(page, wait)
 
 
 class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):

@@ -49,6 +49,13 @@ def _read(token: str) -> tuple[int, str]:
         raise InvalidLink(_("This link is not valid.")) from exc
 
 
+def asks_for_link(*, user: User, email: str) -> bool:
+    """Whether asking for ``email`` mails a verification link (it is not the address the
+    account already has, and not empty): :func:`email_change_request`'s rule."""
+    email = User.objects.normalize_email(email).strip()
+    return bool(email) and email.lower() != user.email.lower()
+
+
 @transaction.atomic
 def email_change_request(*, user: User, email: str) -> Profile:
     """Ask for ``email`` to become the user's address; it waits for its link.
@@ -58,7 +65,7 @@ def email_change_request(*, user: User, email: str) -> Profile:
     email = User.objects.normalize_email(email).strip()
     locked = User.objects.select_for_update().get(pk=user.pk)
     profile = Profile.objects.select_for_update().get(user=locked)
-    if not email or email.lower() == locked.email.lower():
+    if not asks_for_link(user=locked, email=email):
         if not email and locked.email:
             locked.email = ""
             locked.save(update_fields=["email"])

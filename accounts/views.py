@@ -98,7 +98,7 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         "rating_changes": ratings.rating_history(person, limit=10),
         "rating_chart": chart_of(person),
         "stats": stats.player_stats(person),
-        "recent_games": stats.recent_games(person),
+        "recent_games": stats.recent_games(person, viewer=request.user),
         "online": presence.shown_online([person])[person.pk],
         "chips": chips.balance_of(user=person),
     }

@@ -115,10 +115,16 @@ def sweep_deadlines() -> int:
 
 
 @shared_task(name="games.tasks.your_turn_email", ignore_result=True)
-def your_turn_email(game_pk: int, ply: int, user_id: int) -> bool:
+def your_turn_email(game_pk: int, ply: int, user_id: int, again: bool = False) -> bool:
     """Tell the player it is their turn at ``ply`` (an email, a push), if the game
-    still waits for them and they want to hear of it."""
-    return notices.turn_notice(game_pk=game_pk, ply=ply, user_id=user_id)
+    still waits for them and they want to hear of it. While they have the table in
+    view, asked again ``TURN_NOTICE_UNSEEN_S`` later (sent then if still unseen)."""
+    turn = notices.turn_notice(game_pk=game_pk, ply=ply, user_id=user_id, again=again)
+    if turn is notices.Turn.LATER:
+        your_turn_email.apply_async(
+            (game_pk, ply, user_id, True), countdown=settings.TURN_NOTICE_UNSEEN_S
+        )
+    return turn is notices.Turn.SENT
 
 
 @shared_task(name="games.tasks.strike_notice", ignore_result=True)

@@ -82,6 +82,8 @@ def game_list(request: HttpRequest) -> HttpResponse:
     games = selectors.game_list(user=user, filters=filters)
     if tab == "active":
         games = queue.by_urgency(games, user)
+    elif tab == "my_turn":
+        games = queue.turns_by_deadline(games)
     elif tab in selectors.ENDED_STATUSES:  # the most recently ended LIST_LIMIT
         games = selectors.newest_ended_first(games)
     else:  # the page shows the most recent LIST_LIMIT

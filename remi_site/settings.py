@@ -215,6 +215,9 @@ CHANNEL_LAYERS: dict[str, dict[str, Any]] = {
 # (0: no limit), and frames per connection: WS_FRAME_BURST at once, then
 # WS_FRAMES_PER_SECOND (0: no limit); a client that keeps sending is disconnected.
 WS_MAX_CONNECTIONS_PER_USER = env.int("WS_MAX_CONNECTIONS_PER_USER", default=20)
+# Connections of visitors without an account (``?watch=1``) per client address
+# (PROXY_COUNT); 0: no limit. Several people behind one address share it.
+WS_MAX_WATCHERS_PER_ADDRESS = env.int("WS_MAX_WATCHERS_PER_ADDRESS", default=30)
 WS_FRAMES_PER_SECOND = env.float("WS_FRAMES_PER_SECOND", default=10.0)
 WS_FRAME_BURST = env.int("WS_FRAME_BURST", default=60)
 
@@ -355,6 +358,9 @@ PUSH_NOTICE_BUDGET_S = env.float("PUSH_NOTICE_BUDGET_S", default=20.0)
 # A CA bundle to check push services' certificates with instead of certifi's (a host
 # behind a TLS-inspecting proxy; tests).
 PUSH_CA_BUNDLE = env.str("PUSH_CA_BUNDLE", default="")
+# A turn that begins while its player has the table in view is told (email, push) only
+# if it is still unseen this many seconds later (games.notify.recipients).
+TURN_NOTICE_UNSEEN_S = env.int("TURN_NOTICE_UNSEEN_S", default=300)
 # /healthz calls a worker (the main one, the push one) or beat stale (503) when its last
 # heartbeat is older.
 WORKER_HEARTBEAT_MAX_AGE = env.float("WORKER_HEARTBEAT_MAX_AGE", default=60.0)
@@ -439,6 +445,10 @@ REST_FRAMEWORK: dict[str, Any] = {
         "hint": env.str("THROTTLE_HINT", default="30/min"),
         # Reports of accounts, over the API and the report page together.
         "report": env.str("THROTTLE_REPORT", default="10/hour"),
+        # Links sent by email on request (password reset, address verification), per
+        # client address and per recipient (accounts.mail_limits).
+        "mail_client": env.str("THROTTLE_MAIL_CLIENT", default="10/hour"),
+        "mail_recipient": env.str("THROTTLE_MAIL_RECIPIENT", default="3/hour"),
     },
     # The API speaks JSON only (this also keeps cross-site HTML forms out).
     # (DRF's parser, refusing JSON nested too deeply to parse safely.)

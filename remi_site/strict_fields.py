@@ -4,12 +4,15 @@ DRF's fields coerce: ``"1"`` passes for an integer, ``"true"`` or ``1`` for a bo
 ``7`` for a string. The API is strict instead, as its schema says: a value of another
 JSON type is a 400 ``invalid`` naming the field. Input serializers of JSON bodies use
 these classes; those of query parameters keep DRF's, which parse the text of the URL.
+DRF also ignores a key that is no field: :class:`KnownFieldsOnly` refuses it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext as _
 from rest_framework import serializers
 
 
@@ -73,3 +76,20 @@ class EmailField(StrictJsonType, serializers.EmailField):
 class RegexField(StrictJsonType, serializers.RegexField):
     json_types = (str,)
     expected = "a string"
+
+
+class KnownFieldsOnly(serializers.Serializer[Any]):
+    """A JSON body whose every key is one of the serializer's fields: a misspelt name is
+    a 400 ``invalid`` naming it (``details.fields.<name>``), not a field silently left
+    at its default (``destination`` for ``to`` made an open challenge)."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, Mapping):
+            unknown = sorted(str(key) for key in data if key not in self.fields)
+            if unknown:
+                known = ", ".join(self.fields)
+                message = _("Not a field of this request (its fields: %(fields)s).") % {
+                    "fields": known
+                }
+                raise serializers.ValidationError({name: [message] for name in unknown})
+        return super().to_internal_value(data)

@@ -169,8 +169,11 @@ class PlayerStatsSerializer(PublicUserSerializer):
 
     @extend_schema_field(RecentGameSerializer(many=True))
     def get_recent_games(self, user: Any) -> list[dict[str, Any]]:
-        """The last finished matches, newest first (up to 10)."""
-        return RecentGameSerializer(recent_games(user), many=True).data  # type: ignore[return-value]
+        """The last finished matches, newest first (up to 10): public ones, and private
+        ones the reader sat in."""
+        request = self.context.get("request")
+        games = recent_games(user, viewer=getattr(request, "user", None))
+        return RecentGameSerializer(games, many=True).data  # type: ignore[return-value]
 
 
 class LeaderboardEntrySerializer(serializers.Serializer[Any]):

@@ -7,12 +7,12 @@ from django.contrib.auth import logout, password_validation, update_session_auth
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers, status
+from rest_framework import exceptions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounts import deletion, preferences, verification
+from accounts import deletion, mail_limits, preferences, verification
 from accounts.api.settings_serializers import (
     EmailChangeSerializer,
     EmailStateSerializer,
@@ -70,14 +70,15 @@ class EmailView(APIView):
         description="The new address waits (`pending_email`) until the link sent to it is "
         "opened; until then nothing else is sent to it and your current address stays. "
         "Sending the address that waits sends its link again. An empty address removes "
-        "yours at once.",
+        "yours at once. Links are limited per client address and per account "
+        "(`THROTTLE_MAIL_CLIENT`, `THROTTLE_MAIL_RECIPIENT`): past them, 429 `throttled`.",
         request=EmailChangeSerializer,
         responses={
             200: EmailStateSerializer,
             400: error_response(
                 description=f"Invalid input, or {WRONG_PASSWORD}",
             ),
-            **error_responses(401),
+            **error_responses(401, 429),
         },
     )
     def post(self, request: Request) -> Response:
@@ -86,6 +87,10 @@ class EmailView(APIView):
         user = request_user(request)
         if not user.check_password(data.validated_data["password"]):
             raise _wrong_password()
+        if verification.asks_for_link(user=user, email=data.validated_data["email"]):
+            wait = mail_limits.verification_wait(request, user=user)
+            if wait is not None:
+                raise exceptions.Throttled(wait, detail=mail_limits.wait_message(wait))
         profile = verification.email_change_request(user=user, email=data.validated_data["email"])
         sent = bool(profile.pending_email) and send_verification_email(request=request, user=user)
         return Response({"email": user.email, "pending_email": profile.pending_email, "sent": sent})

@@ -274,7 +274,7 @@ class UserDetailView(APIView):
         user = selectors.public_user(username=username)
         if user is None:
             raise ApiError("not_found", _("No such player."), status=404)
-        return Response(PlayerStatsSerializer(user).data)
+        return Response(PlayerStatsSerializer(user, context={"request": request}).data)
 
 
 class LeaderboardView(APIView):

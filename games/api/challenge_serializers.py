@@ -48,7 +48,7 @@ class ChallengeSerializer(Serializer):
 ChallengePageSerializer = page_serializer("ChallengePageSerializer", ChallengeSerializer(many=True))
 
 
-class ChallengeCreateSerializer(Serializer):
+class ChallengeCreateSerializer(strict.KnownFieldsOnly):
     to = strict.CharField(
         required=False,
         allow_null=True,

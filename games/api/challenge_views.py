@@ -78,7 +78,8 @@ class ChallengeListView(GameAPIView):
             400: error_response(
                 description="`invalid` (fields), `challenge_self`, `unknown_preset`, "
                 "`invalid_ruleset`, `invalid_players`, `invalid_time_control`, `unknown_bot`, "
-                "`rated_with_bots`.",
+                "`rated_with_bots`. A key that is no field of the request is `invalid` too, "
+                "naming it in `details.fields`.",
             ),
             403: error_response(
                 description="`bots_rated_vs_humans`: a rated game between a bot account and "

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.request import Request
@@ -17,9 +18,10 @@ from rest_framework.response import Response
 from accounts.authentication import request_user
 from games.api import notify_serializers as ns
 from games.api.views import GAME_ID, GameAPIView
+from games.errors import GameNotFound
 from games.models import PushSubscription
-from games.notify import links, preferences, push
-from games.read import selectors
+from games.notify import links, preferences, push, recipients
+from games.read import queue, selectors
 from remi_site.api_errors import error_responses
 
 
@@ -145,7 +147,7 @@ class GameMuteView(GameAPIView):
         tags=["games"],
         summary="Mute a game: no messages about it",
         description="No email or push about this game reaches you any more (your turn, "
-        "reminders, timeouts, its end). Its deadlines stay in your calendar feed.",
+        "reminders, timeouts, its end), and its deadlines leave your calendar feed.",
         parameters=[GAME_ID],
         request=None,
         responses={200: ns.GameMuteSerializer, **error_responses(401, 404, 429)},
@@ -169,3 +171,25 @@ class GameMuteView(GameAPIView):
         game = selectors.game_get(public_id=game_id, user=user)
         preferences.game_unmute(user=user, game_id=game.public_id)
         return Response({"muted": False})
+
+
+class GameSeenView(GameAPIView):
+    @extend_schema(
+        operation_id="games_seen",
+        tags=["games"],
+        summary="Say that you have the game's table in view",
+        description="The table's page sends this about every 30 s while it is visible and "
+        "you used it in the last two minutes. While it comes, a “your turn” email or "
+        "push waits; one is sent if the turn is still unseen `TURN_NOTICE_UNSEEN_S` (300) "
+        "seconds after it began. A tab left open but hidden or idle sends nothing, so the "
+        "message goes at once.",
+        parameters=[GAME_ID],
+        request=None,
+        responses={204: None, **error_responses(401, 404, 429)},
+    )
+    def post(self, request: Request, game_id: str) -> Response:
+        user = request_user(request)
+        if not queue.plays_in(public_id=game_id, user=user):
+            raise GameNotFound(_("no such game"))
+        recipients.table_seen(user_id=user.pk, game_id=game_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)

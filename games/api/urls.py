@@ -89,6 +89,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     ),
     path("me/calendar/reset", notify_views.CalendarResetView.as_view(), name="calendar-reset"),
     path("games/<str:game_id>/mute", notify_views.GameMuteView.as_view(), name="mute"),
+    path("games/<str:game_id>/seen", notify_views.GameSeenView.as_view(), name="seen"),
     # The correspondence player's day: the queue, notes, a queued draw, extra time.
     path("me/queue", queue_views.QueueView.as_view(), name="queue"),
     path("games/<str:game_id>/note", queue_views.NoteView.as_view(), name="note"),

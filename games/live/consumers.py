@@ -15,7 +15,8 @@ Hostile clients: a frame that is not a JSON object of a known type gets an error
 frame and the connection stays open; frames beyond the connection's rate
 (``games.live.limits``) are dropped before they are parsed, and a client that keeps
 sending is disconnected; a user holds at most ``WS_MAX_CONNECTIONS_PER_USER``
-connections. Every close code is in docs/websocket.md.
+connections, and a client address ``WS_MAX_WATCHERS_PER_ADDRESS`` visitors' ones.
+Every close code is in docs/websocket.md.
 """
 
 from __future__ import annotations
@@ -155,7 +156,10 @@ class GameEventsConsumer(AsyncJsonWebsocketConsumer):
                 await self._refuse(CLOSE_UNAUTHENTICATED)
             # A visitor without an account watches public games: game events only.
             self.watcher = True
+            if not await limits.watcher_slot_take(self.scope, self.channel_name):
+                await self._refuse(CLOSE_TOO_MANY_CONNECTIONS)
             await self.accept()
+            self._refresher = asyncio.create_task(self._refresh_presence())
             await self.send_json(
                 {"type": "hello", "protocol": publisher.PROTOCOL_VERSION, "user": ""}
             )
@@ -214,6 +218,7 @@ class GameEventsConsumer(AsyncJsonWebsocketConsumer):
         if self._refresher is not None:
             self._refresher.cancel()
         if self.watcher:
+            await limits.watcher_slot_release(self.scope, self.channel_name)
             for game_id in list(self.games):
                 with contextlib.suppress(RedisError, OSError):
                     await self.channel_layer.group_discard(game_group(game_id), self.channel_name)
@@ -421,7 +426,10 @@ class GameEventsConsumer(AsyncJsonWebsocketConsumer):
             while True:
                 await asyncio.sleep(PRESENCE_REFRESH_S)
                 await self._touch()
-                await limits.connection_slot_refresh(self.user.pk, self.channel_name)
+                if self.watcher:
+                    await limits.watcher_slot_refresh(self.scope, self.channel_name)
+                else:
+                    await limits.connection_slot_refresh(self.user.pk, self.channel_name)
 
     # ---------------------------------------------------------------- channel layer events
 

@@ -48,7 +48,8 @@ def _feed(prefs: PlayerSettings, now: datetime) -> bytes:
 
 
 def deadlines_of(user_id: int) -> list[Game]:
-    """The user's active correspondence games waiting for their move, with a deadline."""
+    """The user's active correspondence games waiting for their move, with a deadline;
+    not the games they muted (nothing about those reaches them)."""
     return list(
         Game.objects.filter(
             status=Game.Status.ACTIVE,
@@ -57,6 +58,7 @@ def deadlines_of(user_id: int) -> list[Game]:
             seats__user_id=user_id,
             seats__position=F("to_move"),
         )
+        .exclude(mutes__user_id=user_id)
         .prefetch_related(Prefetch("seats", queryset=Seat.objects.select_related("user__profile")))
         .order_by("deadline_at", "pk")
     )

@@ -6,6 +6,7 @@ player's choices, and claims its message so that a task run twice sends it once.
 from __future__ import annotations
 
 import logging
+from enum import Enum
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -14,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from games import clock
-from games.models import Game, PlayerSettings, Seat
+from games.models import Game, Move, PlayerSettings, Seat
 from games.notify import links, push, recipients, wording
 from games.notify.messages import email_send, recipient_locale
 from games.notify.preferences import is_muted, preferences_of
@@ -60,31 +61,52 @@ def _tell(
 # ------------------------------------------------------------------ your turn
 
 
-def turn_notice(*, game_pk: int, ply: int, user_id: int) -> bool:
+class Turn(Enum):
+    """What became of a "your turn" notice."""
+
+    SENT = "sent"
+    NOT_SENT = "not sent"
+    # The table is seen now: ask again in ``TURN_NOTICE_UNSEEN_S``, and tell the player
+    # then if the turn is still unseen.
+    LATER = "later"
+
+
+def turn_notice(*, game_pk: int, ply: int, user_id: int, again: bool = False) -> Turn:
     """Tell the player it is their turn at ``ply`` (an email if they want one each
-    move, a push if they opted in), unless the game has moved on, they are
-    connected, the game is muted or they play bots only. True when something went."""
+    move, a push if they opted in), unless the game has moved on, they saw the turn
+    at the table, the game is muted or they play bots only. While the table is seen
+    the notice waits (``LATER``); asked ``again`` after that wait, it goes unless the
+    turn was seen meanwhile."""
     game = Game.objects.filter(pk=game_pk, ply=ply, status=Game.Status.ACTIVE).first()
     if game is None:
-        return False
+        return Turn.NOT_SENT
     seats = _seats(game)
     seat = next((s for s in seats if s.user_id == user_id and s.position == game.to_move), None)
     if seat is None:
-        return False
+        return Turn.NOT_SENT
     user = seat.user
     if recipients.is_bot_account(user) or recipients.others_are_bots(seats, user_id):
-        return False
+        return Turn.NOT_SENT
     prefs = preferences_of(user)
     by_email = prefs.email_turns == PlayerSettings.EmailTurns.EACH_MOVE and bool(user.email)
-    if not (by_email or prefs.push_turns):
-        return False
-    if is_muted(user_id=user_id, game=game) or recipients.is_connected(user_id):
-        return False
-    if not _claim(f"remi:notice:turn:{game.public_id}:{ply}:{user_id}"):
-        return False
+    if not (by_email or prefs.push_turns) or is_muted(user_id=user_id, game=game):
+        return Turn.NOT_SENT
+    if recipients.turn_seen(user_id, game.public_id, game.turn_started_at):
+        return Turn.NOT_SENT
+    if not again and recipients.table_seen_now(user_id, game.public_id):
+        return Turn.LATER
+    if not _claim(_turn_key(game, user_id)):
+        return Turn.NOT_SENT
+    sent = _tell_turn(game, seats, user, prefs, by_email=by_email)
+    return Turn.SENT if sent else Turn.NOT_SENT
+
+
+def _tell_turn(
+    game: Game, seats: list[Seat], user: Any, prefs: PlayerSettings, *, by_email: bool
+) -> bool:
     with recipient_locale(user, prefs):
         context = {
-            **wording.about(game, seats, user_id),
+            **wording.about(game, seats, user.pk),
             "deadline": game.deadline_at,
             "left": _left(game),
         }
@@ -102,6 +124,15 @@ def turn_notice(*, game_pk: int, ply: int, user_id: int) -> bool:
             email=email if by_email else None,
             payload=payload if prefs.push_turns else None,
         )
+
+
+def _turn_key(game: Game, user_id: int) -> str:
+    """One "your turn" per turn of a person: a turn is known by when it started, which
+    the server's queued draw for the player (a move of its own, at a new ply) leaves
+    as it was."""
+    started = game.turn_started_at
+    turn = f"{started.timestamp():.6f}" if started is not None else f"ply{game.ply}"
+    return f"remi:notice:turn:{game.public_id}:{user_id}:{turn}"
 
 
 def _left(game: Game) -> str:
@@ -162,6 +193,7 @@ def game_over_notice(*, game_id: str) -> int:
         return 0
     seats = _seats(game)
     at_table = recipients.watching(game_id)
+    loser = _last_out(game, seats)
     told = 0
     for seat in seats:
         user = seat.user
@@ -175,13 +207,19 @@ def game_over_notice(*, game_id: str) -> int:
             continue
         if not _claim(f"remi:notice:over:{game_id}:{user.pk}"):
             continue
-        if _tell_result(game, seats, seat, prefs, by_email=by_email):
+        if _tell_result(game, seats, seat, prefs, by_email=by_email, loser=loser):
             told += 1
     return told
 
 
 def _tell_result(
-    game: Game, seats: list[Seat], seat: Seat, prefs: PlayerSettings, *, by_email: bool
+    game: Game,
+    seats: list[Seat],
+    seat: Seat,
+    prefs: PlayerSettings,
+    *,
+    by_email: bool,
+    loser: Seat | None,
 ) -> bool:
     user = seat.user
     with recipient_locale(user, prefs):
@@ -189,7 +227,7 @@ def _tell_result(
             **wording.about(game, seats, user.pk),
             "result": wording.result(seats, game.winners, seat.position),
             "won": seat.position in game.winners,
-            "reason": wording.end_reason(game.end_reason),
+            "reason": wording.end_reason(game.end_reason, loser, user.pk),
             "totals": [
                 {"name": wording.display_name(s.user), "total": s.total, "you": s.pk == seat.pk}
                 for s in seats
@@ -211,6 +249,15 @@ def _tell_result(
             email=email if by_email else None,
             payload=payload if prefs.push_game_over else None,
         )
+
+
+def _last_out(game: Game, seats: list[Seat]) -> Seat | None:
+    """The seat whose going out ended the game (a ban, a moderator's decision: the last
+    ``resign`` of the move log), if it ended so."""
+    if game.end_reason not in wording.NAMED_END_REASONS:
+        return None
+    last = Move.objects.filter(game=game, kind="resign").order_by("-ply").values("seat_id").first()
+    return next((seat for seat in seats if last and seat.pk == last["seat_id"]), None)
 
 
 # ------------------------------------------------------------------ challenges

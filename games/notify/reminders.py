@@ -2,8 +2,10 @@
 (``PlayerSettings.reminder_hours``: 24 h, 8 h, 2 h before, several allowed).
 
 A reminder is keyed by (seat, deadline, lead time) (``SentReminder``, whose unique
-constraint is the claim): a deadline that moves (a vacation, extra time) gets its
-reminders again, and none is sent twice, whatever the cache or a second worker does.
+constraint is the claim): none is sent twice, whatever the cache or a second worker
+does. A deadline that moves (a vacation, extra time) gets a reminder again only when it
+moved by at least the reminder's lead: the one sent before still told the truth
+otherwise (a 20-second vacation is no news).
 The sweep (``reminders_send``, every few minutes from beat) looks only at the turns
 whose deadline is within the longest lead time anyone chose. Lead times as long as
 the whole move (a 24 h reminder in a one-day game) are skipped: the "your turn"
@@ -13,6 +15,7 @@ reminder.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from datetime import datetime, timedelta
 from itertools import islice
@@ -51,10 +54,11 @@ def reminders_send(now: datetime) -> int:
     reminded = 0
     for chunk in _chunks(seats.iterator(chunk_size=_CHUNK), _CHUNK):
         due = {seat: leads for seat in chunk if (leads := due_leads(seat, now))}
-        sent = _sent_keys(due)
+        sent = _sent_deadlines(due)
         for seat, leads in due.items():
             deadline = seat.game.deadline_at
-            new = [lead for lead in leads if (seat.pk, deadline, lead) not in sent]
+            assert deadline is not None  # due_leads: a deadline
+            new = [lead for lead in leads if not _reminded(sent, seat, deadline, lead)]
             if new and _claim(seat, new):
                 _remind(seat, now)
                 reminded += 1
@@ -93,14 +97,26 @@ def _chunks(rows: Iterator[Seat], size: int) -> Iterator[list[Seat]]:
         yield chunk
 
 
-def _sent_keys(due: dict[Seat, list[int]]) -> set[tuple[int, datetime, int]]:
-    """The (seat, deadline, lead) keys already sent among the seats of ``due``."""
+def _sent_deadlines(due: dict[Seat, list[int]]) -> dict[tuple[int, int], list[datetime]]:
+    """The deadlines reminded already, by (seat, lead), among the seats of ``due``."""
+    sent: dict[tuple[int, int], list[datetime]] = defaultdict(list)
     if not due:
-        return set()
+        return sent
     rows = SentReminder.objects.filter(seat__in=list(due)).values_list(
         "seat_id", "deadline_at", "lead_hours"
     )
-    return set(rows)
+    for seat_id, deadline, lead in rows:
+        sent[(seat_id, lead)].append(deadline)
+    return sent
+
+
+def _reminded(
+    sent: dict[tuple[int, int], list[datetime]], seat: Seat, deadline: datetime, lead: int
+) -> bool:
+    """Whether the ``lead``-hour reminder of ``deadline`` went already: for it, or for
+    a deadline it moved from by less than the lead."""
+    window = timedelta(hours=lead)
+    return any(abs(deadline - before) < window for before in sent.get((seat.pk, lead), ()))
 
 
 def _claim(seat: Seat, leads: Iterable[int]) -> bool:

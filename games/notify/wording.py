@@ -21,6 +21,17 @@ END_REASONS = {
     "resigned": _("a player resigned"),
     "timeout": _("a player ran out of time too often"),
     "absent": _("a player was away"),
+    "banned": _("a player was banned from the site and forfeited"),
+    "adjudicated": _("a moderator decided the game"),
+}
+# The reasons that name the player whose seat ended the game (``loser``).
+NAMED_END_REASONS = {
+    "banned": _("%(name)s was banned from the site and forfeited"),
+    "adjudicated": _("a moderator decided the game against %(name)s"),
+}
+_END_REASONS_YOU = {
+    "banned": _("your account was banned and you forfeited"),
+    "adjudicated": _("a moderator decided the game against you"),
 }
 
 UNSUBSCRIBE_LABELS = {
@@ -88,12 +99,22 @@ def result(seats: Sequence[Seat], winners: Sequence[int], position: int) -> str:
     return gettext("Nobody won.")
 
 
-def end_reason(reason: str) -> str:
+def end_reason(reason: str, loser: Seat | None = None, user_id: int | None = None) -> str:
+    """Why the game ended, as ``user_id`` reads it; a ban or a moderator's decision
+    names the player it went against (``loser``), "you" to that player."""
+    if loser is not None and reason in NAMED_END_REASONS:
+        if loser.user_id == user_id:
+            return str(_END_REASONS_YOU[reason])
+        return str(NAMED_END_REASONS[reason]) % {"name": display_name(loser.user)}
     return str(END_REASONS.get(reason, reason))
 
 
 def about(game: Game, seats: Sequence[Seat], user_id: int) -> dict[str, Any]:
-    """What every message about ``game`` to ``user_id`` says of it."""
+    """What every message about ``game`` to ``user_id`` says of it. While the game is
+    played its opponents are the players still in it (one resigned, banned or put out
+    is not); once over, everyone who played."""
+    if game.status == Game.Status.ACTIVE:
+        seats = [seat for seat in seats if seat.status != Seat.Status.OUT]
     return {
         "game_id": game.public_id,
         "opponents": opponents(seats, user_id),

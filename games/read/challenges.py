@@ -23,8 +23,9 @@ def _with_people(challenges: QuerySet[Challenge]) -> QuerySet[Challenge]:
 
 
 def challenge_get(*, public_id: str, user: User) -> Challenge:
-    """The challenge, if ``user`` may see it: its challenger and the account challenged,
-    and anyone for an open one. Anything else is ``GameNotFound``."""
+    """The challenge, if ``user`` may see it: its challenger, the account challenged and
+    the one who accepted it, and anyone an open one while it waits. Anything else is
+    ``GameNotFound``."""
     challenge = _with_people(Challenge.objects.filter(public_id=public_id)).first()
     if challenge is None or not _may_see(challenge, user):
         raise GameNotFound(_("no such challenge"), code="not_found")
@@ -32,7 +33,15 @@ def challenge_get(*, public_id: str, user: User) -> Challenge:
 
 
 def _may_see(challenge: Challenge, user: User) -> bool:
-    return challenge.is_open or user.pk in (challenge.challenger_id, challenge.destination_id)
+    # Once answered, an open challenge is its two players' alone: it names their game,
+    # which may be private.
+    if challenge.is_open and challenge.status == Challenge.Status.PENDING:
+        return True
+    return user.pk in (
+        challenge.challenger_id,
+        challenge.destination_id,
+        challenge.accepted_by_id,
+    )
 
 
 def challenge_list(*, user: User, direction: Direction | None = None) -> QuerySet[Challenge]:

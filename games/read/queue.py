@@ -55,6 +55,18 @@ def next_game_id(user: User) -> str | None:
     return found
 
 
+def plays_in(*, public_id: str, user: AuthUser) -> bool:
+    """Whether ``user`` sits in the game ``public_id`` (one indexed query, no game read:
+    asked by the table's "seen" report every half minute)."""
+    return Seat.objects.filter(user_id=user.pk, game__public_id=public_id).exists()
+
+
+def turns_by_deadline(games: QuerySet[Game]) -> QuerySet[Game]:
+    """Games waiting for a move, in the order every list of "your turn" shows them: the
+    soonest deadline first (none last), then the longest waiting."""
+    return games.order_by(F("deadline_at").asc(nulls_last=True), "updated_at", "pk")
+
+
 def by_urgency(games: QuerySet[Game], user: AuthUser) -> QuerySet[Game]:
     """``games`` with those waiting for ``user`` first, each part by deadline (the
     earliest first; none last), then the newest."""

@@ -49,6 +49,7 @@ from games.engine_words import engine_text, preset_description, preset_display_n
 from games.errors import Conflict, GameNotFound, InvalidRequest, NotAllowed
 from games.models import Deal, Game, Move, PlayerSettings, Seat
 from games.read.plans import as_any_player
+from games.read.queue import turns_by_deadline
 from games.read.results import deal_log, finished_deals
 from games.read.rules import house_rules_of
 from games.refusals import refusal_text
@@ -327,9 +328,7 @@ def game_list(*, user: AuthUser, filters: Mapping[str, Any]) -> QuerySet[Game]:
                 position=F("game__to_move"),
             ).values("game_id")
             # The queue: the most urgent deadline first.
-            games = games.filter(pk__in=waiting, status=Game.Status.ACTIVE).order_by(
-                F("deadline_at").asc(nulls_last=True), "pk"
-            )
+            games = turns_by_deadline(games.filter(pk__in=waiting, status=Game.Status.ACTIVE))
         elif status == "open":
             games = (
                 games.annotate(taken=Count("seats"))

@@ -10,6 +10,7 @@ from django.contrib.auth.models import User
 
 from games.models import Game, Seat
 from games.read.challenges import challenge_entry, challenge_list, direction_of
+from games.read.queue import by_urgency
 from games.read.selectors import game_list
 from games.stream_events import challenge_event, game_start_event, your_turn_event
 
@@ -28,7 +29,9 @@ def stream_state(*, user: User) -> list[dict[str, Any]]:
         entry = challenge_entry(challenge)
         frames.append(challenge_event("challenge", entry, direction=direction_of(challenge, user)))
     games = game_list(user=user, filters={"mine": True, "status": Game.Status.ACTIVE})
-    for game in games.order_by("created_at", "id")[:STREAM_STATE_LIMIT]:
+    # The games waiting for the user first, the soonest deadline first, as every list of
+    # their turns.
+    for game in by_urgency(games, user)[:STREAM_STATE_LIMIT]:
         seat = next(s for s in game.seats.all() if s.user_id == user.pk)
         if seat.status == Seat.Status.OUT:
             continue

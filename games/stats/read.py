@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db.models import Prefetch
+from django.db.models import Prefetch, Q, QuerySet
 
 from games.engine import PRESETS
 from games.models import Game, PlayerStats, Seat
@@ -46,8 +46,12 @@ def families_in_order(found: Mapping[str, FamilyStats]) -> list[FamilyStats]:
     return families + [found[name] for name in sorted(set(found) - set(PRESETS))]
 
 
-def recent_games(user: User, *, limit: int = RECENT_GAMES) -> list[dict[str, Any]]:
-    """The player's last finished matches, newest first, with their place in each.
+def recent_games(
+    user: User, *, viewer: Any = None, limit: int = RECENT_GAMES
+) -> list[dict[str, Any]]:
+    """The player's last finished matches that ``viewer`` may see (public ones, and
+    private ones the viewer sat in; ``None`` or anonymous: public ones), newest first,
+    with their place in each.
 
     When a game ended is copied to its seats (``Seat.game_ended_at``): the player's
     part of the index ``seat_user_ended`` gives their latest ended games in order, and
@@ -68,8 +72,12 @@ def recent_games(user: User, *, limit: int = RECENT_GAMES) -> list[dict[str, Any
                 ),
             )
         )
-        .order_by("-game_ended_at", "-game_id")[:limit]
+        .order_by("-game_ended_at", "-game_id")
     )
+    # The player sits in every one of them: only someone else is shown fewer.
+    if getattr(viewer, "pk", None) != user.pk:
+        seats = _seen_by(seats, viewer)
+    seats = seats[:limit]
     games = []
     for seat in seats:
         game = seat.game
@@ -90,6 +98,14 @@ def recent_games(user: User, *, limit: int = RECENT_GAMES) -> list[dict[str, Any
             }
         )
     return games
+
+
+def _seen_by(seats: QuerySet[Seat], viewer: Any) -> QuerySet[Seat]:
+    viewer_id = getattr(viewer, "pk", None)
+    if viewer_id is None:
+        return seats.filter(game__visibility=Game.Visibility.PUBLIC)
+    shared = Seat.objects.filter(user_id=viewer_id).values("game_id")
+    return seats.filter(Q(game__visibility=Game.Visibility.PUBLIC) | Q(game_id__in=shared))
 
 
 def _opponent(seat: Seat) -> dict[str, Any]:

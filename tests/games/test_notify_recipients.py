@@ -1,5 +1,5 @@
 """Who is told: no "your turn" flood in a game against bots, nothing about a muted
-game, nothing to a player at the table or connected, nothing to bot accounts."""
+game, no result to a player at the table, nothing to bot accounts."""
 
 from __future__ import annotations
 
@@ -100,9 +100,12 @@ def test_a_muted_game_sends_its_player_nothing_but_the_other_player_everything(
     ]
 
 
-def test_no_your_turn_email_while_connected_nor_result_to_a_player_at_the_table(
+def test_connected_is_not_seen_and_the_result_skips_a_player_at_the_table(
     user_factory, deals_seeded, mailoutbox
 ):
+    """An open connection alone (a tab left open) holds no "your turn" back: only a
+    table seen does (tests/games/test_turn_notices.py). The result is not sent to a
+    player at the table, who saw it."""
     table = duel(user_factory)
     watcher, mover = table.waiting, table.mover
     presence.presence_touch(user_id=watcher.pk, channel="test!1", games=[table.game_id])
@@ -114,7 +117,9 @@ def test_no_your_turn_email_while_connected_nor_result_to_a_player_at_the_table(
         presence.presence_drop(user_id=watcher.pk, channel="test!1", games=[table.game_id])
         presence.presence_drop(user_id=watcher.pk, channel="test!1", games=[])
 
-    assert mails_to(mailoutbox, watcher) == []  # neither their turn nor the end
+    assert [m.subject.split(" against ")[0] for m in mails_to(mailoutbox, watcher)] == [
+        "Your turn"  # not the end
+    ]
     assert [m.subject.split(" against ")[0] for m in mails_to(mailoutbox, mover)] == [
         "Your turn",  # the start
         "Game over",

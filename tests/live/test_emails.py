@@ -1,4 +1,5 @@
-"""'Your turn' emails (per preference, never while connected), reminders, digests."""
+"""'Your turn' emails (per preference, never for a turn seen at the table), reminders,
+digests."""
 
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ from django.core import mail
 from django.utils import timezone
 
 from games import tasks
-from games.live import presence
 from games.models import Game, PlayerSettings, Seat
 from games.read.selectors import current_deal
 
@@ -47,12 +47,14 @@ def test_the_player_to_move_gets_a_your_turn_email(game: Game) -> None:
     assert game.public_id in mail.outbox[0].body
 
 
-def test_no_email_while_connected_or_when_turned_off(game: Game) -> None:
+def test_no_email_for_a_turn_seen_at_the_table_or_when_turned_off(
+    game: Game, client_for: Callable[[Any], Any]
+) -> None:
     seat = to_move(game)
     mail.outbox.clear()
-    presence.presence_touch(user_id=seat.user_id, channel="test!1", games=[game.public_id])
+    seen = client_for(seat.user).post(f"/api/v1/games/{game.public_id}/seen")
+    assert seen.status_code == 204
     assert tasks.your_turn_email(game.pk, game.ply, seat.user_id) is False
-    presence.presence_drop(user_id=seat.user_id, channel="test!1", games=[])
 
     PlayerSettings.objects.update_or_create(
         user=seat.user, defaults={"email_turns": PlayerSettings.EmailTurns.OFF}

@@ -21,6 +21,7 @@ import { refresh } from "./refresh.js";
 import { render } from "./render.js";
 import { syncScoreSheet } from "./score-sheet.js";
 import { wireReorder } from "./reorder.js";
+import { reportSeen } from "./seen.js";
 import { fitHand } from "./render-hand.js";
 import { markLoaded, state, subscribe } from "./store.js";
 import { syncSummaryReopen, wireSummaryReopen } from "./summary.js";
@@ -87,7 +88,10 @@ function main() {
   subscribe("change", render);
   wireControls();
   const live = connect(chat);
-  refresh().then(() => live.start());
+  refresh().then(() => {
+    live.start();
+    reportSeen();
+  });
 }
 
 main();

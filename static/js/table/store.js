@@ -56,6 +56,7 @@ const state = {
     status: null, // the game's status when it was read: a new status reads it again
     loading: false,
   },
+  activeAt: Date.now(), // when the person last used the page (seen.js)
 };
 
 export { state };
@@ -187,6 +188,10 @@ export function updateAbsent(fields) {
 
 export function updateCheck(name, fields) {
   Object.assign(state.checks[name], fields);
+}
+
+export function markActive(now) {
+  state.activeAt = now;
 }
 
 export function updateChips(fields) {
