@@ -32,7 +32,7 @@ function terms(challenge) {
           { days: tc.days_per_move },
           true,
         );
-  const parts = [challenge.preset, pace, challenge.rated ? gettext("rated") : gettext("casual")];
+  const parts = [challenge.preset_name || challenge.preset, pace, challenge.rated ? gettext("rated") : gettext("casual")];
   if (challenge.bots.length) parts.push(interpolate(gettext("with %(bots)s"), { bots: challenge.bots.join(", ") }, true));
   return parts.join(" · ");
 }
