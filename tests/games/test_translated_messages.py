@@ -39,7 +39,7 @@ def discard_before_drawing(table, language: str):
         ("mk", "прво влечи карта (од шпилот или од фрлените карти)"),
         ("sr-latn", "prvo vuci kartu (iz špila ili sa gomile bačenih)"),
         ("sr-cyrl", "прво вуци карту (из шпила или са гомиле бачених)"),
-        ("pl", "najpierw dobierz kartę (z talii albo ze stosu)"),
+        ("pl", "najpierw dobierz kartę (ze stosu zakrytego albo ze stosu odkrytego)"),
     ],
 )
 def test_an_illegal_move_is_refused_in_the_language_asked_for_with_the_same_code(
