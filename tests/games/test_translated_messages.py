@@ -37,8 +37,8 @@ def discard_before_drawing(table, language: str):
     [
         ("en", "draw a card first (stock or discard pile)"),
         ("mk", "прво влечи карта (од шпилот или од фрлените карти)"),
-        ("sr-latn", "prvo vuci kartu (iz špila ili sa gomile bačenih)"),
-        ("sr-cyrl", "прво вуци карту (из шпила или са гомиле бачених)"),
+        ("sr-latn", "prvo vuci kartu (sa gomile za vučenje ili sa gomile za odbacivanje)"),
+        ("sr-cyrl", "прво вуци карту (са гомиле за вучење или са гомиле за одбацивање)"),
         ("pl", "najpierw dobierz kartę (ze stosu zakrytego albo ze stosu odkrytego)"),
     ],
 )

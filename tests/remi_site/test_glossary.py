@@ -39,11 +39,15 @@ GLOSSARY: dict[str, dict[str, tuple[str, str]]] = {
         "opening": (r"\bopen(ing|ed|s)?\b", r"otv"),
         "set": (r"\bsets?\b", r"grup"),
         "meld": (r"\bmelds?\b", r"kombinacij"),
+        "stock": (r"\bstock\b", r"gomil\w* za vučenje"),
+        "discard pile": (r"\bdiscard pile\b", r"gomil\w* za odbacivanje"),
     },
     "sr_Cyrl": {
         "joker": (r"\bjokers?\b", r"џокер"),
         "run": (r"\bruns?\b", r"\bниз"),
         "opening": (r"\bopen(ing|ed|s)?\b", r"отв"),
+        "stock": (r"\bstock\b", r"гомил\w* за вучење"),
+        "discard pile": (r"\bdiscard pile\b", r"гомил\w* за одбацивање"),
     },
     "mk": {
         "joker": (r"\bjokers?\b", r"џокер"),
