@@ -194,7 +194,7 @@ def test_a_serbian_cyrillic_browser_reads_cyrillic_at_the_table(
     play_bots(vuk)
 
     expect(page.locator("#me .turn-tag")).to_contain_text("Твој потез")
-    expect(page.locator("#prompt")).to_contain_text("Твој потез: вуци из шпила")
+    expect(page.locator("#prompt")).to_contain_text("Твој потез: вуци са гомиле за вучење")
     expect(page.locator("#game-meta")).to_contain_text("против ботова")
     expect(page.locator("#lay-group")).to_have_text("Спусти комбинацију")
     expect(page.locator("#scores-title")).to_have_text("Поени")
@@ -233,4 +233,4 @@ def test_the_switcher_changes_the_language_of_the_table(
     page.select_option("#site-language", "sr-latn")
     page.locator("[data-language-form] button[type=submit]").click()
     expect(page.locator("html")).to_have_attribute("lang", "sr-latn")
-    expect(page.locator("#prompt")).to_contain_text("Tvoj potez: vuci iz špila")
+    expect(page.locator("#prompt")).to_contain_text("Tvoj potez: vuci sa gomile za vučenje")

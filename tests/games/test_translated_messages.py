@@ -36,7 +36,7 @@ def discard_before_drawing(table, language: str):
     ("language", "message"),
     [
         ("en", "draw a card first (stock or discard pile)"),
-        ("mk", "прво влечи карта (од шпилот или од фрлените карти)"),
+        ("mk", "прво влечи карта (од шпилот или од купот исфрлени карти)"),
         ("sr-latn", "prvo vuci kartu (sa gomile za vučenje ili sa gomile za odbacivanje)"),
         ("sr-cyrl", "прво вуци карту (са гомиле за вучење или са гомиле за одбацивање)"),
         ("pl", "najpierw dobierz kartę (ze stosu zakrytego albo ze stosu odkrytego)"),

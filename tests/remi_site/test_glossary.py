@@ -55,6 +55,8 @@ GLOSSARY: dict[str, dict[str, tuple[str, str]]] = {
         "opening": (r"\bopen(ing|ed|s)?\b", r"отв[оа]р"),
         "run": (r"\bruns?\b", r"\bниз"),
         "set": (r"\bsets?\b", r"груп"),
+        "stock": (r"\bstock\b", r"шпил"),
+        "discard pile": (r"\bdiscard pile\b", r"куп\w* исфрлени"),
     },
 }
 
