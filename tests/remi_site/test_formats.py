@@ -19,6 +19,8 @@ from django.conf import settings
 from django.test import Client
 from django.utils import timezone, translation
 
+from accounts.models import Sanction
+from accounts.moderation.selectors import sanction_message
 from accounts.services import bots_ensure
 from games import rule_words
 from games.engine import PRESETS
@@ -255,3 +257,14 @@ def test_a_challenge_carries_its_rules_name_in_the_readers_language(
 def test_a_moment_without_a_zone_is_read_in_the_active_one() -> None:
     with translation.override("en"), timezone.override(ZoneInfo("Europe/Belgrade")):
         assert formats.clock(DECEMBER_7) == "3:06\u202fAM"
+
+
+def test_a_ban_says_when_it_ends_in_the_readers_words_and_zone() -> None:
+    ban = Sanction(kind=Sanction.Kind.BAN, ends_at=DECEMBER_7, reason="obelgi w czacie")
+
+    with translation.override("pl"), timezone.override(ZoneInfo("America/New_York")):
+        message = sanction_message(ban)
+
+    assert message == (
+        "To konto jest zablokowane do 6 grudnia 2026 21:06 (America/New_York): obelgi w czacie"
+    )
