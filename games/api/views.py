@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status
@@ -450,7 +451,11 @@ class GameActionView(GameAPIView):
         if key is not None and len(key) > MAX_IDEMPOTENCY_KEY:
             raise ApiError(
                 "invalid",
-                _("Idempotency-Key is longer than %(max_idempotency_key)s characters")
+                ngettext(
+                    "Idempotency-Key is longer than %(max_idempotency_key)s character",
+                    "Idempotency-Key is longer than %(max_idempotency_key)s characters",
+                    MAX_IDEMPOTENCY_KEY,
+                )
                 % {"max_idempotency_key": MAX_IDEMPOTENCY_KEY},
             )
         action = data.validated_data["action"]
