@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import date, datetime, timedelta, tzinfo
+from functools import cache
 from typing import Literal
 
 from babel import Locale
@@ -28,7 +29,13 @@ DateForm = Literal["short", "medium", "long", "full"]
 def locale(language: str | None = None) -> Locale:
     """Babel's locale of ``language`` (a Django code), by default the active one."""
     code = (language or translation.get_language() or "en").lower()
-    return Locale.parse(_LOCALES.get(code, _LOCALES.get(code.split("-")[0], "en")))
+    return _parsed(_LOCALES.get(code, _LOCALES.get(code.split("-")[0], "en")))
+
+
+@cache
+def _parsed(name: str) -> Locale:
+    """One Locale per name: a list page formats hundreds of values."""
+    return Locale.parse(name)
 
 
 def _local(value: datetime, zone: tzinfo | None) -> datetime:
