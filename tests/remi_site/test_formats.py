@@ -268,3 +268,28 @@ def test_a_ban_says_when_it_ends_in_the_readers_words_and_zone() -> None:
     assert message == (
         "To konto jest zablokowane do 6 grudnia 2026 21:06 (America/New_York): obelgi w czacie"
     )
+
+
+def test_no_date_is_formatted_by_hand() -> None:
+    """Templates format through ``{% load formats %}`` (a machine's ISO date aside) and
+    the code through remi_site.formats: no hand-written format is left to drift."""
+    hand_made = re.compile(r"\|date:(?!['\"]c['\"])|\|time:|\|timesince|\|timeuntil|naturaltime")
+    templates = [
+        str(path.relative_to(ROOT))
+        for path in (ROOT / "templates").rglob("*.*")
+        if hand_made.search(path.read_text(encoding="utf-8"))
+    ]
+    assert not templates
+    by_hand = re.compile(r"strftime|date_format\(|timesince|timeuntil|%Y-%m-%d")
+    code = [
+        str(path.relative_to(ROOT))
+        for package in ("games", "accounts", "remi_site")
+        for path in (ROOT / package).rglob("*.py")
+        if "migrations" not in path.parts
+        and "engine" not in path.parts
+        and path.name != "formats.py"
+        # Staff tools, in English with ISO dates: the admin and the rows' names in it.
+        and str(path.relative_to(ROOT)) not in {"accounts/admin.py", "accounts/models.py"}
+        and by_hand.search(path.read_text(encoding="utf-8"))
+    ]
+    assert not code
