@@ -14,7 +14,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from accounts.models import DELETED_USERNAME_PREFIX, ApiToken, Language, Profile
 
@@ -100,7 +100,11 @@ def token_create(
     User.objects.select_for_update().filter(pk=user.pk).first()
     if ApiToken.objects.filter(user=user).count() >= settings.API_TOKENS_PER_USER:
         raise TooManyTokens(
-            gettext("You have %(api_tokens_per_user)s tokens, the most allowed. Revoke one first.")
+            ngettext(
+                "You have %(api_tokens_per_user)s token, the most allowed. Revoke it first.",
+                "You have %(api_tokens_per_user)s tokens, the most allowed. Revoke one first.",
+                settings.API_TOKENS_PER_USER,
+            )
             % {"api_tokens_per_user": settings.API_TOKENS_PER_USER}
         )
     token, raw = ApiToken.objects.create(user=user, expiry=expires_in, name=name)

@@ -14,7 +14,7 @@ from typing import Final
 
 from django.utils.translation import gettext, gettext_noop, pgettext_lazy
 
-from games.engine import PRESETS, Card
+from games.engine import PRESETS, Card, parse_cards
 from games.engine.cards import ACE, JACK, KING, QUEEN, Suit
 
 PRESET_TEXTS: Final = (
@@ -130,6 +130,10 @@ RANK_NAMES: Final = {
 }
 
 JOKER_NAME: Final = pgettext_lazy("card", "joker")
+# A joker as a message shows it among cards ("A♦ Joker 6♥"), as the table's log does.
+JOKER_SHORT: Final = pgettext_lazy("card", "Joker")
+SUIT_SYMBOLS: Final = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
+RANK_LABELS: Final = {ACE: "A", JACK: "J", QUEEN: "Q", KING: "K"}
 
 
 def engine_text(text: str) -> str:
@@ -157,3 +161,19 @@ def card_name(card: Card) -> str:
         "rank": rank if rank is not None else card.rank,
         "suit": SUIT_NAMES[card.suit],
     }
+
+
+def card_short(card: Card) -> str:
+    """A card as the table draws it: rank and suit symbol ("A♦", "10♥"), or "Joker"."""
+    if card.suit is None:
+        return str(JOKER_SHORT)
+    return f"{RANK_LABELS.get(card.rank, card.rank)}{SUIT_SYMBOLS[card.suit]}"
+
+
+def cards_short(codes: str) -> str:
+    """The API's card codes ("AD JS 6H") as the table draws them ("A♦ J♠ 6♥")."""
+    try:
+        cards = parse_cards(codes)
+    except ValueError:
+        return codes
+    return " ".join(card_short(card) for card in cards)

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from django.utils.translation import gettext, gettext_noop
 
 from games.engine import IllegalAction, IllegalMeld
+from games.engine_words import cards_short
 
 # (code, variant) -> the message with named placeholders, marked for the catalogues
 # and translated when said. Every code the engine raises has an entry
@@ -116,13 +117,16 @@ def refusal_text(error: IllegalAction | IllegalMeld) -> str:
     template = REFUSALS.get((error.code, error.variant))
     if template is None:
         return english
+    params = dict(error.params)
+    shown = str(params.pop("shown", "") or "")
+    if shown and english.endswith(f" ({shown})"):
+        # The cards as the table draws them ("A♦ J♠ 6♥"), not the API's codes.
+        english = f"{english[: -len(shown) - 3]} ({cards_short(shown)})"
     translated = gettext(template)
     if translated == template:
         return english  # English, or a language without this message
-    params = dict(error.params)
-    shown = params.pop("shown", None)
     try:
         text = translated % params
     except (KeyError, TypeError, ValueError):
         return english  # a translation that names a value the refusal lacks
-    return f"{text} ({shown})" if shown else text
+    return f"{text} ({cards_short(shown)})" if shown else text

@@ -18,6 +18,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_safe
 
@@ -33,13 +34,16 @@ from games.read.score_sheet import score_sheet
 
 # The tabs of "my games": API status filter -> label.
 LIST_TABS = {
-    "my_turn": "Your turn",
-    "active": "Playing",
-    "lobby": "Waiting to start",
-    "finished": "Finished",
+    "my_turn": pgettext_lazy("my games tab", "Your turn"),
+    "active": pgettext_lazy("my games tab", "Playing"),
+    "lobby": pgettext_lazy("my games tab", "Waiting to start"),
+    "finished": pgettext_lazy("my games tab", "Finished"),
 }
 # The time controls "my games" may be narrowed to: filter value -> label.
-LIST_TIME_CONTROLS = {"live": "Live", "correspondence": "Correspondence"}
+LIST_TIME_CONTROLS = {
+    "live": pgettext_lazy("time control", "Live"),
+    "correspondence": pgettext_lazy("time control", "Correspondence"),
+}
 LIST_LIMIT = 50
 
 

@@ -24,6 +24,7 @@ from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import JsonResponse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
@@ -64,7 +65,12 @@ class PayloadTooLarge(ApiError):
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         super().__init__(
             "payload_too_large",
-            _("The request body is larger than %(limit)s bytes.") % {"limit": limit},
+            ngettext(
+                "The request body is larger than %(limit)s byte.",
+                "The request body is larger than %(limit)s bytes.",
+                limit,
+            )
+            % {"limit": limit},
             status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
             details={"max_bytes": limit},
         )

@@ -82,6 +82,8 @@ MIDDLEWARE = [
     # Django's LocaleMiddleware, after the session and the user: a signed-in person's
     # saved language, else the language cookie, else Accept-Language.
     "remi_site.language.AccountLocaleMiddleware",
+    # Pages in a signed-in person's time zone (their notification settings).
+    "remi_site.time_zones.AccountTimeZoneMiddleware",
     # A banned account's session ends at its next request (accounts.moderation).
     "remi_site.middleware.RefuseBannedSessions",
     "django.contrib.messages.middleware.MessageMiddleware",

@@ -64,14 +64,43 @@ DIGRAPH = re.compile("|".join(sorted(DIGRAPHS, key=len, reverse=True)))
 
 def to_cyrillic(text: str) -> str:
     """Transliterate ``text``, leaving placeholders, markup and acronyms alone."""
-    pieces: list[str] = []
-    position = 0
+    return "".join(_transliterate_lines([text]))
+
+
+def _kept_mask(text: str) -> list[bool]:
+    """For each character of ``text``, whether it belongs to something kept as it is."""
+    mask = [False] * len(text)
     for kept in KEPT.finditer(text):
-        pieces.append(_letters(text[position : kept.start()]))
-        pieces.append(kept.group())
-        position = kept.end()
-    pieces.append(_letters(text[position:]))
-    return "".join(pieces)
+        mask[kept.start() : kept.end()] = [True] * (kept.end() - kept.start())
+    return mask
+
+
+def _transliterate_lines(parts: list[str]) -> list[str]:
+    """Each of ``parts`` (one message's lines, in order) transliterated.
+
+    The parts are read as one text: a catalogue wraps a long message between words, so a
+    tag (``<a`` / ``href="...">``) or a placeholder may begin on one line and end on the
+    next, and only the whole message shows what is markup.
+    """
+    whole = "".join(parts)
+    mask = _kept_mask(whole)
+    out: list[str] = []
+    start = 0
+    for part in parts:
+        end = start + len(part)
+        if not part:
+            out.append(part)
+            continue
+        pieces: list[str] = []
+        run_start = start
+        for index in range(start, end + 1):
+            if index == end or mask[index] != mask[run_start]:
+                run = whole[run_start:index]
+                pieces.append(run if mask[run_start] else _letters(run))
+                run_start = index
+        out.append("".join(pieces))
+        start = end
+    return out
 
 
 def _letters(text: str) -> str:
@@ -85,6 +114,13 @@ STRING_LINE = re.compile(r'^(msgstr(?:\[\d+\])?\s+|)"(.*)"$')
 def convert(lines: list[str]) -> list[str]:
     """The catalogue's lines with every translation (not the header) in Cyrillic."""
     out: list[str] = []
+    message: list[tuple[str, str]] = []  # the current translation's lines: (prefix, text)
+
+    def flush() -> None:
+        texts = _transliterate_lines([text for _, text in message])
+        out.extend(f'{prefix}"{text}"\n' for (prefix, _), text in zip(message, texts, strict=True))
+        message.clear()
+
     in_msgstr = False
     in_header = False
     entries = 0
@@ -96,18 +132,21 @@ def convert(lines: list[str]) -> list[str]:
             in_header = entries == 0 and stripped == 'msgid ""'
             entries += 1
         elif stripped.startswith("msgstr"):
+            flush()  # a plural form's translation ends where the next one starts
             in_msgstr = True
         elif not stripped.startswith('"'):
             in_msgstr = False
-        if in_msgstr and not in_header:
-            match = STRING_LINE.match(stripped)
-            if match:
-                stripped = f'{match.group(1)}"{to_cyrillic(match.group(2))}"'
-        elif in_msgstr and in_header:
-            stripped = stripped.replace("Language: sr_Latn", "Language: sr_Cyrl")
-        if in_msgstr and stripped.startswith("msgstr") and not STRING_LINE.match(stripped):
+        if not in_msgstr or in_header:
+            flush()
+            if in_msgstr:
+                stripped = stripped.replace("Language: sr_Latn", "Language: sr_Cyrl")
+            out.append(stripped + "\n")
+            continue
+        match = STRING_LINE.match(stripped)
+        if match is None:
             raise ValueError(f"unexpected msgstr line: {stripped!r}")
-        out.append(stripped + "\n")
+        message.append((match.group(1), match.group(2)))
+    flush()
     return out
 
 

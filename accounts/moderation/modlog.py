@@ -9,6 +9,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.models import MODERATION_REASON_MAX_LENGTH, ModAction, Report
 from accounts.moderation.errors import InvalidRequest
@@ -21,7 +22,11 @@ def reason_clean(reason: str) -> str:
         raise InvalidRequest(_("a reason is required"), code="reason_required")
     if len(reason) > MODERATION_REASON_MAX_LENGTH:
         raise InvalidRequest(
-            _("a reason is at most %(moderation_reason_max_length)s characters")
+            ngettext(
+                "a reason is at most %(moderation_reason_max_length)s character",
+                "a reason is at most %(moderation_reason_max_length)s characters",
+                MODERATION_REASON_MAX_LENGTH,
+            )
             % {"moderation_reason_max_length": MODERATION_REASON_MAX_LENGTH},
             code="reason_too_long",
         )

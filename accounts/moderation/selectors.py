@@ -11,9 +11,11 @@ from django.contrib.auth.models import User
 from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Now
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.models import FairPlayMark, RatingChange, Report, Sanction
 from games.models import ChatMessage
+from remi_site import formats
 
 # ------------------------------------------------------------------ sanctions in force
 
@@ -92,19 +94,32 @@ def sanction_details(sanction: Sanction) -> dict[str, Any]:
 
 
 def _when(moment: datetime) -> str:
-    return f"{moment:%Y-%m-%d %H:%M} UTC"
+    """When a sanction ends, in the reader's language and zone, the zone named."""
+    return f"{formats.moment(moment, 'long')} ({formats.zone_name()})"
 
 
 def sanction_message(sanction: Sanction) -> str:
     """What the sanctioned player is told: what, until when, and why."""
-    until = "" if sanction.ends_at is None else f" until {_when(sanction.ends_at)}"
+    until = {"when": _when(sanction.ends_at)} if sanction.ends_at is not None else None
     if sanction.kind == Sanction.Kind.BAN:
-        lead = f"This account is banned{until}" if until else "This account is banned for good"
+        lead = (
+            gettext("This account is banned until %(when)s") % until
+            if until
+            else gettext("This account is banned for good")
+        )
     elif sanction.kind == Sanction.Kind.MUTE:
-        lead = f"You are muted in chat{until}"
+        lead = (
+            gettext("You are muted in chat until %(when)s") % until
+            if until
+            else gettext("You are muted in chat")
+        )
     else:
-        lead = f"You may not start or join a rated game{until}"
-    return f"{lead}: {sanction.reason}"
+        lead = (
+            gettext("You may not start or join a rated game until %(when)s") % until
+            if until
+            else gettext("You may not start or join a rated game")
+        )
+    return gettext("%(what)s: %(reason)s") % {"what": lead, "reason": sanction.reason}
 
 
 def sanctions_of(*, user: User) -> dict[str, dict[str, Any] | None]:

@@ -15,6 +15,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.models import REPORT_TEXT_MAX_LENGTH, FairPlayMark, ModAction, Report, Sanction
 from accounts.moderation.errors import Conflict, InvalidRequest, NotAllowed
@@ -56,7 +57,11 @@ def report_create(
     text = (text or "").strip()
     if len(text) > REPORT_TEXT_MAX_LENGTH:
         raise InvalidRequest(
-            _("a report's text is at most %(report_text_max_length)s characters")
+            ngettext(
+                "a report's text is at most %(report_text_max_length)s character",
+                "a report's text is at most %(report_text_max_length)s characters",
+                REPORT_TEXT_MAX_LENGTH,
+            )
             % {"report_text_max_length": REPORT_TEXT_MAX_LENGTH},
             code="report_too_long",
         )

@@ -27,6 +27,7 @@ class ChallengeSerializer(Serializer):
     challenger = UserCardSerializer(help_text="Hosts the game, in seat 0.")
     destination = UserCardSerializer(allow_null=True, help_text="Null for an open challenge.")
     preset = serializers.CharField()
+    preset_name = serializers.CharField(help_text="The preset's name, in the active language.")
     overrides = serializers.DictField(help_text="House rules over the preset.")
     players = serializers.IntegerField(help_text="2 plus the built-in bots of `bots`.")
     bots = serializers.ListField(

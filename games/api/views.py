@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status
@@ -495,7 +496,11 @@ def idempotency_key(request: Request, *, longest: int = MAX_IDEMPOTENCY_KEY) -> 
     if key is not None and len(key) > longest:
         raise ApiError(
             "invalid",
-            _("Idempotency-Key is longer than %(max_idempotency_key)s characters")
+            ngettext(
+                "Idempotency-Key is longer than %(max_idempotency_key)s character",
+                "Idempotency-Key is longer than %(max_idempotency_key)s characters",
+                longest,
+            )
             % {"max_idempotency_key": longest},
         )
     return key

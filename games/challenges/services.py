@@ -17,6 +17,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.models import is_builtin_bot
 from games.challenges.pairing import rated_pairing_check
@@ -101,9 +102,12 @@ def _limit_check(challenger: User) -> None:
     pending = Challenge.objects.filter(challenger=challenger, status=Challenge.Status.PENDING)
     if pending.count() >= limit:
         raise Conflict(
-            _(
+            ngettext(
+                "you have %(limit)s challenge waiting for an answer, the most allowed:"
+                " cancel it first",
                 "you have %(limit)s challenges waiting for an answer, the most allowed:"
-                " cancel one first"
+                " cancel one first",
+                limit,
             )
             % {"limit": limit},
             code="too_many_challenges",

@@ -23,6 +23,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.engine.pot import PotSplit, split_pot
 from games.errors import Conflict, InvalidRequest
@@ -92,7 +93,11 @@ def _move(
     balance = account.balance + amount
     if balance < 0:
         raise Conflict(
-            _("%(user)s has %(balance)s chips, %(value)s are needed")
+            ngettext(
+                "%(user)s has %(balance)s chip, %(value)s are needed",
+                "%(user)s has %(balance)s chips, %(value)s are needed",
+                account.balance,
+            )
             % {"user": account.user, "balance": account.balance, "value": -amount},
             code="insufficient_chips",
             details={"balance": account.balance, "needed": -amount},
@@ -129,7 +134,11 @@ def stake_affordable(*, users: Sequence[User], stake: int) -> None:
         account = account_open(user=user)
         if account.balance < stake:
             raise Conflict(
-                _("%(value)s has %(balance)s chips: not enough for the stake of %(stake)s")
+                ngettext(
+                    "%(value)s has %(balance)s chip: not enough for the stake of %(stake)s",
+                    "%(value)s has %(balance)s chips: not enough for the stake of %(stake)s",
+                    account.balance,
+                )
                 % {"value": user.get_username(), "balance": account.balance, "stake": stake},
                 code="insufficient_chips",
                 details={"username": user.get_username(), "balance": account.balance},

@@ -36,6 +36,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.contrib.auth import SESSION_KEY
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from redis.exceptions import RedisError
 
 from accounts.models import Profile
@@ -264,7 +265,12 @@ class GameEventsConsumer(AsyncJsonWebsocketConsumer):
         if len(text_data) > MAX_FRAME_CHARS:
             await self._error(
                 "too_large",
-                _("a message has at most %(count)d characters") % {"count": MAX_FRAME_CHARS},
+                ngettext(
+                    "a message has at most %(count)d character",
+                    "a message has at most %(count)d characters",
+                    MAX_FRAME_CHARS,
+                )
+                % {"count": MAX_FRAME_CHARS},
             )
             return
         try:
@@ -337,7 +343,12 @@ class GameEventsConsumer(AsyncJsonWebsocketConsumer):
         if game_id not in self.games and len(self.games) >= MAX_SUBSCRIPTIONS:
             await self._error(
                 "too_many_subscriptions",
-                _("at most %(count)d games") % {"count": MAX_SUBSCRIPTIONS},
+                ngettext(
+                    "at most %(count)d game",
+                    "at most %(count)d games",
+                    MAX_SUBSCRIPTIONS,
+                )
+                % {"count": MAX_SUBSCRIPTIONS},
             )
             return
         # Join first, then read the ply: no event can fall between the two.

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from accounts.preferences import settings_update as account_settings_update
 from games.errors import InvalidRequest
@@ -74,12 +74,20 @@ def reminder_hours_error(hours: Iterable[Any]) -> str | None:
     """Why ``hours`` are not reminder lead times, or None."""
     values = list(hours)
     if len(values) > MAX_REMINDERS:
-        return gettext("at most %(count)s reminders") % {"count": MAX_REMINDERS}
+        return ngettext(
+            "at most %(count)s reminder",
+            "at most %(count)s reminders",
+            MAX_REMINDERS,
+        ) % {"count": MAX_REMINDERS}
     for value in values:
         if isinstance(value, bool) or not isinstance(value, int):
             return gettext("each reminder is a whole number of hours")
         if not MIN_REMINDER_HOURS <= value <= MAX_REMINDER_HOURS:
-            return gettext("each reminder is %(least)s to %(most)s hours before the deadline") % {
+            return ngettext(
+                "each reminder is %(least)s to %(most)s hour before the deadline",
+                "each reminder is %(least)s to %(most)s hours before the deadline",
+                MAX_REMINDER_HOURS,
+            ) % {
                 "least": MIN_REMINDER_HOURS,
                 "most": MAX_REMINDER_HOURS,
             }

@@ -8,13 +8,13 @@ from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
-from django.utils.text import get_text_list
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Game, Seat
 from games.notify.tokens import Kind
 from games.read.selectors import preset_name
+from remi_site import formats
 
 END_REASONS = {
     "completed": _("all deals were played"),
@@ -23,6 +23,8 @@ END_REASONS = {
     "absent": _("a player was away"),
     "banned": _("a player was banned from the site and forfeited"),
     "adjudicated": _("a moderator decided the game"),
+    "host_left": _("the host left before it began"),
+    "aborted": _("it was called off"),
 }
 # The reasons that name the player whose seat ended the game (``loser``).
 NAMED_END_REASONS = {
@@ -33,6 +35,8 @@ _END_REASONS_YOU = {
     "banned": _("your account was banned and you forfeited"),
     "adjudicated": _("a moderator decided the game against you"),
 }
+# Said of a reason this list does not know yet, rather than its internal name.
+OTHER_REASON = _("it was stopped")
 
 UNSUBSCRIBE_LABELS = {
     Kind.TURN: _("“your turn” emails"),
@@ -61,7 +65,7 @@ def display_name(user: Any) -> str:
 
 def names(seats: Sequence[Seat]) -> str:
     """The players by name: "ana", "ana and marko", "ana, marko and ivan"."""
-    return str(get_text_list([display_name(seat.user) for seat in seats], gettext("and")))
+    return formats.word_list(display_name(seat.user) for seat in seats)
 
 
 def opponents(seats: Sequence[Seat], user_id: int) -> str:
@@ -70,18 +74,11 @@ def opponents(seats: Sequence[Seat], user_id: int) -> str:
 
 
 def time_left(left: timedelta) -> str:
-    """A short duration: "1 day 20 h", "5 h 10 min", "25 min"."""
-    minutes = max(0, int(left.total_seconds() // 60))
-    days, rest = divmod(minutes, 24 * 60)
-    hours, minutes = divmod(rest, 60)
-    parts = []
-    if days:
-        parts.append(ngettext("%(count)d day", "%(count)d days", days) % {"count": days})
-    if hours:
-        parts.append(gettext("%(count)d h") % {"count": hours})
-    if minutes and not days:
-        parts.append(gettext("%(count)d min") % {"count": minutes})
-    return " ".join(parts) if parts else gettext("less than a minute")
+    """A duration in the reader's words: "1 dzień i 20 godzin", "25 minut" (in full: an
+    abbreviation's full stop would meet the sentence's, "23 godz..")."""
+    if left < timedelta(minutes=1):
+        return gettext("less than a minute")
+    return formats.duration(left)
 
 
 def result(seats: Sequence[Seat], winners: Sequence[int], position: int) -> str:

@@ -21,6 +21,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.errors import Conflict, InvalidRequest, NotAllowed
 from games.live.publisher import publish_game_event
@@ -37,7 +38,11 @@ def clean_text(text: str) -> str:
         raise InvalidRequest(_("a chat message cannot be empty"), code="chat_empty")
     if len(text) > CHAT_MAX_LENGTH:
         raise InvalidRequest(
-            _("a chat message is at most %(chat_max_length)s characters (this one has %(count)s)")
+            ngettext(
+                "a chat message is at most %(chat_max_length)s character (this one has %(count)s)",
+                "a chat message is at most %(chat_max_length)s characters (this one has %(count)s)",
+                CHAT_MAX_LENGTH,
+            )
             % {"chat_max_length": CHAT_MAX_LENGTH, "count": len(text)},
             code="chat_too_long",
             details={"max_length": CHAT_MAX_LENGTH},

@@ -10,7 +10,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from accounts.models import is_builtin_bot
 from games.chips import services as chips
@@ -60,7 +60,11 @@ def game_create(
     ruleset = ruleset_build(preset=preset, overrides=overrides or {})
     if not ruleset.min_players <= players <= ruleset.max_players:
         raise InvalidRequest(
-            gettext("%(preset)s is played by %(min_players)s to %(max_players)s players")
+            ngettext(
+                "%(preset)s is played by %(min_players)s to %(max_players)s player",
+                "%(preset)s is played by %(min_players)s to %(max_players)s players",
+                ruleset.max_players,
+            )
             % {
                 "preset": preset,
                 "min_players": ruleset.min_players,
@@ -204,7 +208,11 @@ def _time_bank_check(kind: str, time_bank_s: int | None) -> None:
         )
     if not 0 <= time_bank_s <= MAX_TIME_BANK_S:
         raise InvalidRequest(
-            gettext("time_bank_s must be from 0 to %(max_time_bank_s)s seconds")
+            ngettext(
+                "time_bank_s must be from 0 to %(max_time_bank_s)s second",
+                "time_bank_s must be from 0 to %(max_time_bank_s)s seconds",
+                MAX_TIME_BANK_S,
+            )
             % {"max_time_bank_s": MAX_TIME_BANK_S},
             code="invalid_time_control",
         )

@@ -14,6 +14,7 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games import clock
 from games.errors import Conflict, GameNotFound, InvalidRequest, NotAllowed
@@ -47,7 +48,11 @@ def extra_time_request(*, game: Game, user: User, days: int) -> ExtraTimeRequest
     ``days`` (1 to ``EXTRA_TIME_MAX_DAYS``) more on this turn."""
     if not 1 <= days <= EXTRA_TIME_MAX_DAYS:
         raise InvalidRequest(
-            _("ask for 1 to %(extra_time_max_days)s days")
+            ngettext(
+                "ask for 1 to %(extra_time_max_days)s day",
+                "ask for 1 to %(extra_time_max_days)s days",
+                EXTRA_TIME_MAX_DAYS,
+            )
             % {"extra_time_max_days": EXTRA_TIME_MAX_DAYS},
             code="invalid_days",
         )

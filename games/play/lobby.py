@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from games import stats
 from games.chips import services as chips
@@ -137,7 +137,11 @@ def game_start(*, game: Game, user: User) -> Game:
         seats = store.seats(game)
         if len(seats) < game.players:
             raise Conflict(
-                gettext("%(count)s of %(players)s seats are taken")
+                ngettext(
+                    "%(count)s of %(players)s seat is taken",
+                    "%(count)s of %(players)s seats are taken",
+                    game.players,
+                )
                 % {"count": len(seats), "players": game.players},
                 code="not_enough_players",
             )

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from django.contrib.auth.models import User
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from games.errors import InvalidRequest, NotAllowed
 from games.models import NOTE_MAX_LENGTH, Game, Note, Seat
@@ -17,7 +17,11 @@ def note_check(text: str) -> None:
         raise InvalidRequest(gettext("a note cannot contain NUL characters"), code="invalid_text")
     if len(text) > NOTE_MAX_LENGTH:
         raise InvalidRequest(
-            gettext("a note has at most %(note_max_length)s characters")
+            ngettext(
+                "a note has at most %(note_max_length)s character",
+                "a note has at most %(note_max_length)s characters",
+                NOTE_MAX_LENGTH,
+            )
             % {"note_max_length": NOTE_MAX_LENGTH},
             code="note_too_long",
             details={"max_length": NOTE_MAX_LENGTH},

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from games.engine import Card, DrawStock
 from games.errors import Conflict, GameError, InvalidRequest, NotAllowed
@@ -33,7 +33,11 @@ MAX_UNLESS_CARDS = 10
 def _parse_unless(cards: Sequence[str]) -> list[str]:
     if len(cards) > MAX_UNLESS_CARDS:
         raise InvalidRequest(
-            gettext("name at most %(max_unless_cards)s cards")
+            ngettext(
+                "name at most %(max_unless_cards)s card",
+                "name at most %(max_unless_cards)s cards",
+                MAX_UNLESS_CARDS,
+            )
             % {"max_unless_cards": MAX_UNLESS_CARDS},
             code="too_many_cards",
         )

@@ -10,6 +10,7 @@ player's games is ``games.play.moderation.ban_enforce``.
 from __future__ import annotations
 
 from django.contrib.auth.models import User
+from django.utils.translation import gettext
 
 from accounts.models import Sanction, is_builtin_bot
 from accounts.moderation import playbans
@@ -21,6 +22,7 @@ from accounts.moderation.selectors import (
 )
 from games.errors import NotAllowed
 from games.models import Game, Seat
+from remi_site import formats
 
 
 def _refusal(sanction: Sanction, code: str, message: str | None = None) -> NotAllowed:
@@ -46,8 +48,16 @@ def playban_check(*, user: User, acting: User | None = None) -> None:
         return
     if acting is None or acting.pk == user.pk:
         raise _refusal(playban, "playban")
-    until = "" if playban.ends_at is None else f" until {playban.ends_at:%Y-%m-%d %H:%M} UTC"
-    raise _refusal(playban, "playban", f"{user.get_username()} may not play a rated game{until}")
+    name = user.get_username()
+    if playban.ends_at is None:
+        message = gettext("%(name)s may not play a rated game") % {"name": name}
+    else:
+        when = f"{formats.moment(playban.ends_at, 'long')} ({formats.zone_name()})"
+        message = gettext("%(name)s may not play a rated game until %(when)s") % {
+            "name": name,
+            "when": when,
+        }
+    raise _refusal(playban, "playban", message)
 
 
 def seat_abandoned(*, game: Game, seat: Seat, reason: str) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from games.engine import Action, IllegalAction
 from games.engine import Deal as EngineDeal
@@ -56,7 +56,12 @@ def game_turn(
     A repeated ``idempotency_key`` returns the moves logged the first time."""
     if not 1 <= len(actions) <= MAX_TURN_ACTIONS:
         raise IllegalMove(
-            gettext("a turn is from 1 to %(most)d actions") % {"most": MAX_TURN_ACTIONS},
+            ngettext(
+                "a turn is from 1 to %(most)d action",
+                "a turn is from 1 to %(most)d actions",
+                MAX_TURN_ACTIONS,
+            )
+            % {"most": MAX_TURN_ACTIONS},
             code="bad_turn",
         )
     parsed = [_indexed(index, parse_action, action) for index, action in enumerate(actions)]

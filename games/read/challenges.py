@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 
 from games.errors import GameNotFound
 from games.models import Challenge
-from games.read.selectors import user_card
+from games.read.selectors import preset_name, user_card
 
 Direction = Literal["in", "out"]
 
@@ -77,6 +77,7 @@ def challenge_entry(challenge: Challenge) -> dict[str, Any]:
         "challenger": user_card(challenge.challenger),
         "destination": None if destination is None else user_card(destination),
         "preset": challenge.preset,
+        "preset_name": preset_name(challenge.preset),
         "overrides": challenge.overrides,
         "players": challenge.players,
         "bots": list(challenge.bots),

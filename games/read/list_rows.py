@@ -16,14 +16,12 @@ from typing import Any
 
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.formats import date_format, localize
-from django.utils.timesince import timeuntil
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from games.read.selectors import preset_name
+from remi_site import formats
 
 # The words of the rows, translated once per page (``_Page.word``).
-_SEATS_TAKEN = gettext_noop("%(taken)s of %(players)s seats taken")
 _DEAL = gettext_noop("Deal %(deal)s")
 _FINISHED_ON = gettext_noop("Finished %(date)s")
 _YOUR_TOTAL = gettext_noop("your total %(total)s")
@@ -103,7 +101,7 @@ class _Page:
         local = timezone.localtime(moment)
         found = self.days.get(local.date())
         if found is None:
-            found = self.days[local.date()] = date_format(local, "j M Y")
+            found = self.days[local.date()] = formats.day(local)
         return found
 
     def meta(
@@ -115,21 +113,26 @@ class _Page:
         status = game["status"]
         parts = []
         if status == "lobby":
+            players = game["players"]
             parts.append(
-                self.word(_SEATS_TAKEN)
-                % {"taken": localize(len(game["seats"])), "players": localize(game["players"])}
+                ngettext(
+                    "%(taken)s of %(players)s seat taken",
+                    "%(taken)s of %(players)s seats taken",
+                    players,
+                )
+                % {"taken": formats.number(len(game["seats"])), "players": formats.number(players)}
             )
         elif status == "active":
-            parts.append(self.word(_DEAL) % {"deal": localize(game["deal_number"])})
+            parts.append(self.word(_DEAL) % {"deal": formats.number(game["deal_number"])})
         else:
             parts.append(self.word(_FINISHED_ON) % {"date": self.day(game["created_at"])})
         if mine is not None and status != "lobby":
-            parts.append(self.word(_YOUR_TOTAL) % {"total": localize(mine["total"])})
+            parts.append(self.word(_YOUR_TOTAL) % {"total": formats.number(mine["total"])})
         if status == "active":
             if not game["my_turn"]:
                 parts.append(self.word(_THEIR_TURN))
             elif game["deadline_at"] is not None:
-                left = timeuntil(game["deadline_at"], self.now)
+                left = formats.duration(game["deadline_at"] - self.now)
                 parts.append(self.word(_TURN_ENDS_IN) % {"left": left})
         parts.append(self.company(game, others))
         return parts

@@ -10,8 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.utils.translation import gettext as _
-
+from games import rule_words
 from games.engine import PRESETS, Ruleset
 from games.engine.rules_doc import field_rows
 from games.engine.rulesets import MAX_SEATS
@@ -42,9 +41,14 @@ def preset_rules(preset: str) -> dict[str, Any] | None:
         "display_name": preset_display_name(ruleset.name),
         "description": preset_description(ruleset.name),
         "fields": [
-            # The meanings are the engine's own words; a catalogue may translate them.
-            {"name": name, "meaning": _(meaning), "value": value}
-            for name, meaning, value in field_rows(ruleset)
+            {
+                "name": name,
+                "title": rule_words.title(name),
+                "meaning": rule_words.meaning(name),
+                "value": rule_words.value(getattr(ruleset, name)),
+            }
+            for name, _meaning, _value in field_rows(ruleset)
+            if name not in _NOT_HOUSE_RULES  # the id is in the address, the name above
         ],
         "stock": [
             {
@@ -65,31 +69,38 @@ def house_rules(game: Game) -> list[dict[str, Any]]:
 
 
 def house_rules_of(preset_name: str, ruleset: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """``house_rules`` of a stored ruleset played from ``preset_name``; the meanings in
-    the active language."""
+    """``house_rules`` of a stored ruleset played from ``preset_name``, in words of the
+    active language."""
     return [
-        {"name": name, "meaning": _(meaning), "preset": by_book, "game": value}
-        for name, meaning, by_book, value in _differences(preset_name, repr(ruleset), ruleset)
+        {
+            "name": name,
+            "meaning": rule_words.meaning(name),
+            "preset": rule_words.value(by_book),
+            "game": rule_words.value(value),
+        }
+        for name, by_book, value in _differences(preset_name, repr(ruleset), ruleset)
     ]
 
 
-_DIFFERENCES_CACHE: dict[tuple[str, str], list[tuple[str, str, str, str]]] = {}
+_DIFFERENCES_CACHE: dict[tuple[str, str], list[tuple[str, object, object]]] = {}
 
 
 def _differences(
     preset_name: str, key: str, ruleset: Mapping[str, Any]
-) -> list[tuple[str, str, str, str]]:
-    """The differing rows, remembered: every list and view of a game asks again."""
+) -> list[tuple[str, object, object]]:
+    """The differing fields (the preset's value and the game's), remembered: every list
+    and view of a game asks again."""
     found = _DIFFERENCES_CACHE.get((preset_name, key))
     if found is not None:
         return found
     preset = PRESETS.get(preset_name)
     found = []
     if preset is not None:
+        game = Ruleset.from_dict(dict(ruleset))
         by_book = {name: value for name, _meaning, value in field_rows(preset)}
         found = [
-            (name, meaning, by_book[name], value)
-            for name, meaning, value in field_rows(Ruleset.from_dict(dict(ruleset)))
+            (name, getattr(preset, name), getattr(game, name))
+            for name, _meaning, value in field_rows(game)
             if name not in _NOT_HOUSE_RULES and value != by_book[name]
         ]
     if len(_DIFFERENCES_CACHE) >= 256:

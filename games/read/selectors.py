@@ -126,7 +126,8 @@ def bot_list() -> list[dict[str, Any]]:
             "display_name": bot.profile.display_name,
             "bot_level": bot.profile.bot_level,
             "avatar": bot.profile.avatar,
-            "bio": bot.profile.bio,
+            # Stored in English (accounts.services.BUILTIN_BOTS), read in the reader's.
+            "bio": engine_text(bot.profile.bio),
         }
         for bot in sorted(bots, key=lambda bot: (bot.profile.bot_level or 0, bot.username))
     ]

@@ -44,7 +44,7 @@ function terms(challenge, names) {
           { days: tc.days_per_move },
           true,
         );
-  const parts = [names[challenge.preset] || challenge.preset, pace, challenge.rated ? gettext("rated") : gettext("casual")];
+  const parts = [challenge.preset_name || names[challenge.preset] || challenge.preset, pace, challenge.rated ? gettext("rated") : gettext("casual")];
   if (challenge.bots.length) parts.push(interpolate(gettext("with %(bots)s"), { bots: challenge.bots.join(", ") }, true));
   return parts.join(" · ");
 }

@@ -70,7 +70,7 @@ ENGLISH_TABLE_TEXT = [
 LABELS = "nodes => nodes.map(node => node.getAttribute('aria-label') || '')"
 # A card's name in Macedonian ("7 херц", "дама пик", "џокер"), maybe just drawn.
 MK_CARD = re.compile(
-    r"^((\d+|кец|џандар|дама|поп) (херц|пик|каро|треф)|џокер)(, штотуку извлечена)?$"
+    r"^((\d+|ас|жандар|дама|крал) (херц|пик|каро|треф)|џокер)(, штотуку извлечена)?$"
 )
 
 
@@ -154,7 +154,7 @@ def test_a_macedonian_browser_plays_bots_in_macedonian(
     expect(page.locator("#prompt")).to_contain_text("Твој потег: влечи")
     expect(page.locator("#game-meta")).to_contain_text("против ботови")
     expect(page.locator("#game-meta")).to_contain_text("Делење 1 од")
-    expect(page.locator("#lay-group")).to_have_text("Спушти комбинација")
+    expect(page.locator("#lay-group")).to_have_text("Спушти терцет")
     expect(page.locator("#log-title")).to_have_text("Потези")
     expect(page.locator("#stock-label")).to_contain_text("Шпил")
     expect(page.locator("#scores th").first).to_have_text("Играч")
@@ -194,7 +194,7 @@ def test_a_serbian_cyrillic_browser_reads_cyrillic_at_the_table(
     play_bots(vuk)
 
     expect(page.locator("#me .turn-tag")).to_contain_text("Твој потез")
-    expect(page.locator("#prompt")).to_contain_text("Твој потез: вуци из шпила")
+    expect(page.locator("#prompt")).to_contain_text("Твој потез: вуци са гомиле за вучење")
     expect(page.locator("#game-meta")).to_contain_text("против ботова")
     expect(page.locator("#lay-group")).to_have_text("Спусти комбинацију")
     expect(page.locator("#scores-title")).to_have_text("Поени")
@@ -228,9 +228,9 @@ def test_the_switcher_changes_the_language_of_the_table(
     expect(page.locator("#prompt")).to_contain_text("Twój ruch: dobierz")
     expect(page.locator("#me .turn-tag")).to_contain_text("Twój ruch")
     expect(page.locator("#game-meta")).to_contain_text("z botami")
-    expect(page.locator("#stock-label")).to_contain_text("Talia")
+    expect(page.locator("#stock-label")).to_contain_text("Stos zakryty")
 
     page.select_option("#site-language", "sr-latn")
     page.locator("[data-language-form] button[type=submit]").click()
     expect(page.locator("html")).to_have_attribute("lang", "sr-latn")
-    expect(page.locator("#prompt")).to_contain_text("Tvoj potez: vuci iz špila")
+    expect(page.locator("#prompt")).to_contain_text("Tvoj potez: vuci sa gomile za vučenje")

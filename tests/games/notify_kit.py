@@ -21,6 +21,7 @@ from games.play.act import game_act
 from games.play.create import game_create
 from games.play.lobby import game_join, game_start
 from games.read.selectors import preset_name
+from remi_site import formats
 
 # The name the rules of the games in these tests go by.
 SERBIAN = preset_name("serbian")
@@ -100,10 +101,10 @@ def site_path(url: str) -> str:
     return parts.path + (f"?{parts.query}" if parts.query else "")
 
 
-def shown(moment: datetime, zone: str) -> str:
-    """``moment`` as the emails write a deadline ("l j F Y, H:i"), in ``zone``."""
-    local = moment.astimezone(ZoneInfo(zone))
-    return f"{local:%A} {local.day} {local:%B %Y, %H:%M}"
+def shown(moment: datetime, zone: str, form: formats.DateForm = "long") -> str:
+    """``moment`` as the emails write a deadline (CLDR's ``form`` of the active
+    language, English in a test), in ``zone``."""
+    return formats.moment(moment, form, zone=ZoneInfo(zone))
 
 
 def web_client(user: Any = None) -> Client:

@@ -23,13 +23,14 @@ from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
 from django.core.mail import EmailMessage
 from django.test import Client
-from django.utils import dateformat, timezone, translation
+from django.utils import timezone, translation
 
 from games import tasks
 from games.models import Game, PlayerSettings
 from games.notify import push
 from games.play.resign import game_resign
 from games.read.selectors import preset_name
+from remi_site import formats
 from tests.games.notify_kit import (
     Duel,
     duel,
@@ -54,10 +55,10 @@ class Reader:
     language: str
     zone: str
 
-    def when(self, moment: datetime, format: str) -> str:
-        """``moment`` as a template's ``date`` filter writes it for this reader."""
+    def when(self, moment: datetime, form: formats.DateForm) -> str:
+        """``moment`` as the emails write it for this reader (CLDR's ``form``)."""
         with translation.override(self.language):
-            return dateformat.format(moment.astimezone(ZoneInfo(self.zone)), format)
+            return formats.moment(moment, form, zone=ZoneInfo(self.zone))
 
 
 READERS = (Reader("mk", "Europe/Skopje"), Reader("pl", "America/New_York"))
@@ -205,7 +206,7 @@ def test_your_turn(table: Duel, reader: Reader, mailoutbox: list[EmailMessage]) 
     in_their_language(str(message.subject), reader)
     assert table.waiting.profile.display_name in message.subject
     assert preset_in(reader) in message.subject
-    assert reader.when(game.deadline_at, "l j F Y, H:i") in message.body
+    assert reader.when(game.deadline_at, "long") in message.body
     assert f"({reader.zone})" in message.body
     links_resolve(message, mover)
     unsubscribes(message, mover, "email_turns", PlayerSettings.EmailTurns.OFF)
@@ -224,7 +225,7 @@ def test_a_reminder(table: Duel, reader: Reader, mailoutbox: list[EmailMessage])
     translated(message, reader, *names_of(table))
     in_their_language(str(message.subject), reader)
     assert preset_in(reader) in message.subject
-    assert reader.when(deadline, "l j F Y, H:i") in message.body
+    assert reader.when(deadline, "long") in message.body
     links_resolve(message, mover)
     unsubscribes(message, mover, "reminders", False)
 
@@ -274,7 +275,7 @@ def test_the_daily_digest(table: Duel, reader: Reader, mailoutbox: list[EmailMes
     message = the_one(mails_to(mailoutbox, mover))
     translated(message, reader, *names_of(table))
     in_their_language(str(message.subject), reader)
-    assert reader.when(game.deadline_at, "D j M, H:i") in message.body
+    assert reader.when(game.deadline_at, "medium") in message.body
     assert reader.zone in message.body
     links = links_resolve(message, mover)
     assert any(f"/games/{game.public_id}/" in link for link in links)

@@ -29,7 +29,7 @@ def table(user_factory: Callable[..., Any], deals_seeded: Callable[[int], None])
 
 
 def reminders_to(outbox: list[Any], user: Any) -> list[str]:
-    """The time left each reminder to ``user`` announced ("3 h", "1 day 1 h", ...)."""
+    """The time left each reminder to ``user`` announced ("3 hours", "1 day, 1 hour", ...)."""
     return [
         message.subject.split(" left for your move")[0]
         for message in mails_to(outbox, user)
@@ -50,7 +50,7 @@ def test_a_reminder_comes_again_after_a_vacation_moved_the_deadline(table, mailo
 
     assert tasks.send_reminders(now=later) == 1
     assert tasks.send_reminders(now=later + 2 * HOUR) == 1  # and its 2 h reminder
-    assert reminders_to(mailoutbox, mover) == ["3 h", "3 h", "1 h"]
+    assert reminders_to(mailoutbox, mover) == ["3 hours", "3 hours", "1 hour"]
 
 
 def test_each_lead_time_the_player_chose_comes_once(table, mailoutbox):
@@ -66,7 +66,7 @@ def test_each_lead_time_the_player_chose_comes_once(table, mailoutbox):
     ]
 
     assert sent == [0, 1, 0, 1, 0, 1, 0]
-    assert reminders_to(mailoutbox, mover) == ["1 day", "8 h", "2 h"]
+    assert reminders_to(mailoutbox, mover) == ["1 day", "8 hours", "2 hours"]
 
 
 def test_lead_times_due_at_once_send_one_reminder(table, mailoutbox):
@@ -79,7 +79,7 @@ def test_lead_times_due_at_once_send_one_reminder(table, mailoutbox):
     assert tasks.send_reminders(now=now) == 1
     assert tasks.send_reminders(now=now + 10 * timedelta(minutes=1)) == 0
 
-    assert reminders_to(mailoutbox, mover) == ["1 h"]
+    assert reminders_to(mailoutbox, mover) == ["1 hour"]
     assert sorted(SentReminder.objects.values_list("lead_hours", flat=True)) == [2, 8, 24]
 
 
@@ -91,7 +91,7 @@ def test_a_lead_time_as_long_as_the_move_is_not_sent(user_factory, deals_seeded,
 
     assert tasks.send_reminders(now=deadline - 23 * HOUR) == 0
     assert tasks.send_reminders(now=deadline - 2 * HOUR) == 1
-    assert reminders_to(mailoutbox, table.mover) == ["2 h"]
+    assert reminders_to(mailoutbox, table.mover) == ["2 hours"]
 
 
 def test_a_lost_cache_sends_no_reminder_twice(table, mailoutbox):

@@ -168,8 +168,8 @@ def test_each_row_of_my_games_says_what_the_game_is_at(
     active = client.get("/games/").content.decode()
     assert f'href="/games/{waiting.public_id}/"' in active
     assert "Serbian Remi · vs " in active
-    # (Django's time spans join a number and its unit with a no-break space.)
-    assert "Deal 1 · your total 0 · your turn ends in 1\xa0day, 23\xa0hours · public" in active
+    # (CLDR's durations, through remi_site.formats.)
+    assert "Deal 1 · your total 0 · your turn ends in 1 day, 23 hours · public" in active
     lobby_tab = client.get("/games/?status=lobby").content.decode()
     assert "Serbian Remi · waiting for players" in lobby_tab
     assert "1 of 3 seats taken · public" in lobby_tab

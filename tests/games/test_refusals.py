@@ -97,4 +97,14 @@ def test_a_refusal_keeps_its_cards_and_values_in_another_language():
     with translation.override("pl"):
         text = refusal_text(error)
     assert text != str(error)
-    assert text.endswith("(JK JK JK)")
+    assert text.endswith("(Joker Joker Joker)")
+
+
+@pytest.mark.parametrize("language", ["en", "pl", "mk"])
+def test_a_refusal_shows_its_cards_as_the_table_draws_them(language: str) -> None:
+    with pytest.raises(IllegalMeld) as caught:
+        arrange_meld(parse_cards("AD JS 6H"), PRESETS["polish51"])
+    with translation.override(language):
+        text = refusal_text(caught.value)
+    assert text.endswith("(A♦ J♠ 6♥)"), text
+    assert "AD" not in text

@@ -36,10 +36,10 @@ def discard_before_drawing(table, language: str):
     ("language", "message"),
     [
         ("en", "draw a card first (stock or discard pile)"),
-        ("mk", "прво влечи карта (од шпилот или од фрлените карти)"),
-        ("sr-latn", "prvo vuci kartu (iz špila ili sa gomile bačenih)"),
-        ("sr-cyrl", "прво вуци карту (из шпила или са гомиле бачених)"),
-        ("pl", "najpierw dobierz kartę (z talii albo ze stosu)"),
+        ("mk", "прво влечи карта (од шпилот или од купот исфрлени карти)"),
+        ("sr-latn", "prvo vuci kartu (sa gomile za vučenje ili sa gomile za odbacivanje)"),
+        ("sr-cyrl", "прво вуци карту (са гомиле за вучење или са гомиле за одбацивање)"),
+        ("pl", "najpierw dobierz kartę (ze stosu zakrytego albo ze stosu odkrytego)"),
     ],
 )
 def test_an_illegal_move_is_refused_in_the_language_asked_for_with_the_same_code(

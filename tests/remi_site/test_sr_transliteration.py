@@ -4,8 +4,11 @@ letter, and cannot drift apart from them."""
 from __future__ import annotations
 
 import importlib.util
+import re
+from html.parser import HTMLParser
 from pathlib import Path
 
+import polib  # type: ignore[import-untyped]
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,6 +52,106 @@ def test_a_catalogue_keeps_its_msgids_and_flags() -> None:
         'msgid "Your turn against %(name)s"\n',
         'msgstr "Твој потез против %(name)s"\n',
     ]
+
+
+def test_a_tag_wrapped_over_two_lines_of_a_catalogue_stays_latin() -> None:
+    lines = [
+        'msgid "Ask <a href=\\"/x\\">here</a>."\n',
+        'msgstr ""\n',
+        '"Pitaj <a "\n',
+        '"href=\\"%(reset_url)s\\">ovde</"\n',
+        '"a>, <code>Authorization</"\n',
+        '"code>."\n',
+    ]
+    assert sr.convert(lines)[2:] == [
+        '"Питај <a "\n',
+        '"href=\\"%(reset_url)s\\">овде</"\n',
+        '"a>, <code>Authorization</"\n',
+        '"code>."\n',
+    ]
+
+
+def test_each_plural_form_is_transliterated_on_its_own() -> None:
+    lines = [
+        'msgid "%(count)s game"\n',
+        'msgid_plural "%(count)s games"\n',
+        'msgstr[0] "%(count)s igra"\n',
+        'msgstr[1] "%(count)s igre"\n',
+        'msgstr[2] "%(count)s igara"\n',
+    ]
+    assert sr.convert(lines)[2:] == [
+        'msgstr[0] "%(count)s игра"\n',
+        'msgstr[1] "%(count)s игре"\n',
+        'msgstr[2] "%(count)s игара"\n',
+    ]
+
+
+class _Markup(HTMLParser):
+    """The tags (with their attributes) and entities of a text, in order."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=False)
+        self.found: list[object] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.found.append(("<", tag, attrs))
+
+    def handle_endtag(self, tag: str) -> None:
+        self.found.append(("</", tag))
+
+    def handle_entityref(self, name: str) -> None:
+        self.found.append(("&", name))
+
+    def handle_charref(self, name: str) -> None:
+        self.found.append(("&#", name))
+
+
+PLACEHOLDERS = re.compile(r"%\([^)]*\)[-+ #0-9.]*[sdif]|%[sdif]|\{[^}]*\}|https?://\S+")
+MARKUP = re.compile(r"<[a-z/]|&#?\w+;|%\(|%[sdif]|\{|https?://")
+
+
+def markup_of(text: str) -> tuple[list[object], list[str]]:
+    parser = _Markup()
+    parser.feed(text)
+    parser.close()
+    return parser.found, PLACEHOLDERS.findall(text)
+
+
+def test_there_are_messages_with_markup_in_the_serbian_catalogues() -> None:
+    holding = [
+        entry
+        for latin in LATIN_CATALOGUES
+        for entry in polib.pofile(str(latin))
+        if any(MARKUP.search(text) for text in translated(entry))
+    ]
+    assert len(holding) > 20
+    assert any("<a " in text for entry in holding for text in translated(entry))
+
+
+def translated(entry: polib.POEntry) -> list[str]:
+    if entry.msgid_plural:
+        return [entry.msgstr_plural[index] for index in sorted(entry.msgstr_plural)]
+    return [entry.msgstr]
+
+
+@pytest.mark.parametrize("latin", LATIN_CATALOGUES, ids=lambda path: str(path.relative_to(ROOT)))
+def test_cyrillic_messages_keep_the_tags_attributes_and_placeholders_of_the_latin(
+    latin: Path,
+) -> None:
+    cyrillic = {
+        (entry.msgctxt, entry.msgid): translated(entry)
+        for entry in polib.pofile(str(latin.parents[2] / "sr_Cyrl" / "LC_MESSAGES" / latin.name))
+    }
+    for entry in polib.pofile(str(latin)):
+        if entry.obsolete or not entry.msgid:
+            continue
+        for latin_text, cyrillic_text in zip(
+            translated(entry), cyrillic[(entry.msgctxt, entry.msgid)], strict=True
+        ):
+            if MARKUP.search(latin_text):
+                assert markup_of(cyrillic_text) == markup_of(latin_text), (
+                    f"{entry.msgid!r}: {cyrillic_text!r}"
+                )
 
 
 def test_there_are_serbian_catalogues() -> None:

@@ -19,9 +19,9 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 from django.test import Client
 from django.utils import translation
-from django.utils.formats import date_format
 
 from accounts.models import Language
+from remi_site import formats
 from tests.games.notify_kit import duel, mails_to, person
 
 ROOT = Path(settings.BASE_DIR)
@@ -308,4 +308,4 @@ def test_the_turn_email_is_in_the_players_language_and_time_zone(
 def local(moment: datetime, zone: str, language: str) -> str:
     """``moment`` as the emails write a deadline, in ``zone`` and ``language``'s words."""
     with translation.override(language):
-        return date_format(moment.astimezone(ZoneInfo(zone)), "l j F Y, H:i")
+        return formats.moment(moment, "long", zone=ZoneInfo(zone))

@@ -1,0 +1,60 @@
+"""``{% load formats %}``: dates, times, durations and numbers in the active language and
+time zone, through ``remi_site.formats`` (CLDR's words and grammar):
+
+``{{ when|day }}`` "7 gru 2026", ``{{ when|day:"long" }}``, ``{{ joined|month }}``
+"grudnia 2026" (after "since"), ``{{ when|moment }}`` "7 gru 2026, 21:06",
+``{{ when|moment:"full" }}``, ``{{ when|clock }}``, ``{{ when|since }}`` "3 godziny"
+(the time gone by), ``{{ when|until }}`` (the time left), ``{{ count|number }}``.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from django import template
+from django.utils import timezone
+
+from remi_site import formats
+
+register = template.Library()
+
+
+@register.filter
+def day(value: date | datetime | None, form: formats.DateForm = "medium") -> str:
+    return "" if value is None else formats.day(value, form)
+
+
+@register.filter
+def month(value: date | datetime | None) -> str:
+    return "" if value is None else formats.month(value)
+
+
+@register.filter
+def moment(value: datetime | None, form: formats.DateForm = "medium") -> str:
+    return "" if value is None else formats.moment(value, form)
+
+
+@register.filter
+def clock(value: datetime | None) -> str:
+    return "" if value is None else formats.clock(value)
+
+
+@register.filter
+def since(value: datetime | None) -> str:
+    return "" if value is None else formats.duration(timezone.now() - value)
+
+
+@register.filter
+def until(value: datetime | None) -> str:
+    return "" if value is None else formats.duration(value - timezone.now())
+
+
+@register.filter
+def number(value: int | float | None) -> str:
+    return "" if value is None else formats.number(value)
+
+
+@register.filter
+def zone(value: object = None) -> str:
+    """The active time zone's name, to say which zone a time printed beside is in."""
+    return formats.zone_name()

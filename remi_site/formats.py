@@ -1,0 +1,127 @@
+"""Dates, times, durations, numbers and lists as a person reads them, in the active
+language and time zone, from CLDR's data through Babel.
+
+Every page, email, push, the calendar feed and the deal summary format through here
+(templates through ``{% load formats %}``): hand-written formats got the grammar wrong
+("Członek od Grudzień 2026": Polish wants the genitive after "od"), and Django's own
+formats and ``timesince`` have no Macedonian words for a duration.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import date, datetime, timedelta, tzinfo
+from functools import cache
+from typing import Literal
+
+from babel import Locale
+from babel import dates as babel_dates
+from babel import lists as babel_lists
+from babel import numbers as babel_numbers
+from django.utils import timezone, translation
+
+# Django's language codes -> Babel's locale names.
+_LOCALES = {"en": "en", "mk": "mk", "sr-cyrl": "sr_Cyrl", "sr-latn": "sr_Latn", "pl": "pl"}
+
+DateForm = Literal["short", "medium", "long", "full"]
+
+
+def locale(language: str | None = None) -> Locale:
+    """Babel's locale of ``language`` (a Django code), by default the active one."""
+    code = (language or translation.get_language() or "en").lower()
+    return _parsed(_LOCALES.get(code, _LOCALES.get(code.split("-")[0], "en")))
+
+
+@cache
+def _parsed(name: str) -> Locale:
+    """One Locale per name: a list page formats hundreds of values."""
+    return Locale.parse(name)
+
+
+def _local(value: datetime, zone: tzinfo | None) -> datetime:
+    """``value`` in ``zone`` (by default the active time zone)."""
+    if timezone.is_naive(value):
+        return value
+    return value.astimezone(zone or timezone.get_current_timezone())
+
+
+def day(value: date | datetime, form: DateForm = "medium", zone: tzinfo | None = None) -> str:
+    """A day: "7 gru 2026" (medium), "7 grudnia 2026" (long), "poniedziałek, 7 grudnia
+    2026" (full). A moment is first taken to the time zone."""
+    if isinstance(value, datetime):
+        value = _local(value, zone).date()
+    return babel_dates.format_date(value, form, locale=locale())
+
+
+def month(value: date | datetime, zone: tzinfo | None = None) -> str:
+    """A month of a year as a sentence uses it after "since": "grudnia 2026" in Polish,
+    "декември 2026" in Macedonian (the format form, not the stand-alone one)."""
+    if isinstance(value, datetime):
+        value = _local(value, zone).date()
+    return babel_dates.format_date(value, "MMMM y", locale=locale())
+
+
+def clock(value: datetime, zone: tzinfo | None = None) -> str:
+    """The time of day: "21:06", "9:06 PM"."""
+    return babel_dates.format_time(_local(value, zone), "short", locale=locale())
+
+
+def moment(value: datetime, form: DateForm = "medium", zone: tzinfo | None = None) -> str:
+    """A day and its time, without seconds: "7 gru 2026, 21:06", "Monday, December 7,
+    2026, 9:06 PM" (full), in the active time zone (or ``zone``)."""
+    local = _local(value, zone)
+    where = locale()
+    pattern = babel_dates.get_datetime_format(form, locale=where)
+    return (
+        str(pattern)
+        .replace("'", "")
+        .replace("{1}", babel_dates.format_date(local, form, locale=where))
+        .replace("{0}", babel_dates.format_time(local, "short", locale=where))
+    )
+
+
+def zone_name(zone: tzinfo | None = None) -> str:
+    """The time zone as its IANA name ("Europe/Belgrade"), to say which one a time is in."""
+    return str(zone or timezone.get_current_timezone())
+
+
+def duration(span: timedelta, form: Literal["long", "short"] = "long") -> str:
+    """A span in its largest unit and the next one: "1 dzień i 20 godz." (short),
+    "23 часа и 59 минути"; the next unit is left out when it is nought ("2 days"), and
+    a span under a minute is "0 minutes"."""
+    rest = max(0, int(span.total_seconds()))
+    amounts = []
+    for unit, size in _UNITS:
+        amount, rest = divmod(rest, size)
+        amounts.append((unit, amount))
+    first = next((index for index, (_, amount) in enumerate(amounts) if amount), len(_UNITS) - 1)
+    parts = [_unit(*amounts[first], form)]
+    if first + 1 < len(amounts) and amounts[first + 1][1]:
+        parts.append(_unit(*amounts[first + 1], form))
+    return babel_lists.format_list(
+        parts, style="unit" if form == "long" else "unit-short", locale=locale()
+    )
+
+
+_UNITS = (("day", 86400), ("hour", 3600), ("minute", 60))
+
+
+def _unit(unit: str, amount: int, form: Literal["long", "short"]) -> str:
+    """``amount`` of ``unit`` with the language's plural: "1 godzina", "5 godzin"."""
+    return babel_dates.format_timedelta(
+        timedelta(seconds=amount * dict(_UNITS)[unit]),
+        granularity=unit,  # type: ignore[arg-type]
+        threshold=float("inf"),
+        format=form,
+        locale=locale(),
+    )
+
+
+def number(value: int | float) -> str:
+    """A number with the language's separators: "12 345", "12,345"."""
+    return babel_numbers.format_decimal(value, locale=locale())
+
+
+def word_list(items: Iterable[str]) -> str:
+    """Names or words in a list: "ana, marko i ivan"."""
+    return babel_lists.format_list([str(item) for item in items], locale=locale())
