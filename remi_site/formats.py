@@ -18,6 +18,7 @@ from babel import Locale
 from babel import dates as babel_dates
 from babel import lists as babel_lists
 from babel import numbers as babel_numbers
+from django.conf import settings
 from django.utils import timezone, translation
 
 # Django's language codes -> Babel's locale names.
@@ -98,8 +99,10 @@ def duration(span: timedelta, form: Literal["long", "short"] = "long") -> str:
     parts = [_unit(*amounts[first], form)]
     if first + 1 < len(amounts) and amounts[first + 1][1]:
         parts.append(_unit(*amounts[first + 1], form))
-    return babel_lists.format_list(
-        parts, style="unit" if form == "long" else "unit-short", locale=locale()
+    return _as_the_library_said(
+        babel_lists.format_list(
+            parts, style="unit" if form == "long" else "unit-short", locale=locale()
+        )
     )
 
 
@@ -122,6 +125,17 @@ def number(value: int | float) -> str:
     return babel_numbers.format_decimal(value, locale=locale())
 
 
+def _as_the_library_said(text: str) -> str:
+    """The words CLDR wrote. In the pseudo-locale (``PSEUDO_LOCALE``, tests and
+    developers only) they come marked as the catalogue's do: the pseudo-locale's check
+    then tells them from words a person wrote by hand and never marked."""
+    if settings.PSEUDO_LOCALE and translation.get_language() == settings.PSEUDO_LANGUAGE[0]:
+        return f"\u27e6{text}\u27e7"
+    return text
+
+
 def word_list(items: Iterable[str]) -> str:
     """Names or words in a list: "ana, marko i ivan"."""
-    return babel_lists.format_list([str(item) for item in items], locale=locale())
+    return _as_the_library_said(
+        babel_lists.format_list([str(item) for item in items], locale=locale())
+    )

@@ -103,7 +103,7 @@ def end_reason(reason: str, loser: Seat | None = None, user_id: int | None = Non
         if loser.user_id == user_id:
             return str(_END_REASONS_YOU[reason])
         return str(NAMED_END_REASONS[reason]) % {"name": display_name(loser.user)}
-    return str(END_REASONS.get(reason, reason))
+    return str(END_REASONS.get(reason, OTHER_REASON))
 
 
 def about(game: Game, seats: Sequence[Seat], user_id: int) -> dict[str, Any]:

@@ -76,7 +76,9 @@ def test_a_bot_game_still_reminds_the_player_before_the_deadline(bot_game, mailo
 
     assert tasks.send_reminders(now=now) == 1
 
-    assert [message.subject.split(" left ")[0] for message in mails_to(mailoutbox, me)] == ["1 h"]
+    assert [message.subject.split(" left ")[0] for message in mails_to(mailoutbox, me)] == [
+        "1 hour"
+    ]
 
 
 def test_a_muted_game_sends_its_player_nothing_but_the_other_player_everything(

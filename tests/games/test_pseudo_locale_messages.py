@@ -32,11 +32,9 @@ ZONE = "Europe/Skopje"
 # moderation gives).
 END_REASONS = ("completed", "resigned", "timeout", "absent", "banned", "adjudicated")
 
-# Words the messages show unmarked that come from Python code another change marks
-# (games/notify: the reasons a game ended that END_REASONS lacks; issue 33, item 1).
-# Each is taken out before the check, and each must still be seen: when one is marked,
-# the test says so, and it comes off this list.
-KNOWN_LEAKS: tuple[str, ...] = ("banned", "adjudicated")
+# Words a message may show unmarked for now; each must still be seen (the test says
+# when one is marked, and it comes off this list). None is left.
+KNOWN_LEAKS: tuple[str, ...] = ()
 
 
 @pytest.fixture
