@@ -98,11 +98,12 @@ def cancel_message(challenge: Challenge) -> str | None:
     return str(Challenge.CancelReason(challenge.cancel_reason).label)
 
 
-def cancelled_for_account_list(*, user: User, days: int = 7) -> QuerySet[Challenge]:
+def cancelled_for_account_rows(*, user: User, days: int = 7) -> list[dict[str, Any]]:
     """The user's challenges, both ways, that the server cancelled in the last ``days``
-    because of what happened to the other account (the "My games" page says why)."""
+    because of what happened to an account, as the "My games" page says them: the
+    other account's name (None: an open challenge of theirs) and why."""
     since = timezone.now() - timedelta(days=days)
-    return _with_people(
+    cancelled = _with_people(
         Challenge.objects.filter(
             Q(destination=user) | Q(challenger=user),
             status=Challenge.Status.CANCELLED,
@@ -110,7 +111,20 @@ def cancelled_for_account_list(*, user: User, days: int = 7) -> QuerySet[Challen
         )
         .exclude(cancel_reason="")
         .order_by("-updated_at")
-    )
+    )[:20]
+    rows = []
+    for challenge in cancelled:
+        other = challenge.challenger if direction_of(challenge, user) == "in" else None
+        if other is None:
+            other = challenge.destination
+        rows.append(
+            {
+                "id": challenge.public_id,
+                "other": None if other is None else user_card(other)["display_name"],
+                "message": cancel_message(challenge),
+            }
+        )
+    return rows
 
 
 def direction_of(challenge: Challenge, user: User) -> Direction:
