@@ -66,7 +66,7 @@ from tests.live.conftest import websocket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-MAX_EXAMPLES = 20
+MAX_EXAMPLES = 16
 STEPS = 25
 PASSWORD = "correct-horse-battery-staple"
 FRAME_DEADLINE_S = 5.0
