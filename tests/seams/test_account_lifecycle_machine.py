@@ -20,23 +20,16 @@ Its cost is bounded by ``MAX_EXAMPLES`` × ``STEPS``; the number of steps run is
 
 from __future__ import annotations
 
-import asyncio
-import base64
 import functools
 import itertools
-import json
-import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any, TypeVar
+from typing import Any
 
 import pytest
-from channels.testing import WebsocketCommunicator
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import ec
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.db.models import F
@@ -69,14 +62,13 @@ from tests.gamekit import (
 )
 from tests.games.notify_kit import site_path
 from tests.live.conftest import websocket
+from tests.seams.machine_sockets import FRAME_DEADLINE_S, Socket, SocketLoop, push_keys
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 MAX_EXAMPLES = 24
 STEPS = 25
 PASSWORD = "correct-horse-battery-staple"
-FRAME_DEADLINE_S = 5.0
-QUIET_S = 0.03  # a socket with nothing for this long has nothing queued
 PEOPLE = 4
 CLOSED_BY_SERVER = {4404, 4410}
 
@@ -93,53 +85,6 @@ def tallied(step: Callable[..., None]) -> Callable[..., None]:
         step(self, **arguments)
 
     return run
-
-
-T = TypeVar("T")
-
-
-class SocketLoop:
-    """One event loop, in a thread of its own, for every websocket of the run: the
-    machine's steps are synchronous, the communicators are not."""
-
-    def __init__(self) -> None:
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, name="seams-sockets")
-        self.thread.start()
-
-    def run(self, coroutine: Coroutine[Any, Any, T]) -> T:
-        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(30)
-
-    def stop(self) -> None:
-        # Whatever the applications left (a channel layer's read) ends before the loop.
-        self.run(_cancel_the_rest())
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(10)
-        self.loop.close()
-
-
-async def _cancel_the_rest() -> None:
-    tasks = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
-    for task in tasks:
-        task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
-
-
-@dataclass
-class Socket:
-    """A person's websocket: the frames it received, and the code it was closed with."""
-
-    communicator: WebsocketCommunicator
-    frames: list[dict[str, Any]] = field(default_factory=list)
-    closed: int | None = None
-
-    async def drain(self) -> None:
-        while self.closed is None and not await self.communicator.receive_nothing(QUIET_S):
-            output = await self.communicator.receive_output(FRAME_DEADLINE_S)
-            if output["type"] == "websocket.close":
-                self.closed = output.get("code", 1000)
-            else:
-                self.frames.append(json.loads(output["text"]))
 
 
 @dataclass
@@ -161,18 +106,6 @@ class Person:
     @property
     def closed_at(self) -> Any:
         return self.deleted_at or self.banned_at
-
-
-def _push_keys() -> dict[str, str]:
-    key = ec.generate_private_key(ec.SECP256R1()).public_key()
-    point = key.public_bytes(
-        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
-    )
-
-    def b64(raw: bytes) -> str:
-        return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
-
-    return {"p256dh": b64(point), "auth": b64(b"0123456789abcdef")}
 
 
 class AccountLifecycle(RuleBasedStateMachine):
@@ -511,7 +444,7 @@ class AccountLifecycle(RuleBasedStateMachine):
         endpoint = f"http://127.0.0.1:9/push/{person.user.pk}-{next(self.pushes)}"
         made = person.api.post(
             "/api/v1/me/push-subscriptions",
-            {"endpoint": endpoint, "keys": _push_keys()},
+            {"endpoint": endpoint, "keys": push_keys()},
             format="json",
         )
         if not self._refused(person, made.status_code):
