@@ -6,20 +6,21 @@ exactly as they were, and the deleted player shows as "Deleted player". What goe
 the name (the username becomes ``deleted-<id>``), the email addresses, the profile,
 the password, every API token and every session (an inactive user with another
 password hash: Django ends the sessions on their next request, knox refuses the
-tokens, and the tokens are deleted too), and every open websocket (closed at once
-with 4404). Running games are resigned first, through the games' own command, and
-seats in games that have not started are given up.
+tokens, and the tokens are deleted too). Then the account's lifecycle runs for the
+deletion (``accounts.lifecycle``): every open websocket closed at once (4404), pending
+challenges both ways cancelled with the reason, running games resigned through the
+games' own command, seats in games that have not started given up, the calendar feed
+and the push subscriptions gone.
 """
 
 from __future__ import annotations
-
-import logging
 
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts import lifecycle
 from accounts.models import (
     DELETED_DISPLAY_NAME,
     DELETED_USERNAME_PREFIX,
@@ -28,13 +29,6 @@ from accounts.models import (
     Profile,
 )
 from accounts.services import AccountError
-from games.errors import GameError
-from games.models import Game, Seat
-from games.play.lobby import game_leave
-from games.play.moderation import sockets_close
-from games.play.resign import game_resign
-
-log = logging.getLogger(__name__)
 
 
 class WrongPassword(AccountError):
@@ -52,10 +46,9 @@ def account_delete(*, user: User, password: str) -> None:
     if not user.check_password(password):
         raise WrongPassword(_("That is not your password."))
     _close(user)
-    # Its open websockets too, at once: a handshake would be refused from now on, and
-    # nothing of what follows is for the account any more.
-    sockets_close(user_id=user.pk, reason="deleted")
-    _leave_games(user)
+    # Committed: no session, token or handshake of the account works any more, so
+    # nothing acts for it while its games, challenges and feeds are let go.
+    lifecycle.account_changed(user=user, change=lifecycle.Change.DELETION)
     _anonymise(user)
 
 
@@ -66,31 +59,11 @@ def _close(user: User) -> None:
     locked = User.objects.select_for_update().get(pk=user.pk)
     locked.is_active = False
     locked.set_unusable_password()
-    locked.save(update_fields=["is_active", "password"])
+    # An update, not a save: the deactivation signal (``accounts.signals``) would run
+    # the lifecycle for a deactivation too, and the deletion runs its own.
+    User.objects.filter(pk=locked.pk).update(is_active=False, password=locked.password)
     ApiToken.objects.filter(user=locked).delete()
     user.is_active, user.password = locked.is_active, locked.password
-
-
-def _leave_games(user: User) -> None:
-    """Resign every running game, give up every seat in a lobby (a host's lobby is
-    aborted). One game at a time, each in the games' own transaction."""
-    seats = (
-        Seat.objects.filter(user=user, game__status__in=[Game.Status.LOBBY, Game.Status.ACTIVE])
-        .exclude(status=Seat.Status.OUT)
-        .select_related("game")
-        .order_by("game_id")
-    )
-    for seat in list(seats):
-        game = seat.game
-        try:
-            if game.status == Game.Status.ACTIVE:
-                game_resign(game=game, user=user)
-            else:
-                game_leave(game=game, user=user)
-        except GameError as exc:
-            # The game moved on meanwhile (it ended, or started and ended): nothing
-            # is left to give up.
-            log.info("leaving game %s on account deletion: %s", game.public_id, exc.code)
 
 
 @transaction.atomic

@@ -699,9 +699,27 @@ class Challenge(models.Model):
     time_bank_s = models.PositiveIntegerField(null=True, blank=True)
     rated = models.BooleanField(default=False)
 
+    class CancelReason(models.TextChoices):
+        """Why the server cancelled a pending challenge: what happened to one of its
+        two accounts (``accounts.lifecycle``). Said to the other one (a banned, deleted
+        or closed account reads nothing any more)."""
+
+        BANNED = "banned", gettext_lazy("The other player's account is suspended.")
+        DELETED = "deleted", gettext_lazy("The other player deleted their account.")
+        CLOSED = "closed", gettext_lazy("The other player's account was closed.")
+        # Both sides may read this one: the playbanned account is still open.
+        PLAYBAN = (
+            "playban",
+            gettext_lazy("A player of this challenge may not play rated games for now."),
+        )
+
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     decline_reason = models.CharField(
         max_length=16, choices=DeclineReason.choices, blank=True, default=""
+    )
+    # Empty when the challenger cancelled it themselves.
+    cancel_reason = models.CharField(
+        max_length=16, choices=CancelReason.choices, blank=True, default=""
     )
     accepted_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,

@@ -29,6 +29,7 @@ from games.models import Game
 from games.notify import calendar, links, preferences, push, tokens, wording
 from games.notify.forms import NotificationSettingsForm
 from games.read import queue, selectors
+from games.read.challenges import cancelled_for_account_rows
 from games.read.list_rows import list_rows
 from games.read.score_sheet import score_sheet
 
@@ -100,6 +101,9 @@ def game_list(request: HttpRequest) -> HttpResponse:
         "time_control": time_control,
         "games": list_rows(summaries),
         "limit": LIST_LIMIT,
+        # Challenges the server cancelled because an account was banned, deleted or
+        # closed (or playbanned): the page says why they went.
+        "challenges_cancelled": cancelled_for_account_rows(user=user),
     }
     return render(request, "games/list.html", context)
 

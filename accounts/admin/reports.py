@@ -32,6 +32,7 @@ from accounts.moderation.forms import (
     ReasonForm,
 )
 from games.models import Deal
+from remi_site import formats
 
 # ------------------------------------------------------------------ reports
 
@@ -143,7 +144,7 @@ class ReportAdmin(ObjectActionsMixin, ReadOnlyAdmin):
                 (
                     (
                         "» " if line.pk == report.chat_message_id else "",
-                        f"{line.created_at:%H:%M:%S}",
+                        formats.clock(line.created_at),
                         line.user.get_username(),
                         line.text,
                         " (hidden)" if line.hidden_at else "",

@@ -35,6 +35,7 @@ from accounts.moderation.forms import (
 )
 from accounts.moderation.hidden_columns import HiddenColumnsGuard
 from games.play import moderation as game_moderation
+from remi_site import formats
 
 
 def _in_force_filter(kind: str) -> Exists:
@@ -85,13 +86,19 @@ def _ban(request: HttpRequest, user: User, form: forms.Form) -> str:
         reason=form.cleaned_data["reason"],
         ends_at=form.ends_at(),
     )
-    # The ban has committed: from now on every request of the account is refused.
-    done = game_moderation.ban_enforce(user=user)
-    until = "for good" if ban.ends_at is None else f"until {ban.ends_at:%Y-%m-%d %H:%M} UTC"
+    # The ban ran the account's lifecycle on its commit (accounts.lifecycle): its games
+    # are forfeited and its seats given up by now; this says what was done.
+    games = ban.enforced.get("games") or {}  # type: ignore[attr-defined]
+    until = "for good" if ban.ends_at is None else f"until {_when(ban.ends_at)}"
     return (
-        f"{user} is banned {until}; {len(done.forfeited)} running game(s) forfeited, "
-        f"{len(done.left)} lobby seat(s) given up."
+        f"{user} is banned {until}; {len(games.get('forfeited', []))} running game(s) "
+        f"forfeited, {len(games.get('left', []))} lobby seat(s) given up."
     )
+
+
+def _when(moment: Any) -> str:
+    """A time in the admin's messages: in the active time zone, named."""
+    return f"{formats.moment(moment)} ({formats.zone_name()})"
 
 
 def _mute(request: HttpRequest, user: User, form: forms.Form) -> str:
@@ -103,7 +110,7 @@ def _mute(request: HttpRequest, user: User, form: forms.Form) -> str:
         ends_at=form.ends_at(),
     )
     assert mute.ends_at is not None
-    return f"{user} is muted in chat until {mute.ends_at:%Y-%m-%d %H:%M} UTC."
+    return f"{user} is muted in chat until {_when(mute.ends_at)}."
 
 
 def _mark(request: HttpRequest, user: User, form: forms.Form) -> str:

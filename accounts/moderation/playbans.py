@@ -6,7 +6,9 @@ waits, before their next rated game, a period that grows with each playban.
 the last playban, if it is more recent) bring a playban of the next length of
 ``PLAYBAN_MINUTES``: the first of the last ``PLAYBAN_ESCALATION_DAYS`` is the
 shortest. ``games.play.sanctions`` reports each abandonment, in the transaction that
-puts the seat out, and refuses a rated game while a playban is in force.
+puts the seat out, and refuses a rated game while a playban is in force. A new playban
+runs the account's lifecycle once it commits: the account's pending rated challenges
+and its seats in rated games not yet started go.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.utils import timezone
 
+from accounts import lifecycle
 from accounts.models import Abandonment, ModAction, Profile, Sanction
 from accounts.moderation.modlog import modlog_record
 from games.models import Game
@@ -72,6 +75,7 @@ def _playban_if_due(user: User, game: Game, now: datetime) -> Sanction | None:
         game=game,
         details={"minutes": minutes, "abandonments": count, "sanction": playban.pk},
     )
+    lifecycle.account_changed_on_commit(user=user, change=lifecycle.Change.PLAYBAN)
     return playban
 
 

@@ -3,8 +3,10 @@ a report. Each moderator action writes its modlog row in its own transaction
 (``modlog_record``), with the moderator's mandatory reason.
 
 A moderator acts neither on their own account nor, unless a superuser, on a staff
-account. What a ban does to the player's games (forfeits) and open websockets is
-``games.play.moderation.ban_enforce``, which the interfaces call after ``ban_create``.
+account, and nobody bans, mutes or playbans a built-in bot (the server plays it: a ban
+would forfeit every person's game against it). What a ban or a mute does to everything
+else the account holds (challenges, lobby seats, running games, feeds, websockets) is
+the account's lifecycle (``accounts.lifecycle``), run once the sanction commits.
 """
 
 from __future__ import annotations
@@ -17,7 +19,15 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from accounts.models import REPORT_TEXT_MAX_LENGTH, FairPlayMark, ModAction, Report, Sanction
+from accounts import lifecycle
+from accounts.models import (
+    REPORT_TEXT_MAX_LENGTH,
+    FairPlayMark,
+    ModAction,
+    Report,
+    Sanction,
+    is_builtin_bot,
+)
 from accounts.moderation.errors import Conflict, InvalidRequest, NotAllowed
 from accounts.moderation.modlog import modlog_record, reason_clean
 from accounts.moderation.selectors import in_force, report_open_exists
@@ -30,6 +40,16 @@ def target_check(*, moderator: User, user: User) -> None:
         raise NotAllowed(_("a moderator does not act on their own account"), code="own_account")
     if (user.is_staff or user.is_superuser) and not moderator.is_superuser:
         raise NotAllowed(_("only a superuser may act on a staff account"), code="staff_account")
+
+
+def sanction_target_check(*, user: User) -> None:
+    """Refuse a sanction of a built-in bot, by anyone: the server plays it, so a ban
+    would forfeit every person's game against it and a mute would silence nobody."""
+    if is_builtin_bot(user):
+        raise NotAllowed(
+            _("a built-in bot cannot be banned, muted or playbanned: the server plays it"),
+            code="builtin_bot",
+        )
 
 
 # ------------------------------------------------------------------ reports
@@ -147,6 +167,7 @@ def _sanction_create(
     """A new sanction of ``kind`` in force from now; it replaces the one in force (a
     shorter ban made longer, a permanent one made temporary)."""
     target_check(moderator=moderator, user=user)
+    sanction_target_check(user=user)
     reason = reason_clean(reason)
     now = timezone.now()
     if ends_at is not None and ends_at <= now:
@@ -197,8 +218,12 @@ def ban_create(
 ) -> Sanction:
     """Ban ``user`` until ``ends_at`` (None: for good). From the commit on, their
     sessions, API tokens and websocket handshakes are refused (the checks read the ban
-    in force); the caller then ends their play (``games.play.moderation.ban_enforce``)."""
-    return _sanction_create(
+    in force), and the account's lifecycle runs for the ban: challenges both ways
+    cancelled, lobby seats given up, running games forfeited, feeds and push
+    subscriptions gone, websockets closed. ``sanction.enforced`` holds what each
+    handler did once the commit has happened (at once when called outside a
+    transaction)."""
+    sanction = _sanction_create(
         user=user,
         moderator=moderator,
         kind=Sanction.Kind.BAN,
@@ -207,6 +232,10 @@ def ban_create(
         ends_at=ends_at,
         report=report,
     )
+    sanction.enforced = lifecycle.account_changed_on_commit(  # type: ignore[attr-defined]
+        user=user, change=lifecycle.Change.BAN
+    )
+    return sanction
 
 
 @transaction.atomic
@@ -229,7 +258,7 @@ def mute_create(
     websocket alike: ``games.play.chat`` refuses their lines)."""
     if ends_at is None:
         raise InvalidRequest(_("a mute has an end"), code="ends_at_required")
-    return _sanction_create(
+    sanction = _sanction_create(
         user=user,
         moderator=moderator,
         kind=Sanction.Kind.MUTE,
@@ -238,6 +267,8 @@ def mute_create(
         ends_at=ends_at,
         report=report,
     )
+    lifecycle.account_changed_on_commit(user=user, change=lifecycle.Change.MUTE)
+    return sanction
 
 
 @transaction.atomic

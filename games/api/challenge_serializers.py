@@ -39,6 +39,14 @@ class ChallengeSerializer(Serializer):
     decline_reason = serializers.ChoiceField(
         choices=Challenge.DeclineReason.choices, allow_null=True
     )
+    cancel_reason = serializers.ChoiceField(
+        choices=Challenge.CancelReason.choices,
+        allow_null=True,
+        help_text="Set when the server cancelled it: what happened to the other account.",
+    )
+    cancel_message = serializers.CharField(
+        allow_null=True, help_text="`cancel_reason` in words, in the reader's language."
+    )
     accepted_by = UserCardSerializer(allow_null=True)
     game = serializers.CharField(
         allow_null=True, help_text="The game's id once accepted: it has started."

@@ -6,8 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from django.http import StreamingHttpResponse
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, renderers
@@ -15,10 +17,10 @@ from rest_framework.request import Request
 
 from accounts.authentication import request_user
 from games.api.views import GAME_ID, GameAPIView
-from games.live.ndjson import account_lines, game_lines
+from games.live.ndjson import Slot, account_lines, game_lines
 from games.read import selectors
 from games.read.streams import stream_state
-from remi_site.api_errors import error_responses
+from remi_site.api_errors import ApiError, error_responses
 from remi_site.renderers import JSONRenderer
 
 NDJSON = "application/x-ndjson"
@@ -40,6 +42,24 @@ class NDJSONRenderer(renderers.BaseRenderer):
         return JSONRenderer().render(data) + b"\n"
 
 
+def _slot(request: Request, user_id: int | None) -> Slot:
+    """The stream's place among its owner's connections, taken now: over the limit, a
+    429 in the API's error shape instead of a stream."""
+    # Under ASGI the request carries its scope, whose client address the site decided
+    # (remi_site.client_ip); elsewhere the address Django was given.
+    scope = getattr(request._request, "scope", None) or {
+        "client": (request.META.get("REMOTE_ADDR", ""), 0)
+    }
+    slot = Slot(user_id=user_id, scope=scope)
+    if not async_to_sync(slot.take)():
+        raise ApiError(
+            "too_many_connections",
+            _("Too many open connections: close another stream or websocket first."),
+            status=429,
+        )
+    return slot
+
+
 def _streaming(lines: Any) -> StreamingHttpResponse:
     response = StreamingHttpResponse(lines, content_type=NDJSON)
     # Each line as it comes: no buffering by a proxy (nginx honours this header).
@@ -50,7 +70,8 @@ def _streaming(lines: Any) -> StreamingHttpResponse:
 
 STREAM_DESCRIPTION = (
     "One JSON object a line (`application/x-ndjson`), each a frame of docs/asyncapi.yaml, "
-    "and an empty line every 7 s to keep the connection alive. The stream stays open "
+    "and an empty line every 7 s to keep the connection alive. Each open stream counts as a "
+    "connection (`429 too_many_connections` past the limit). The stream stays open "
     "until the client closes it, or it ends (the game's end; a ban or deletion of the "
     "account; the server's channel layer lost: reconnect with a backoff)."
 )
@@ -74,8 +95,9 @@ class EventStreamView(GameAPIView):
     )
     def get(self, request: Request) -> StreamingHttpResponse:
         user = request_user(request)
+        slot = _slot(request, user.pk)
         return _streaming(
-            account_lines(user.pk, database_sync_to_async(lambda: stream_state(user=user)))
+            account_lines(slot, database_sync_to_async(lambda: stream_state(user=user)))
         )
 
 
@@ -112,4 +134,4 @@ class GameStreamView(GameAPIView):
             view = selectors.game_view_for(game=fresh, user=user)
             return [{"type": "game_full", "game": game_id, "ply": view["ply"], "view": view}]
 
-        return _streaming(game_lines(user_id, game.public_id, first))
+        return _streaming(game_lines(_slot(request, user_id), game.public_id, first))

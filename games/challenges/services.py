@@ -1,4 +1,7 @@
-"""Every write to challenges: make one, accept, decline, cancel.
+"""Every write to challenges: make one, accept, decline, cancel, and the server's
+cancellation of an account's pending challenges when the account is banned, deleted,
+deactivated or playbanned (``challenges_cancel_for``, a handler of the account's
+lifecycle). A closed or banned account is challenged by nobody and accepts nothing.
 
 Each public function is one transaction that locks the challenge row (accepting an
 open challenge twice at once is impossible: the second finds it accepted). Accepting
@@ -16,6 +19,8 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -24,6 +29,7 @@ from games.challenges.pairing import rated_pairing_check
 from games.errors import Conflict, GameNotFound, InvalidRequest, NotAllowed
 from games.live import outbox
 from games.models import Challenge, Game
+from games.play import sanctions
 from games.play.create import game_create
 from games.play.lobby import game_join, game_start
 from games.read.challenges import challenge_entry
@@ -67,6 +73,7 @@ def challenge_create(
         if destination.username in bots:
             raise InvalidRequest(_("each bot may sit once"), code="invalid_players")
         rated_pairing_check(rated=rated, users=[challenger, destination])
+    _players_check(challenger, destination, rated=rated, acting=challenger)
     terms: dict[str, Any] = {
         "preset": preset,
         "overrides": dict(overrides or {}),
@@ -95,6 +102,17 @@ def challenge_create(
         else:
             _tell(challenge, "challenge")
     return challenge
+
+
+def _players_check(challenger: User, other: User | None, *, rated: bool, acting: User) -> None:
+    """Both accounts open and not banned, and for a rated game neither playbanned:
+    ``NotAllowed`` ``account_unavailable`` or ``playban``, before anything is written."""
+    for user in (challenger, other):
+        if user is None:
+            continue
+        sanctions.account_check(user=user)
+        if rated:
+            sanctions.playban_check(user=user, acting=acting)
 
 
 def _limit_check(challenger: User) -> None:
@@ -171,6 +189,7 @@ def challenge_accept(*, public_id: str, user: User) -> Challenge:
             raise GameNotFound(_("no such challenge"), code="not_found")
         _pending_check(challenge)
         rated_pairing_check(rated=challenge.rated, users=[challenge.challenger, user])
+        _players_check(challenge.challenger, user, rated=challenge.rated, acting=user)
         _tell(challenge, "challenge_accepted", acceptor=user)
         _accept(challenge, user)
     return challenge
@@ -244,6 +263,31 @@ def challenge_cancel(*, public_id: str, user: User) -> Challenge:
         challenge.save(update_fields=["status", "updated_at"])
         _tell(challenge, "challenge_cancelled")
     return challenge
+
+
+def challenges_cancel_for(*, user: User, reason: str, rated_only: bool = False) -> list[str]:
+    """Cancel every pending challenge from or to ``user`` (only the rated ones with
+    ``rated_only``: a playban) with ``reason`` (``Challenge.CancelReason``), which the
+    other account reads in the answer and on its event stream. Returns their public
+    ids. Idempotent: a second call finds none pending."""
+    with transaction.atomic():
+        pending = Challenge.objects.select_for_update(of=("self",)).filter(
+            Q(challenger=user) | Q(destination=user), status=Challenge.Status.PENDING
+        )
+        if rated_only:
+            pending = pending.filter(rated=True)
+        cancelled = list(
+            pending.select_related("challenger__profile", "destination__profile").order_by("pk")
+        )
+        now = timezone.now()  # ``bulk_update`` leaves ``auto_now`` fields alone
+        for challenge in cancelled:
+            challenge.status = Challenge.Status.CANCELLED
+            challenge.cancel_reason = reason
+            challenge.updated_at = now
+        Challenge.objects.bulk_update(cancelled, ["status", "cancel_reason", "updated_at"])
+        for challenge in cancelled:
+            _tell(challenge, "challenge_cancelled")
+    return [challenge.public_id for challenge in cancelled]
 
 
 def _tell(challenge: Challenge, kind: ChallengeEvent, *, acceptor: User | None = None) -> None:

@@ -59,7 +59,11 @@ CLOSE_FORBIDDEN = 4403  # authenticated, but not allowed to connect this way
 CLOSE_BANNED = 4410  # the account was banned while connected
 CLOSE_DELETED = 4404  # the account was deleted while connected
 # Why ``account_closed`` closes a user's connections, and the code each reason closes with.
-CLOSE_CODES_BY_REASON = {"banned": CLOSE_BANNED, "deleted": CLOSE_DELETED}
+CLOSE_CODES_BY_REASON = {
+    "banned": CLOSE_BANNED,
+    "deleted": CLOSE_DELETED,
+    "deactivated": CLOSE_DELETED,
+}
 CLOSE_TOO_MANY_CONNECTIONS = 4429
 CLOSE_FLOODING = 1008  # RFC 6455: policy violation
 CLOSE_SERVICE_RESTART = 1012  # RFC 6455: the channel layer (Redis) was lost: reconnect
@@ -376,13 +380,16 @@ class GameEventsConsumer(AsyncJsonWebsocketConsumer):
             await self._error("bad_message", _("unsubscribe needs game (string)"))
             return
         if game_id in self.games:
-            self.games.discard(game_id)
-            await self.channel_layer.group_discard(game_group(game_id), self.channel_name)
-            if not self.watcher:
-                await database_sync_to_async(presence.presence_drop)(
-                    user_id=self.user.pk, channel=self.channel_name, games=[game_id]
-                )
+            await self._stop_following(game_id)
         await self.send_json({"type": "unsubscribed", "game": game_id[:40]})
+
+    async def _stop_following(self, game_id: str) -> None:
+        self.games.discard(game_id)
+        await self.channel_layer.group_discard(game_group(game_id), self.channel_name)
+        if not self.watcher:
+            await database_sync_to_async(presence.presence_drop)(
+                user_id=self.user.pk, channel=self.channel_name, games=[game_id]
+            )
 
     async def _stream(self, content: dict[str, Any], *, on: bool) -> None:
         """The user's event stream (challenges, games starting and ending, their turn).
@@ -459,6 +466,15 @@ class GameEventsConsumer(AsyncJsonWebsocketConsumer):
         """A frame of this user's event stream, for the connections subscribed to it."""
         if self.streaming:
             await self.send_json(message["event"])
+
+    async def game_access_ended(self, message: dict[str, Any]) -> None:
+        """The user left a private game's lobby or was removed from it
+        (``games.play.lobby.game_leave``): the connection stops following it at once,
+        and says so; subscribing again is refused like any game they may not see."""
+        game_id = message["game"]
+        if game_id in self.games:
+            await self._stop_following(game_id)
+            await self.send_json({"type": "unsubscribed", "game": game_id})
 
     async def account_closed(self, message: dict[str, Any]) -> None:
         """The account was banned (``games.play.moderation.ban_enforce``) or deleted

@@ -149,6 +149,12 @@ def publish_user_event(user_id: int, game_id: str, ply: int, event: Mapping[str,
     )
 
 
+def publish_access_ended(user_id: int, game_id: str) -> None:
+    """The user may no longer see the game: their connections leave its group
+    (``game_access_ended`` in ``games.live.consumers``)."""
+    _send(user_group(user_id), {"type": "game.access_ended", "game": game_id})
+
+
 def publish_stream_events(events: Sequence[tuple[int, Mapping[str, Any]]]) -> None:
     """Frames of users' event streams, ``(user id, frame)``, to those users' connections
     (only those subscribed to the stream pass them on): one trip for all of them."""

@@ -2,7 +2,9 @@
 each deadline of their correspondence games where it is their turn, with an alarm
 at each of their reminder lead times. The feed's URL holds a secret of the player's
 (``PlayerSettings.calendar_secret``), so a calendar app fetches it without logging
-in; resetting the secret retires the old URL."""
+in; resetting the secret retires the old URL, and so does a ban, a deletion or a
+deactivation of the account (``feed_retire``, a handler of ``accounts.lifecycle``): the
+URL then answers 404 for good, and an account given back makes a new one."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 from icalendar import Alarm, Calendar, Event
 
+from accounts.moderation.selectors import ban_in_force_subquery
 from games.models import Game, PlayerSettings, Seat
 from games.notify import links, wording
 from games.notify.messages import language_of
@@ -23,17 +26,34 @@ PRODID = "-//Remi online//correspondence deadlines//EN"
 
 def calendar_feed(*, secret: str, now: datetime) -> bytes | None:
     """The ICS feed of the player whose calendar secret is ``secret``, or None."""
+    if not secret:
+        return None
+    # An account closed or banned has no feed, even if its secret were somehow kept.
     prefs = (
-        PlayerSettings.objects.filter(calendar_secret=secret)
+        PlayerSettings.objects.filter(
+            calendar_secret=secret, user__is_active=True, user__profile__deleted_at__isnull=True
+        )
+        .alias(ban=ban_in_force_subquery("user_id"))
+        .filter(ban__isnull=True)
         .select_related("user__profile")
         .first()
     )
-    if prefs is None or not secret:
+    if prefs is None:
         return None
     # A calendar app fetches the feed without the player's session or browser: the
     # player's saved language, not the request's.
     with translation.override(language_of(prefs.user)):
         return _feed(prefs, now)
+
+
+def feed_retire(*, user_id: int) -> bool:
+    """Retire the user's calendar URL for good (the account is banned, deleted or
+    deactivated); True when there was one."""
+    return bool(
+        PlayerSettings.objects.filter(user_id=user_id, calendar_secret__isnull=False).update(
+            calendar_secret=None
+        )
+    )
 
 
 def _feed(prefs: PlayerSettings, now: datetime) -> bytes:

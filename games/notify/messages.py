@@ -16,7 +16,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 
 from games.models import PlayerSettings
-from games.notify import links
+from games.notify import links, recipients
 from games.notify.preferences import zone_of
 from games.notify.tokens import Kind, Unsubscribe, unsubscribe_token
 from games.notify.wording import display_name
@@ -82,8 +82,8 @@ def email_build(
 
 def email_send(**build: Any) -> bool:
     """Build (see ``email_build``) and send an email; False when the user has no
-    address."""
-    if not build["user"].email:
+    address, or when the account is closed or banned (``recipients.is_reachable``)."""
+    if not build["user"].email or not recipients.is_reachable(build["user"].pk):
         return False
     email_build(**build).send()
     return True

@@ -11,6 +11,9 @@
   minutes later (``TURN_NOTICE_UNSEEN_S``); otherwise at once. A player watching
   the game is not told of its timeouts or its end.
 - A muted game sends nothing (``GameMute``).
+- A closed (deleted, deactivated) or banned account is sent nothing (``is_reachable``):
+  its push subscriptions are gone with the change (``accounts.lifecycle``), and every
+  email asks here before it goes.
 """
 
 from __future__ import annotations
@@ -21,8 +24,10 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.core.cache import cache
 
+from accounts.moderation.selectors import ban_in_force_subquery
 from games.live import presence
 from games.models import Seat
 
@@ -39,6 +44,18 @@ def is_bot_account(user: Any) -> bool:
     """A built-in bot or an external bot account."""
     profile = getattr(user, "profile", None)
     return bool(profile is not None and profile.is_bot)
+
+
+def is_reachable(user_id: int) -> bool:
+    """Whether the account may be sent anything: open (active, not deleted) and not
+    banned, as the database says now (a task may run long after it was queued)."""
+    return (
+        get_user_model()
+        .objects.filter(pk=user_id, is_active=True, profile__deleted_at__isnull=True)
+        .alias(ban=ban_in_force_subquery("pk"))
+        .filter(ban__isnull=True)
+        .exists()
+    )
 
 
 def others_are_bots(seats: Sequence[Seat], user_id: int) -> bool:

@@ -20,6 +20,13 @@ def notify(game: Game, event: Mapping[str, Any]) -> None:
     _outbox(game).events.append((game.ply, dict(event)))
 
 
+def access_ended(*, user_id: int, game_id: str) -> None:
+    """Once the transaction commits, tell the user's websockets that they may no longer
+    see the game (they left a private game's lobby, or were removed from it): each stops
+    following it before the game's next event."""
+    transaction.on_commit(lambda: publisher.publish_access_ended(user_id, game_id))
+
+
 def _outbox(game: Game) -> outbox.Outbox:
     pending: outbox.Outbox | None = getattr(game, "_outbox", None)
     if pending is None:

@@ -48,6 +48,7 @@ def game_join(*, game: Game, user: User, invite_code: str | None = None) -> Seat
         free = [position for position in range(game.players) if position not in taken]
         if not free:
             raise Conflict(gettext("the game is full"), code="game_full")
+        sanctions.account_check(user=user)
         if game.rated:
             sanctions.playban_check(user=user)
         chips.stake_affordable(users=[user], stake=game.stake)
@@ -64,7 +65,8 @@ def game_join(*, game: Game, user: User, invite_code: str | None = None) -> Seat
 def game_leave(*, game: Game, user: User) -> None:
     """Leave a game.
 
-    In the lobby the seat is freed (the host leaving aborts the game). In a
+    In the lobby the seat is freed (the host leaving aborts the game); a private game's
+    player then no longer sees it, and their websockets stop following it at once. In a
     running game the seat stays, with its total, marked as left: the player may
     come back with ``game_join``; until then the turn deadlines play for them.
     """
@@ -82,6 +84,9 @@ def game_leave(*, game: Game, user: User) -> None:
             seat.delete()
             game.save(update_fields=["updated_at"])
             events.notify(game, {"type": "player_left", "seat": seat.position})
+            if game.is_private:
+                # Seatless, they may no longer see it: their connections stop following it.
+                events.access_ended(user_id=user.pk, game_id=game.public_id)
             return
         if seat.status == Seat.Status.ACTIVE:
             seat.status = Seat.Status.LEFT
@@ -145,8 +150,11 @@ def game_start(*, game: Game, user: User) -> Game:
                 % {"count": len(seats), "players": game.players},
                 code="not_enough_players",
             )
-        if game.rated:
-            for seat in seats:
+        for seat in seats:
+            # A seat taken before its account was closed or banned (the lifecycle
+            # gives such seats up; this holds against a race with it).
+            sanctions.account_check(user=seat.user)
+            if game.rated:
                 sanctions.playban_check(user=seat.user, acting=user)
         chips.stakes_take(game=game, seats=seats)
         now = timezone.now()

@@ -22,12 +22,12 @@ from accounts.moderation.errors import Conflict as ModerationConflict
 from accounts.moderation.modlog import modlog_record, reason_clean
 from accounts.moderation.services import target_check
 from games import ratings
-from games.errors import Conflict, InvalidRequest
+from games.errors import Conflict, GameError, InvalidRequest
 from games.live.publisher import user_group
 from games.models import ChatMessage, Game, Seat
 from games.play import chat
 from games.play.lobby import game_abort, game_leave
-from games.play.resign import game_seat_out, game_seat_out_and_end
+from games.play.resign import game_resign, game_seat_out, game_seat_out_and_end
 
 logger = logging.getLogger(__name__)
 
@@ -143,23 +143,56 @@ def ban_enforce(*, user: User) -> BanEnforced:
     fewer than two players left the game ends and is rated like any game that ends so;
     the table gets the move and ``game_over`` events), each lobby seat is given up (a
     game they host is aborted), and their open websockets are closed (4410)."""
-    done = BanEnforced()
     # First the sockets: the banned player receives nothing of what follows.
     sockets_close(user_id=user.pk, reason="banned")
+    return play_end(user=user, forfeit=True)
+
+
+def play_end(*, user: User, forfeit: bool) -> BanEnforced:
+    """End the play of an account that may play no more: each running game forfeited
+    (``forfeit``: a ban, the server's ``resign`` with reason ``banned``) or resigned as
+    the player would (a deletion, a deactivation), each lobby seat given up (a game they
+    host is aborted). One game at a time, each in the games' own transaction; a game
+    that moved on meanwhile is skipped. Idempotent."""
+    done = BanEnforced()
     running = (
         Seat.objects.filter(user=user, game__status=Game.Status.ACTIVE)
         .exclude(status=Seat.Status.OUT)
         .select_related("game")
     )
     for seat in running:
-        if _forfeit(seat):
+        if _forfeit(seat) if forfeit else _resign(seat, user):
             done.forfeited.append(seat.game.public_id)
-    for seat in Seat.objects.filter(user=user, game__status=Game.Status.LOBBY).select_related(
-        "game"
-    ):
-        game_leave(game=seat.game, user=user)
-        done.left.append(seat.game.public_id)
+    done.left = lobby_seats_give_up(user=user)
     return done
+
+
+def lobby_seats_give_up(*, user: User, rated_only: bool = False) -> list[str]:
+    """Give up the user's seats in games not started (only rated ones with
+    ``rated_only``: a playban); a game they host is aborted. The public ids."""
+    seats = Seat.objects.filter(user=user, game__status=Game.Status.LOBBY).select_related("game")
+    if rated_only:
+        seats = seats.filter(game__rated=True)
+    left = []
+    for seat in seats.order_by("game_id"):
+        try:
+            game_leave(game=seat.game, user=user)
+        except GameError as exc:
+            # The game started or ended meanwhile: the running games are seen to apart.
+            logger.info("lobby seat of %s in %s: %s", user.pk, seat.game.public_id, exc.code)
+            continue
+        left.append(seat.game.public_id)
+    return left
+
+
+def _resign(seat: Seat, user: User) -> bool:
+    try:
+        game_resign(game=seat.game, user=user)
+    except GameError as exc:
+        # The game ended meanwhile: nothing is left to give up.
+        logger.info("resigning %s for %s: %s", seat.game.public_id, user.pk, exc.code)
+        return False
+    return True
 
 
 def _forfeit(seat: Seat) -> bool:

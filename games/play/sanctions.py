@@ -1,7 +1,8 @@
 """What the sanctions in force do to play, asked by the commands of ``games.play``:
 a muted player's chat line is refused (``games.play.chat``), a playbanned player may
-not create, join or start a rated game, and a rated game left for good is counted
-towards a playban (``games.play.moves``).
+not create, join or start a rated game, a banned, deleted or deactivated account takes
+no seat and is challenged by nobody (``account_check``), and a rated game left for good
+is counted towards a playban (``games.play.moves``).
 
 The sanction state is read through ``accounts.moderation``; what a ban does to a
 player's games is ``games.play.moderation.ban_enforce``.
@@ -15,6 +16,7 @@ from django.utils.translation import gettext
 from accounts.models import Sanction, is_builtin_bot
 from accounts.moderation import playbans
 from accounts.moderation.selectors import (
+    ban_in_force,
     mute_in_force,
     playban_in_force,
     sanction_details,
@@ -29,6 +31,27 @@ def _refusal(sanction: Sanction, code: str, message: str | None = None) -> NotAl
     return NotAllowed(
         message or sanction_message(sanction), code=code, details=sanction_details(sanction)
     )
+
+
+def account_check(*, user: User) -> None:
+    """Refuse a seat, a challenge or an acceptance for an account that is deleted,
+    deactivated or banned: ``NotAllowed`` ``account_unavailable``. Said the same way to
+    everyone (the other player learns neither the ban's reason nor its end)."""
+    # The rows, not ``user``: the object may have been read before the account closed.
+    open_account = User.objects.filter(
+        pk=user.pk, is_active=True, profile__deleted_at__isnull=True
+    ).exists()
+    if not open_account or ban_in_force(user_id=user.pk) is not None:
+        raise NotAllowed(
+            gettext("%(name)s's account is closed or suspended: it cannot play")
+            % {"name": _display_name(user)},
+            code="account_unavailable",
+        )
+
+
+def _display_name(user: User) -> str:
+    profile = getattr(user, "profile", None)
+    return profile.display_name if profile is not None else user.get_username()
 
 
 def chat_check(*, user: User) -> None:

@@ -3,10 +3,12 @@ lists. The writes are ``games.challenges.services``."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any, Literal
 
 from django.contrib.auth.models import User
 from django.db.models import Q, QuerySet
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.errors import GameNotFound
@@ -90,10 +92,49 @@ def challenge_entry(challenge: Challenge) -> dict[str, Any]:
         },
         "rated": challenge.rated,
         "decline_reason": challenge.decline_reason or None,
+        "cancel_reason": challenge.cancel_reason or None,
+        "cancel_message": cancel_message(challenge),
         "accepted_by": None if accepted_by is None else user_card(accepted_by),
         "game": None if game is None else game.public_id,
         "created_at": challenge.created_at.isoformat().replace("+00:00", "Z"),
     }
+
+
+def cancel_message(challenge: Challenge) -> str | None:
+    """Why the server cancelled the challenge, in the current language (None: it did
+    not)."""
+    if not challenge.cancel_reason:
+        return None
+    return str(Challenge.CancelReason(challenge.cancel_reason).label)
+
+
+def cancelled_for_account_rows(*, user: User, days: int = 7) -> list[dict[str, Any]]:
+    """The user's challenges, both ways, that the server cancelled in the last ``days``
+    because of what happened to an account, as the "My games" page says them: the
+    other account's name (None: an open challenge of theirs) and why."""
+    since = timezone.now() - timedelta(days=days)
+    cancelled = _with_people(
+        Challenge.objects.filter(
+            Q(destination=user) | Q(challenger=user),
+            status=Challenge.Status.CANCELLED,
+            updated_at__gte=since,
+        )
+        .exclude(cancel_reason="")
+        .order_by("-updated_at")
+    )[:20]
+    rows = []
+    for challenge in cancelled:
+        other = challenge.challenger if direction_of(challenge, user) == "in" else None
+        if other is None:
+            other = challenge.destination
+        rows.append(
+            {
+                "id": challenge.public_id,
+                "other": None if other is None else user_card(other)["display_name"],
+                "message": cancel_message(challenge),
+            }
+        )
+    return rows
 
 
 def direction_of(challenge: Challenge, user: User) -> Direction:

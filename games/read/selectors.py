@@ -7,6 +7,7 @@ and ``Deal.state`` never leave this module except through it.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -265,12 +266,22 @@ def _with_seats(game: Game, seats: list[Seat]) -> None:
 
 
 def game_get_for_join(*, public_id: str, user: User, invite_code: str | None) -> Game:
-    """The game a user asks to join: a private one is found with its invite code too
-    (the service checks the code)."""
+    """The game a user asks to join: a private one is found by its players, or with its
+    invite code. A wrong code is answered exactly as an unknown id (``GameNotFound``,
+    "no such game"): it says nothing of the game's existence."""
     game = Game.objects.filter(public_id=public_id).first()
-    if game is None or (game.is_private and not invite_code and not _is_seated(game, user)):
+    if game is None or (
+        game.is_private and not _invite_matches(game, invite_code) and not _is_seated(game, user)
+    ):
         raise GameNotFound(_("no such game"))
     return game
+
+
+def _invite_matches(game: Game, invite_code: str | None) -> bool:
+    # In constant time: the answer's timing says nothing of how much of a guess was right.
+    return bool(invite_code) and secrets.compare_digest(
+        (invite_code or "").encode(), game.invite_code.encode()
+    )
 
 
 def _is_seated(game: Game, user: User) -> bool:
