@@ -242,8 +242,9 @@ class Report(models.Model):
 
     class Status(models.TextChoices):
         OPEN = "open", _("Open")
-        RESOLVED = "resolved", _("Resolved (action taken)")
-        DISMISSED = "dismissed", _("Dismissed")
+        # A report closed after the account was sanctioned is never "no action".
+        RESOLVED = "resolved", _("Action taken")
+        DISMISSED = "dismissed", _("No action")
 
     reporter = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="reports_made"
@@ -276,6 +277,16 @@ class Report(models.Model):
     resolution = models.TextField(
         max_length=MODERATION_REASON_MAX_LENGTH, blank=True, help_text="The moderator's reason."
     )
+    # The moderator working the account's open reports (the queue's claim), and since
+    # when: another moderator may take them over once the claim is old.
+    claimed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    claimed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -312,12 +323,26 @@ class Sanction(models.Model):
         BAN = "ban", _("Ban")
         MUTE = "mute", _("Chat mute")
         PLAYBAN = "playban", _("Playban (rated games)")
+        # In force until the player acknowledges it (no end of its own).
+        WARNING = "warning", _("Warning")
+
+    class Preset(models.TextChoices):
+        """The reasons a moderator picks from: the player reads them in their language."""
+
+        ABUSE = "abuse", _("Abusive or insulting chat")
+        SPAM = "spam", _("Spamming the chat")
+        STALLING = "stalling", _("Stalling games")
+        NAME = "name", _("Offensive name or profile")
+        CHEATING = "cheating", _("Cheating or collusion")
+        BOOSTING = "boosting", _("Boosting ratings")
+        OTHER = "other", _("Another breach of the rules")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="sanctions"
     )
     kind = models.CharField(max_length=8, choices=Kind.choices)
     reason = models.TextField(max_length=MODERATION_REASON_MAX_LENGTH)
+    preset = models.CharField(max_length=10, choices=Preset.choices, blank=True)
     # None: the site itself (a playban).
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -337,6 +362,8 @@ class Sanction(models.Model):
         related_name="+",
     )
     lift_reason = models.TextField(max_length=MODERATION_REASON_MAX_LENGTH, blank=True)
+    # A warning is read and acknowledged by its player.
+    acknowledged_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -351,8 +378,8 @@ class Sanction(models.Model):
         ]
         constraints = [
             models.CheckConstraint(
-                condition=Q(kind="ban") | Q(ends_at__isnull=False),
-                name="sanction_only_bans_are_permanent",
+                condition=Q(kind__in=["ban", "warning"]) | Q(ends_at__isnull=False),
+                name="sanction_only_bans_and_warnings_have_no_end",
             ),
             models.CheckConstraint(condition=~Q(reason=""), name="sanction_reason_required"),
         ]
@@ -450,8 +477,10 @@ class ModAction(models.Model):
         MARK = "mark", _("Fair-play mark")
         UNMARK = "unmark", _("Remove a fair-play mark")
         REVERT = "revert", _("Revert rated results")
-        RESOLVE_REPORT = "resolve_report", _("Resolve a report")
-        DISMISS_REPORT = "dismiss_report", _("Dismiss a report")
+        WARN = "warn", _("Warning")
+        NOTE = "note", _("Note")
+        RESOLVE_REPORT = "resolve_report", _("Close a report: action taken")
+        DISMISS_REPORT = "dismiss_report", _("Close a report: no action")
         LOOK_HIDDEN = "look_hidden", _("Look at hidden cards")
 
     # None: the site itself (an automatic playban).

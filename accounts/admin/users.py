@@ -84,6 +84,8 @@ def _ban(request: HttpRequest, user: User, form: forms.Form) -> str:
         moderator=moderator(request),
         reason=form.cleaned_data["reason"],
         ends_at=form.ends_at(),
+        permanent=form.cleaned_data["permanent"],
+        preset=form.cleaned_data["preset"],
     )
     # The ban has committed: from now on every request of the account is refused.
     done = game_moderation.ban_enforce(user=user)
@@ -96,11 +98,14 @@ def _ban(request: HttpRequest, user: User, form: forms.Form) -> str:
 
 def _mute(request: HttpRequest, user: User, form: forms.Form) -> str:
     assert isinstance(form, MuteForm)
+    ends_at = form.ends_at()
+    assert ends_at is not None  # the form requires a length
     mute = services.mute_create(
         user=user,
         moderator=moderator(request),
         reason=form.cleaned_data["reason"],
-        ends_at=form.ends_at(),
+        ends_at=ends_at,
+        preset=form.cleaned_data["preset"],
     )
     assert mute.ends_at is not None
     return f"{user} is muted in chat until {mute.ends_at:%Y-%m-%d %H:%M} UTC."
