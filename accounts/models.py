@@ -79,6 +79,10 @@ class Profile(models.Model):
     email_challenges = models.BooleanField(
         default=True, help_text="Email me when someone challenges me."
     )
+    # Off unless chosen: the outcome is on the reports page anyway.
+    email_report_outcomes = models.BooleanField(
+        default=False, help_text="Email me what came of my reports."
+    )
     chat_enabled = models.BooleanField(default=True, help_text="Show the table chat.")
     show_online = models.BooleanField(default=True, help_text="Let others see when I am online.")
     card_colours = models.CharField(

@@ -12,6 +12,7 @@ interfaces call after ``ban_create``.
 from __future__ import annotations
 
 from datetime import datetime
+from functools import partial
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -28,6 +29,7 @@ from accounts.models import (
 )
 from accounts.moderation.errors import Conflict, InvalidRequest, NotAllowed, NotFound
 from accounts.moderation.modlog import modlog_record, reason_clean
+from accounts.moderation.outcome_mail import report_outcome_mail
 from accounts.moderation.selectors import in_force, report_open_exists
 from games.models import ChatMessage, Game, Seat
 
@@ -162,6 +164,7 @@ def report_close(*, report: Report, moderator: User, outcome: str, reason: str) 
         game=locked.game,
         report=locked,
     )
+    transaction.on_commit(partial(report_outcome_mail, report_id=locked.pk))
     return locked
 
 

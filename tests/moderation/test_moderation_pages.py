@@ -187,3 +187,38 @@ def test_the_reporter_sees_the_outcome_on_the_site_without_the_sanction(
 
     assert "Action taken" in page and "Waiting for a moderator" in page
     assert "third time" not in page and "Chat mute" not in page and "Mute" not in page
+
+
+def test_the_reporter_who_chose_it_is_emailed_the_outcome_in_their_language(
+    user_factory: Callable[..., Any],
+    moderator_client: Client,
+    client_for: Callable[[Any], Any],
+    mailoutbox: list[Any],
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    keen = user_factory(language="pl")
+    keen.email = "keen@example.com"
+    keen.save()
+    quiet = user_factory()
+    quiet.email = "quiet@example.com"
+    quiet.save()
+    chose = client_for(keen).patch(
+        "/api/v1/me/settings", {"email_report_outcomes": True}, format="json"
+    )
+    bob = user_factory()
+    for reporter in (keen, quiet):
+        services.report_create(reporter=reporter, reported=bob, reason="name")
+    moderator_client.post(f"/moderation/queue/{bob.username}/claim/")
+
+    with django_capture_on_commit_callbacks(execute=True):
+        closed = moderator_client.post(
+            f"/moderation/players/{bob.username}/close/",
+            {"close-outcome": "dismissed", "close-reason": "a fine name"},
+        )
+
+    assert chose.status_code == 200 and chose.json()["email_report_outcomes"] is True
+    assert closed.status_code == 302
+    assert [mail.to for mail in mailoutbox] == [["keen@example.com"]]
+    assert bob.username in mailoutbox[0].subject
+    assert "Wynik: bez działania." in mailoutbox[0].body
+    assert "a fine name" not in mailoutbox[0].body
