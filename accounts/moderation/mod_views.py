@@ -226,7 +226,11 @@ def act(request: HttpRequest, username: str, action: str) -> HttpResponse:
     except Refused as error:
         form.add_error(None, error.message)
         return _player_page(
-            request, moderator, user, failed=(found.name, form), status=error.status
+            request,
+            moderator,
+            user,
+            failed=(found.name, form),
+            status=getattr(error, "status", 400),
         )
     messages.success(request, done)
     return HttpResponseRedirect(_page_url(user))

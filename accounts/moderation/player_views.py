@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
@@ -35,8 +35,7 @@ def warning(request: HttpRequest) -> HttpResponse:
         try:
             services.warning_acknowledge(user=user, pk=int(pk) if pk.isdigit() else 0)
         except ModerationError as error:
-            context = {"error": error}
-            return render(request, "moderation/report_refused.html", context, status=error.status)
+            raise Http404(error.message) from error
     unread = list(record.warnings_unread(user_id=user.pk))
     if not unread:
         return HttpResponseRedirect(_next(request))

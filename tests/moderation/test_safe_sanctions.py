@@ -149,3 +149,29 @@ def test_the_reporter_reads_the_outcome_but_not_the_sanction(
 
     assert [(r["status"], r["outcome"]) for r in listed] == [("resolved", "action_taken")]
     assert "warn" not in str(listed) and "rename" not in str(listed)
+
+
+def test_a_player_cannot_acknowledge_someone_elses_warning(
+    user: Any, user_factory: Callable[..., Any], moderator: Any
+) -> None:
+    other = user_factory()
+    warning = services.warning_create(user=other, moderator=moderator, reason="be kind")
+
+    refused = logged_in(user).post("/moderation/warning/", {"warning": warning.pk})
+
+    assert refused.status_code == 404
+    warning.refresh_from_db()
+    assert warning.acknowledged_at is None
+
+
+def test_the_reports_admin_page_shows_the_modlog_rows_it_led_to(
+    user: Any, user_factory: Callable[..., Any], moderator: Any, moderator_client: Client
+) -> None:
+    bob = user_factory()
+    report = services.report_create(reporter=user, reported=bob, reason="abuse")
+    services.warning_create(user=bob, moderator=moderator, reason="mind your words", report=report)
+
+    page = moderator_client.get(f"/admin/accounts/report/{report.pk}/change/").content.decode()
+
+    assert "modlog rows this report led to" in page.lower()
+    assert "Warning" in page and "mind your words" in page
