@@ -86,8 +86,9 @@ class RefuseBannedSessions:
 
 class ShowUnreadWarning:
     """A signed-in player with a moderator's warning they have not acknowledged is
-    taken to it at their next page (a GET of a page: never the API, a form's POST or
-    static files), and comes back where they were once they have acknowledged it."""
+    taken to it at their next page (a browser's navigation to a page: never the API,
+    a script, a page's background requests or a form's POST), and comes back where they
+    were once they have acknowledged it."""
 
     # Paths that never show the warning: the warning page itself, the API, signing
     # out, and what a page loads.
@@ -103,8 +104,18 @@ class ShowUnreadWarning:
             and user is not None
             and user.is_authenticated
             and not request.path_info.startswith(self.PASS)
+            and self._navigation(request)
             and warnings_unread(user_id=user.pk).exists()
         ):
             target = reverse("moderation:warning")
             return HttpResponseRedirect(f"{target}?{urlencode({'next': request.get_full_path()})}")
         return self.get_response(request)
+
+    @staticmethod
+    def _navigation(request: HttpRequest) -> bool:
+        """Whether the request loads a page: what browsers say in ``Sec-Fetch-Dest``,
+        else (older clients) an ``Accept`` that asks for HTML."""
+        destination = request.headers.get("Sec-Fetch-Dest")
+        if destination:
+            return destination == "document"
+        return "text/html" in request.headers.get("Accept", "")

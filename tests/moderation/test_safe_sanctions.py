@@ -79,14 +79,16 @@ def test_a_warning_is_shown_at_the_next_page_in_the_players_language_until_ackno
     )
     browser = logged_in(player)
 
-    shown = browser.get("/settings/", follow=True)
+    background = browser.get("/jsi18n/", HTTP_SEC_FETCH_DEST="script")
+    shown = browser.get("/settings/", follow=True, HTTP_ACCEPT="text/html")
     text = shown.content.decode()
     acknowledged = browser.post(
         "/moderation/warning/",
         {"warning": Sanction.objects.get().pk, "next": "/settings/"},
     )
-    afterwards = browser.get("/settings/")
+    afterwards = browser.get("/settings/", HTTP_ACCEPT="text/html")
 
+    assert background.status_code == 200
     assert shown.redirect_chain == [("/moderation/warning/?next=%2Fsettings%2F", 302)]
     assert "Obraźliwy lub znieważający czat" in text
     assert "Stop calling people names." in text
