@@ -395,6 +395,43 @@ class Sanction(models.Model):
         return self.lifted_at is None and (self.ends_at is None or self.ends_at > now)
 
 
+APPEAL_TEXT_MAX_LENGTH = 2000
+
+
+class Appeal(models.Model):
+    """A sanctioned player's one appeal against one sanction, and its answer: granted
+    (the sanction is lifted) or denied, with the moderator's words."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("Waiting for a moderator")
+        GRANTED = "granted", _("Granted")
+        DENIED = "denied", _("Denied")
+
+    sanction = models.OneToOneField(Sanction, on_delete=models.PROTECT, related_name="appeal")
+    text = models.TextField(max_length=APPEAL_TEXT_MAX_LENGTH)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
+    created_at = models.DateTimeField(default=timezone.now)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    answer = models.TextField(max_length=MODERATION_REASON_MAX_LENGTH, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        indexes = [models.Index(fields=["status", "created_at"], name="appeal_status_created")]
+        constraints = [
+            models.CheckConstraint(condition=~Q(text=""), name="appeal_text_required"),
+        ]
+
+    def __str__(self) -> str:
+        return f"appeal against {self.sanction} ({self.status})"
+
+
 class Abandonment(models.Model):
     """A rated game the player left for good: put out for timeouts or absence. The
     record a playban escalates from (``accounts.moderation.playbans``)."""
@@ -482,6 +519,8 @@ class ModAction(models.Model):
         UNMARK = "unmark", _("Remove a fair-play mark")
         REVERT = "revert", _("Revert rated results")
         WARN = "warn", _("Warning")
+        GRANT_APPEAL = "grant_appeal", _("Grant an appeal")
+        DENY_APPEAL = "deny_appeal", _("Deny an appeal")
         NOTE = "note", _("Note")
         RESOLVE_REPORT = "resolve_report", _("Close a report: action taken")
         DISMISS_REPORT = "dismiss_report", _("Close a report: no action")

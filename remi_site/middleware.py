@@ -11,6 +11,7 @@ from django.shortcuts import render
 from django.urls import reverse
 
 from accounts.models import Sanction
+from accounts.moderation.appeals import appeal_token
 from accounts.moderation.record import warnings_unread
 from accounts.moderation.selectors import ban_in_force, sanction_details, sanction_message
 from remi_site.api_errors import error_json_response
@@ -80,7 +81,8 @@ class RefuseBannedSessions:
         if request.path_info.startswith("/api/"):
             details = sanction_details(ban)
             return error_json_response("banned", message, status=403, details=details)
-        context = {"ban": ban, "message": message}
+        appeal_url = reverse("moderation:appeal-by-link", args=[appeal_token(ban)])
+        context = {"ban": ban, "message": message, "appeal_url": appeal_url}
         return render(request, "moderation/banned.html", context, status=403)
 
 
@@ -92,7 +94,14 @@ class ShowUnreadWarning:
 
     # Paths that never show the warning: the warning page itself, the API, signing
     # out, and what a page loads.
-    PASS = ("/moderation/warning/", "/api/", "/accounts/logout/", "/static/", "/media/")
+    PASS = (
+        "/moderation/warning/",
+        "/moderation/sanctions/",
+        "/api/",
+        "/accounts/logout/",
+        "/static/",
+        "/media/",
+    )
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response

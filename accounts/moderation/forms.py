@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import (
+    APPEAL_TEXT_MAX_LENGTH,
     MODERATION_REASON_MAX_LENGTH,
     REPORT_TEXT_MAX_LENGTH,
     FairPlayMark,
@@ -127,6 +128,27 @@ class NoteForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 3, "cols": 70}),
         label=_("Note"),
         help_text=_("Only moderators read it."),
+    )
+
+
+class AppealForm(forms.Form):
+    text = forms.CharField(
+        max_length=APPEAL_TEXT_MAX_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 5}),
+        label=_("Why should the sanction be lifted?"),
+        help_text=_("One appeal per sanction: a moderator reads it and answers."),
+    )
+
+
+class AppealDecideForm(forms.Form):
+    decision = forms.ChoiceField(
+        choices=[("deny", _("Deny: the sanction stands")), ("grant", _("Grant: lift it"))],
+        label=_("Answer"),
+    )
+    answer = forms.CharField(
+        max_length=MODERATION_REASON_MAX_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        label=_("Your words to the player"),
     )
 
 

@@ -22,10 +22,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from accounts.models import Report
-from accounts.moderation import queue, record, roles, services
+from accounts.models import Appeal, Report, Sanction
+from accounts.moderation import appeals, queue, record, roles, services
 from accounts.moderation.errors import ModerationError
 from accounts.moderation.forms import (
+    AppealDecideForm,
     BanForm,
     CloseReportsForm,
     MarkForm,
@@ -120,7 +121,8 @@ def _page_url(user: User) -> str:
 @login_required
 def report_queue(request: HttpRequest) -> HttpResponse:
     _moderator(request)
-    return render(request, "moderation/queue.html", {"entries": record.report_queue()})
+    context = {"entries": record.report_queue(), "appeals": list(record.appeals_open())}
+    return render(request, "moderation/queue.html", context)
 
 
 @login_required
@@ -185,6 +187,7 @@ def _player_page(
         and (allowed or action.name == "note")
     ]
     open_reports = list(record.open_reports_of(user=user))
+    user_appeals = [a for a in record.appeals_open() if a.sanction.user_id == user.pk]
     held = any(report.claimed_by_id == moderator.pk for report in open_reports)
     close_form = failed[1] if failed and failed[0] == "close" else CloseReportsForm(prefix="close")
     context = {
@@ -195,6 +198,11 @@ def _player_page(
         "held": held,
         "close_form": close_form,
         "sanctions_allowed": allowed,
+        "appeals": [
+            (found_appeal, _form_of_appeal(found_appeal, failed))
+            for found_appeal in user_appeals
+            if allowed and moderator.has_perm(APPEAL_PERMISSION[found_appeal.sanction.kind])
+        ],
     }
     return render(request, "moderation/player.html", context, status=status)
 
@@ -376,3 +384,49 @@ _PERFORM: dict[str, Callable[..., str]] = {
     "lift_playban": _lift(services.playban_lift),
     "unmark": _unmark,
 }
+
+
+# The permission that answers an appeal: the one that lifts that kind of sanction.
+APPEAL_PERMISSION: dict[str, str] = {
+    Sanction.Kind.BAN: roles.BAN,
+    Sanction.Kind.MUTE: roles.MUTE,
+    Sanction.Kind.WARNING: roles.MUTE,
+    Sanction.Kind.PLAYBAN: roles.LIFT_PLAYBAN,
+}
+
+
+def _form_of_appeal(appeal: Appeal, failed: tuple[str, forms.Form] | None) -> forms.Form:
+    prefix = f"appeal-{appeal.pk}"
+    if failed is not None and failed[0] == prefix:
+        return failed[1]
+    return AppealDecideForm(prefix=prefix)
+
+
+@login_required
+@require_POST
+def appeal_decide(request: HttpRequest, pk: int) -> HttpResponse:
+    moderator = _moderator(request)
+    found = Appeal.objects.select_related("sanction__user").filter(pk=pk).first()
+    if found is None:
+        raise Http404(_("No such appeal."))
+    if not moderator.has_perm(APPEAL_PERMISSION[found.sanction.kind]):
+        raise PermissionDenied
+    user = found.sanction.user
+    prefix = f"appeal-{found.pk}"
+    form = AppealDecideForm(request.POST, prefix=prefix)
+    status = 400
+    if form.is_valid():
+        try:
+            appeals.appeal_decide(
+                appeal=found,
+                moderator=moderator,
+                grant=form.cleaned_data["decision"] == "grant",
+                answer=form.cleaned_data["answer"],
+            )
+        except ModerationError as error:
+            form.add_error(None, error.message)
+            status = error.status
+        else:
+            messages.success(request, _("The appeal is answered."))
+            return HttpResponseRedirect(_page_url(user))
+    return _player_page(request, moderator, user, failed=(prefix, form), status=status)

@@ -1,10 +1,12 @@
-"""The reporter hears back by email, if they chose to (``email_report_outcomes``,
-off unless chosen): the outcome of their report ("action taken" or "no action"), in
-their language, never what the sanction was. Sent once the report's closing commits."""
+"""Emails of moderation's outcomes, in the recipient's language, sent once the
+decision commits: to a reporter who chose them (``email_report_outcomes``, off unless
+chosen), the outcome of their report ("action taken" or "no action"), never what the
+sanction was; to a player who appealed, the answer to their appeal."""
 
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from django.conf import settings
 from django.core.mail import send_mail
@@ -12,7 +14,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 
-from accounts.models import Report
+from accounts.models import Appeal, Report
 from accounts.moderation.record import report_outcome
 
 log = logging.getLogger(__name__)
@@ -30,7 +32,6 @@ def report_outcome_mail(*, report_id: int) -> bool:
     profile = getattr(reporter, "profile", None)
     if not reporter.email or profile is None or not profile.email_report_outcomes:
         return False
-    language = profile.language if profile.language in dict(settings.LANGUAGES) else "en"
     context = {
         "name": profile.display_name or reporter.username,
         "reported": report.reported.username,
@@ -39,12 +40,38 @@ def report_outcome_mail(*, report_id: int) -> bool:
         "reports_url": str(settings.SITE_URL).rstrip("/") + reverse("moderation:my-reports"),
         "settings_url": str(settings.SITE_URL).rstrip("/") + reverse("me:settings"),
     }
+    return _send(reporter, "report_outcome", context)
+
+
+def appeal_outcome_mail(*, appeal_id: int) -> bool:
+    """Email the player their appeal's answer (they asked for it by appealing)."""
+    appeal = Appeal.objects.select_related("sanction__user__profile").filter(pk=appeal_id).first()
+    if appeal is None or appeal.status == Appeal.Status.OPEN:
+        return False
+    player = appeal.sanction.user
+    if not player.email:
+        return False
+    profile = getattr(player, "profile", None)
+    context = {
+        "name": getattr(profile, "display_name", "") or player.username,
+        "granted": appeal.status == Appeal.Status.GRANTED,
+        "answer": appeal.answer,
+        "kind": appeal.sanction.kind,
+    }
+    return _send(player, "appeal_outcome", context)
+
+
+def _send(user: Any, template: str, context: dict[str, Any]) -> bool:
+    profile = getattr(user, "profile", None)
+    language = getattr(profile, "language", "") or "en"
+    if language not in dict(settings.LANGUAGES):
+        language = settings.LANGUAGE_CODE
     with translation.override(language):
-        subject = render_to_string("emails/report_outcome_subject.txt", context).strip()
-        body = render_to_string("emails/report_outcome.txt", context)
+        subject = render_to_string(f"emails/{template}_subject.txt", context).strip()
+        body = render_to_string(f"emails/{template}.txt", context)
     try:
-        send_mail(subject, body, None, [reporter.email])
+        send_mail(subject, body, None, [user.email])
     except Exception:
-        log.exception("could not email the outcome of report %s", report_id)
+        log.exception("could not send the %s email to user %s", template, user.pk)
         return False
     return True

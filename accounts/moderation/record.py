@@ -11,7 +11,7 @@ from django.contrib.auth.models import User
 from django.db.models import Count, Min, Q, QuerySet
 from django.utils import timezone
 
-from accounts.models import FairPlayMark, ModAction, Report, Sanction
+from accounts.models import Appeal, FairPlayMark, ModAction, Report, Sanction
 from accounts.moderation.selectors import in_force
 from games.models import Challenge, Game, Seat
 
@@ -173,3 +173,24 @@ def report_outcome(report: Report) -> str | None:
     if report.status == Report.Status.DISMISSED:
         return "no_action"
     return None
+
+
+def appeals_open() -> QuerySet[Appeal]:
+    """Appeals waiting for an answer, the oldest first."""
+    return Appeal.objects.filter(status=Appeal.Status.OPEN).select_related(
+        "sanction__user", "sanction__created_by"
+    )
+
+
+def sanctions_told(*, user: User, history: int = 20) -> list[Sanction]:
+    """What the player is told of: their sanctions given by a moderator, newest first,
+    each with its appeal (if any)."""
+    return list(
+        Sanction.objects.filter(user=user, created_by__isnull=False)
+        .select_related("appeal")
+        .order_by("-created_at", "-id")[:history]
+    )
+
+
+def appeal_of(sanction: Sanction) -> Appeal | None:
+    return Appeal.objects.filter(sanction=sanction).first()
