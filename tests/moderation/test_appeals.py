@@ -81,7 +81,10 @@ def test_a_banned_player_appeals_by_the_banned_pages_link(
 ) -> None:
     player = logged_in(user)
     services.ban_create(
-        user=user, moderator=moderator, reason="cheating", ends_at=timezone.now() + timedelta(days=3)
+        user=user,
+        moderator=moderator,
+        reason="cheating",
+        ends_at=timezone.now() + timedelta(days=3),
     )
 
     banned = player.get("/", HTTP_ACCEPT="text/html").content.decode()
