@@ -1,7 +1,9 @@
 """A moderator works from the site: from a chat report in the queue to a two-hour mute
 that closes the account's reports, then a warning the player reads and acknowledges
-at their next page; the reporter sees "Action taken". Each step is counted (pages
-loaded and interactions), against the admin's path from report to ban (about 12)."""
+at their next page; she appeals the mute and the moderator grants it from the queue;
+the reporter sees "Action taken". The moderator's steps to the mute and the warning
+are counted (pages loaded and interactions), against the admin's path from report to
+ban (about 12 interactions)."""
 
 from __future__ import annotations
 
@@ -83,6 +85,23 @@ def test_a_moderator_goes_from_a_chat_report_to_a_two_hour_mute_and_a_warning(
     player.page.get_by_role("button", name="I have read this warning").click()
     player.page.wait_for_url(f"**/games/{game.public_id}/")
     assert Sanction.objects.get(user=nina, kind="warning").acknowledged_at is not None
+
+    # She appeals the mute from her sanctions page; the moderator answers from the queue.
+    player.goto("/moderation/sanctions/")
+    player.page.locator(f'li[data-sanction="{muted.pk}"]').get_by_role("link").click()
+    player.page.get_by_label("Why should the sanction be lifted?").fill("I was provoked.")
+    player.page.get_by_role("button", name="Send the appeal").click()
+    expect(player.page.locator("#my-sanctions")).to_contain_text("Waiting for a moderator")
+    desk.goto("/moderation/queue/")
+    page.locator('#appeals li[data-account="nina"]').get_by_role("link").click()
+    answer = page.locator(".appeal form")
+    answer.get_by_label("Answer", exact=True).select_option("grant")
+    answer.get_by_label("Your words to the player").fill("Lifted: the other side started it.")
+    answer.get_by_role("button", name="Answer the appeal").click()
+    expect(page.locator("#action-unmute")).to_have_count(0)
+    player.goto(f"/moderation/sanctions/{muted.pk}/appeal/")
+    expect(player.page.locator("#appeal-status")).to_contain_text("Granted")
+    expect(player.page.locator("#appeal-answer")).to_contain_text("the other side started it")
 
     # The reporter sees the outcome, not the sanction.
     reporter = player_factory("mila")
