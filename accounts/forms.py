@@ -141,6 +141,9 @@ class SettingsForm(forms.Form):
     email_challenges = forms.BooleanField(
         label=_("Email me when someone challenges me"), required=False
     )
+    email_report_outcomes = forms.BooleanField(
+        label=_("Email me what came of my reports"), required=False
+    )
     chat_enabled = forms.BooleanField(label=_("Show the table chat"), required=False)
     show_online = forms.BooleanField(label=_("Let others see when I am online"), required=False)
     card_colours = forms.ChoiceField(

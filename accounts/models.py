@@ -79,6 +79,10 @@ class Profile(models.Model):
     email_challenges = models.BooleanField(
         default=True, help_text="Email me when someone challenges me."
     )
+    # Off unless chosen: the outcome is on the reports page anyway.
+    email_report_outcomes = models.BooleanField(
+        default=False, help_text="Email me what came of my reports."
+    )
     chat_enabled = models.BooleanField(default=True, help_text="Show the table chat.")
     show_online = models.BooleanField(default=True, help_text="Let others see when I am online.")
     card_colours = models.CharField(
@@ -242,8 +246,9 @@ class Report(models.Model):
 
     class Status(models.TextChoices):
         OPEN = "open", _("Open")
-        RESOLVED = "resolved", _("Resolved (action taken)")
-        DISMISSED = "dismissed", _("Dismissed")
+        # A report closed after the account was sanctioned is never "no action".
+        RESOLVED = "resolved", _("Action taken")
+        DISMISSED = "dismissed", _("No action")
 
     reporter = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="reports_made"
@@ -276,6 +281,16 @@ class Report(models.Model):
     resolution = models.TextField(
         max_length=MODERATION_REASON_MAX_LENGTH, blank=True, help_text="The moderator's reason."
     )
+    # The moderator working the account's open reports (the queue's claim), and since
+    # when: another moderator may take them over once the claim is old.
+    claimed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    claimed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -312,12 +327,26 @@ class Sanction(models.Model):
         BAN = "ban", _("Ban")
         MUTE = "mute", _("Chat mute")
         PLAYBAN = "playban", _("Playban (rated games)")
+        # In force until the player acknowledges it (no end of its own).
+        WARNING = "warning", _("Warning")
+
+    class Preset(models.TextChoices):
+        """The reasons a moderator picks from: the player reads them in their language."""
+
+        ABUSE = "abuse", _("Abusive or insulting chat")
+        SPAM = "spam", _("Spamming the chat")
+        STALLING = "stalling", _("Stalling games")
+        NAME = "name", _("Offensive name or profile")
+        CHEATING = "cheating", _("Cheating or collusion")
+        BOOSTING = "boosting", _("Boosting ratings")
+        OTHER = "other", _("Another breach of the rules")
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="sanctions"
     )
     kind = models.CharField(max_length=8, choices=Kind.choices)
     reason = models.TextField(max_length=MODERATION_REASON_MAX_LENGTH)
+    preset = models.CharField(max_length=10, choices=Preset.choices, blank=True)
     # None: the site itself (a playban).
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -337,6 +366,8 @@ class Sanction(models.Model):
         related_name="+",
     )
     lift_reason = models.TextField(max_length=MODERATION_REASON_MAX_LENGTH, blank=True)
+    # A warning is read and acknowledged by its player.
+    acknowledged_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -351,8 +382,8 @@ class Sanction(models.Model):
         ]
         constraints = [
             models.CheckConstraint(
-                condition=Q(kind="ban") | Q(ends_at__isnull=False),
-                name="sanction_only_bans_are_permanent",
+                condition=Q(kind__in=["ban", "warning"]) | Q(ends_at__isnull=False),
+                name="sanction_only_bans_and_warnings_have_no_end",
             ),
             models.CheckConstraint(condition=~Q(reason=""), name="sanction_reason_required"),
         ]
@@ -362,6 +393,43 @@ class Sanction(models.Model):
 
     def is_active(self, now: datetime) -> bool:
         return self.lifted_at is None and (self.ends_at is None or self.ends_at > now)
+
+
+APPEAL_TEXT_MAX_LENGTH = 2000
+
+
+class Appeal(models.Model):
+    """A sanctioned player's one appeal against one sanction, and its answer: granted
+    (the sanction is lifted) or denied, with the moderator's words."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("Waiting for a moderator")
+        GRANTED = "granted", _("Granted")
+        DENIED = "denied", _("Denied")
+
+    sanction = models.OneToOneField(Sanction, on_delete=models.PROTECT, related_name="appeal")
+    text = models.TextField(max_length=APPEAL_TEXT_MAX_LENGTH)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
+    created_at = models.DateTimeField(default=timezone.now)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    answer = models.TextField(max_length=MODERATION_REASON_MAX_LENGTH, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        indexes = [models.Index(fields=["status", "created_at"], name="appeal_status_created")]
+        constraints = [
+            models.CheckConstraint(condition=~Q(text=""), name="appeal_text_required"),
+        ]
+
+    def __str__(self) -> str:
+        return f"appeal against {self.sanction} ({self.status})"
 
 
 class Abandonment(models.Model):
@@ -450,8 +518,12 @@ class ModAction(models.Model):
         MARK = "mark", _("Fair-play mark")
         UNMARK = "unmark", _("Remove a fair-play mark")
         REVERT = "revert", _("Revert rated results")
-        RESOLVE_REPORT = "resolve_report", _("Resolve a report")
-        DISMISS_REPORT = "dismiss_report", _("Dismiss a report")
+        WARN = "warn", _("Warning")
+        GRANT_APPEAL = "grant_appeal", _("Grant an appeal")
+        DENY_APPEAL = "deny_appeal", _("Deny an appeal")
+        NOTE = "note", _("Note")
+        RESOLVE_REPORT = "resolve_report", _("Close a report: action taken")
+        DISMISS_REPORT = "dismiss_report", _("Close a report: no action")
         LOOK_HIDDEN = "look_hidden", _("Look at hidden cards")
 
     # None: the site itself (an automatic playban).

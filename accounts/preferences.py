@@ -21,6 +21,7 @@ PROFILE_SETTINGS = (
     "display_name",
     "language",
     "email_challenges",
+    "email_report_outcomes",
     "chat_enabled",
     "show_online",
     "card_colours",

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from urllib.parse import urlencode
 
 from django.contrib.auth import logout
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
+from django.urls import reverse
 
 from accounts.models import Sanction
+from accounts.moderation.appeals import appeal_token
+from accounts.moderation.record import warnings_unread
 from accounts.moderation.selectors import ban_in_force, sanction_details, sanction_message
 from remi_site.api_errors import error_json_response
 
@@ -77,5 +81,50 @@ class RefuseBannedSessions:
         if request.path_info.startswith("/api/"):
             details = sanction_details(ban)
             return error_json_response("banned", message, status=403, details=details)
-        context = {"ban": ban, "message": message}
+        appeal_url = reverse("moderation:appeal-by-link", args=[appeal_token(ban)])
+        context = {"ban": ban, "message": message, "appeal_url": appeal_url}
         return render(request, "moderation/banned.html", context, status=403)
+
+
+class ShowUnreadWarning:
+    """A signed-in player with a moderator's warning they have not acknowledged is
+    taken to it at their next page (a browser's navigation to a page: never the API,
+    a script, a page's background requests or a form's POST), and comes back where they
+    were once they have acknowledged it."""
+
+    # Paths that never show the warning: the warning page itself, the API, signing
+    # out, and what a page loads.
+    PASS = (
+        "/moderation/warning/",
+        "/moderation/sanctions/",
+        "/api/",
+        "/accounts/logout/",
+        "/static/",
+        "/media/",
+    )
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        user = getattr(request, "user", None)
+        if (
+            request.method == "GET"
+            and user is not None
+            and user.is_authenticated
+            and not request.path_info.startswith(self.PASS)
+            and self._navigation(request)
+            and warnings_unread(user_id=user.pk).exists()
+        ):
+            target = reverse("moderation:warning")
+            return HttpResponseRedirect(f"{target}?{urlencode({'next': request.get_full_path()})}")
+        return self.get_response(request)
+
+    @staticmethod
+    def _navigation(request: HttpRequest) -> bool:
+        """Whether the request loads a page: what browsers say in ``Sec-Fetch-Dest``,
+        else (older clients) an ``Accept`` that asks for HTML."""
+        destination = request.headers.get("Sec-Fetch-Dest")
+        if destination:
+            return destination == "document"
+        return "text/html" in request.headers.get("Accept", "")

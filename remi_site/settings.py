@@ -86,6 +86,8 @@ MIDDLEWARE = [
     "remi_site.time_zones.AccountTimeZoneMiddleware",
     # A banned account's session ends at its next request (accounts.moderation).
     "remi_site.middleware.RefuseBannedSessions",
+    # A moderator's warning is shown at the player's next page until acknowledged.
+    "remi_site.middleware.ShowUnreadWarning",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last, as django-axes asks: it turns a lockout into the lockout response.

@@ -106,8 +106,29 @@ class ReportAdmin(ObjectActionsMixin, ReadOnlyAdmin):
         "resolved_at",
         "resolved_by",
         "resolution",
+        "led_to",
     )
     readonly_fields = fields
+
+    @admin.display(description=_("modlog rows this report led to"))
+    def led_to(self, report: Report) -> str:
+        rows = report.mod_actions.select_related("moderator").order_by("created_at", "id")
+        return (
+            format_html_join(
+                mark_safe("<br>"),
+                "{} · {} · {}: {}",
+                (
+                    (
+                        f"{row.created_at:%Y-%m-%d %H:%M}",
+                        row.get_action_display(),
+                        row.moderator,
+                        row.reason,
+                    )
+                    for row in rows
+                ),
+            )
+            or "none"
+        )
 
     @admin.display(description=_("reported account"), ordering="reported__username")
     def reported_link(self, report: Report) -> str:

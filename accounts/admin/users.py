@@ -85,6 +85,8 @@ def _ban(request: HttpRequest, user: User, form: forms.Form) -> str:
         moderator=moderator(request),
         reason=form.cleaned_data["reason"],
         ends_at=form.ends_at(),
+        permanent=form.cleaned_data["permanent"],
+        preset=form.cleaned_data["preset"],
     )
     # The ban ran the account's lifecycle on its commit (accounts.lifecycle): its games
     # are forfeited and its seats given up by now; this says what was done.
@@ -103,11 +105,14 @@ def _when(moment: Any) -> str:
 
 def _mute(request: HttpRequest, user: User, form: forms.Form) -> str:
     assert isinstance(form, MuteForm)
+    ends_at = form.ends_at()
+    assert ends_at is not None  # the form requires a length
     mute = services.mute_create(
         user=user,
         moderator=moderator(request),
         reason=form.cleaned_data["reason"],
-        ends_at=form.ends_at(),
+        ends_at=ends_at,
+        preset=form.cleaned_data["preset"],
     )
     assert mute.ends_at is not None
     return f"{user} is muted in chat until {_when(mute.ends_at)}."

@@ -4,7 +4,7 @@ call the service, answer."""
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -14,13 +14,12 @@ from rest_framework.views import APIView
 
 from accounts.authentication import request_user
 from accounts.models import REPORT_TEXT_MAX_LENGTH, Report
-from accounts.moderation import selectors, services
+from accounts.moderation import record, selectors, services
 from accounts.moderation.errors import ModerationError
 from accounts.moderation.targets import report_target
 from remi_site import strict_fields as strict
-from remi_site.api_errors import ApiError, error_responses
-
-MY_REPORTS = 50  # the latest, newest first
+from remi_site.api_errors import ApiError, error_response, error_responses
+from remi_site.pagination import CURSOR_PARAMETERS, LIST_ERRORS, CursorPagination, page_serializer
 
 
 class ReportCreateSerializer(Serializer):
@@ -53,8 +52,25 @@ class ReportSerializer(Serializer):
         help_text="Where it was made from: a chat line, a game or a profile.",
     )
     status = serializers.ChoiceField(choices=Report.Status.choices)
+    outcome = serializers.SerializerMethodField(
+        help_text="`action_taken` or `no_action` once a moderator closed it; null while "
+        "open. What the action was stays private."
+    )
     created_at = serializers.DateTimeField()
     resolved_at = serializers.DateTimeField(allow_null=True)
+
+    @extend_schema_field(
+        serializers.ChoiceField(choices=["action_taken", "no_action"], allow_null=True)
+    )
+    def get_outcome(self, report: Report) -> str | None:
+        return record.report_outcome(report)
+
+
+ReportPageSerializer = page_serializer("ReportPageSerializer", ReportSerializer(many=True))
+
+
+class ReportPagination(CursorPagination):
+    ordering = ("-created_at", "-id")
 
 
 class SanctionSerializer(Serializer):
@@ -64,10 +80,25 @@ class SanctionSerializer(Serializer):
     until = serializers.DateTimeField(allow_null=True)
 
 
+class WarningSerializer(Serializer):
+    id = serializers.IntegerField()
+    preset = serializers.CharField(
+        help_text="The preset reason's key (empty: none); `preset_text` is it in your language."
+    )
+    preset_text = serializers.CharField(source="get_preset_display")
+    reason = serializers.CharField(help_text="The moderator's words.")
+    since = serializers.DateTimeField(source="created_at")
+
+
 class MySanctionsSerializer(Serializer):
     mute = SanctionSerializer(allow_null=True, help_text="Your chat mute, if you have one.")
     playban = SanctionSerializer(
         allow_null=True, help_text="Your wait before another rated game, if you have one."
+    )
+    warnings = WarningSerializer(
+        many=True,
+        help_text="Warnings you have not acknowledged yet "
+        "(`POST /api/v1/me/warnings/{id}/acknowledge`).",
     )
 
 
@@ -89,13 +120,20 @@ class ReportListView(APIView):
         operation_id="reports_list",
         tags=["moderation"],
         summary="Your reports",
-        description=f"The latest {MY_REPORTS} reports you sent, newest first, with what "
-        "became of them.",
-        responses={200: ReportSerializer(many=True), **error_responses(401, 429)},
+        description="The reports you sent, newest first, with what became of them "
+        "(`outcome`), in the one list shape.",
+        parameters=CURSOR_PARAMETERS,
+        responses={
+            200: ReportPageSerializer,
+            400: error_response(description=LIST_ERRORS),
+            **error_responses(401, 429),
+        },
     )
     def get(self, request: Request) -> Response:
-        reports = selectors.reports_by(reporter=request_user(request))[:MY_REPORTS]
-        return Response(ReportSerializer(reports, many=True).data)
+        reports = selectors.reports_by(reporter=request_user(request))
+        return ReportPagination().paginated(
+            reports, request, lambda report: ReportSerializer(report).data
+        )
 
     @extend_schema(
         operation_id="reports_create",
@@ -139,9 +177,32 @@ class MySanctionsView(APIView):
         tags=["moderation"],
         summary="What limits you now",
         description="Your chat mute and your playban (a wait before another rated game, "
-        "after abandoning rated games), each with its reason and end; null when none.",
+        "after abandoning rated games), each with its reason and end; null when none; "
+        "and the warnings you have not acknowledged.",
         responses={200: MySanctionsSerializer, **error_responses(401, 429)},
     )
     def get(self, request: Request) -> Response:
-        found = selectors.sanctions_of(user=request_user(request))
+        user = request_user(request)
+        found = {
+            **selectors.sanctions_of(user=user),
+            "warnings": list(record.warnings_unread(user_id=user.pk)),
+        }
         return Response(MySanctionsSerializer(found).data)
+
+
+class WarningAcknowledgeView(APIView):
+    @extend_schema(
+        operation_id="me_warning_acknowledge",
+        tags=["moderation"],
+        summary="Acknowledge a warning",
+        description="You have read warning `id`: it is no longer shown. Acknowledging it "
+        "again changes nothing; `not_found` (404): no warning of yours has that id.",
+        request=None,
+        responses={200: WarningSerializer, **error_responses(401, 404, 429)},
+    )
+    def post(self, request: Request, pk: int) -> Response:
+        try:
+            warning = services.warning_acknowledge(user=request_user(request), pk=pk)
+        except ModerationError as error:
+            raise _api_error(error) from error
+        return Response(WarningSerializer(warning).data)

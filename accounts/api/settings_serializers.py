@@ -31,6 +31,9 @@ class SettingsSerializer(serializers.Serializer[Any]):
         choices=PlayerSettings.EmailTurns.choices, help_text=EMAIL_TURNS_HELP
     )
     email_challenges = serializers.BooleanField(help_text="Email me when someone challenges me.")
+    email_report_outcomes = serializers.BooleanField(
+        help_text="Email me what came of my reports (off unless chosen)."
+    )
     chat_enabled = serializers.BooleanField(help_text="Show the table chat.")
     show_online = serializers.BooleanField(
         help_text="Others see when you are online (your public profile's `online`)."
@@ -45,6 +48,7 @@ class SettingsUpdateSerializer(serializers.Serializer[Any]):
         choices=PlayerSettings.EmailTurns.choices, required=False, help_text=EMAIL_TURNS_HELP
     )
     email_challenges = strict.BooleanField(required=False)
+    email_report_outcomes = strict.BooleanField(required=False)
     chat_enabled = strict.BooleanField(required=False)
     show_online = strict.BooleanField(required=False)
     card_colours = serializers.ChoiceField(

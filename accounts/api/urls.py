@@ -22,4 +22,9 @@ urlpatterns = [
     path("tokens/<int:token_id>", views.TokenDetailView.as_view(), name="token"),
     path("reports", moderation_views.ReportListView.as_view(), name="reports"),
     path("me/sanctions", moderation_views.MySanctionsView.as_view(), name="me-sanctions"),
+    path(
+        "me/warnings/<int:pk>/acknowledge",
+        moderation_views.WarningAcknowledgeView.as_view(),
+        name="me-warning-acknowledge",
+    ),
 ]

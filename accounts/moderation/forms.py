@@ -11,10 +11,12 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import (
+    APPEAL_TEXT_MAX_LENGTH,
     MODERATION_REASON_MAX_LENGTH,
     REPORT_TEXT_MAX_LENGTH,
     FairPlayMark,
     Report,
+    Sanction,
 )
 
 
@@ -40,21 +42,126 @@ class ReasonForm(forms.Form):
     )
 
 
-class BanForm(ReasonForm):
-    days = forms.IntegerField(
-        required=False, min_value=1, max_value=3650, help_text=_("Empty: a permanent ban.")
+class PresetReasonForm(ReasonForm):
+    """A preset reason, which the player reads in their language, and the moderator's
+    own words (required without a preset)."""
+
+    preset = forms.ChoiceField(
+        choices=[("", _("(no preset)")), *Sanction.Preset.choices],
+        required=False,
+        label=_("Reason"),
+    )
+    reason = forms.CharField(
+        max_length=MODERATION_REASON_MAX_LENGTH,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 70}),
+        label=_("In your words"),
+        help_text=_("Recorded in the modlog with your name; the player reads it."),
     )
 
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        preset, reason = data.get("preset") or "", (data.get("reason") or "").strip()
+        if not reason and not preset:
+            raise forms.ValidationError(_("Choose a preset reason or write one."))
+        # The modlog's reason is never empty: a preset alone is recorded by its name.
+        data["reason"] = reason or str(Sanction.Preset(preset).label)
+        return data
+
+
+class DurationForm(PresetReasonForm):
+    """A length in hours or days."""
+
+    UNITS = (("hours", _("hours")), ("days", _("days")))
+
+    length = forms.IntegerField(required=False, min_value=1, max_value=24 * 3650, label=_("For"))
+    unit = forms.ChoiceField(choices=UNITS, initial="days", label=_("Unit"))
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        length, unit = data.get("length"), data.get("unit")
+        if length is not None and unit == "days" and length > 3650:
+            self.add_error("length", _("At most 3650 days."))
+        return data
+
     def ends_at(self) -> datetime | None:
-        days = self.cleaned_data.get("days")
-        return None if days is None else timezone.now() + timedelta(days=days)
+        length = self.cleaned_data.get("length")
+        if length is None:
+            return None
+        unit = self.cleaned_data.get("unit") or "days"
+        return timezone.now() + timedelta(**{unit: length})
 
 
-class MuteForm(ReasonForm):
-    hours = forms.IntegerField(min_value=1, max_value=24 * 90, initial=24)
+class BanForm(DurationForm):
+    """A ban has a length, or is chosen as permanent: an empty length is refused."""
 
-    def ends_at(self) -> datetime:
-        return timezone.now() + timedelta(hours=self.cleaned_data["hours"])
+    permanent = forms.BooleanField(required=False, label=_("Permanent ban"))
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("length") is None and not data.get("permanent"):
+            self.add_error("length", _("Give a length, or choose a permanent ban."))
+        if data.get("length") is not None and data.get("permanent"):
+            self.add_error("permanent", _("A permanent ban has no length."))
+        return data
+
+
+class MuteForm(DurationForm):
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("length") is None and "length" not in self.errors:
+            self.add_error("length", _("Give a length."))
+        return data
+
+
+class PlaybanForm(MuteForm):
+    """A moderator's playban: a length, like a mute."""
+
+
+class WarnForm(PresetReasonForm):
+    pass
+
+
+class NoteForm(forms.Form):
+    text = forms.CharField(
+        max_length=MODERATION_REASON_MAX_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 3, "cols": 70}),
+        label=_("Note"),
+        help_text=_("Only moderators read it."),
+    )
+
+
+class AppealForm(forms.Form):
+    text = forms.CharField(
+        max_length=APPEAL_TEXT_MAX_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 5}),
+        label=_("Why should the sanction be lifted?"),
+        help_text=_("One appeal per sanction: a moderator reads it and answers."),
+    )
+
+
+class AppealDecideForm(forms.Form):
+    decision = forms.ChoiceField(
+        choices=[("deny", _("Deny: the sanction stands")), ("grant", _("Grant: lift it"))],
+        label=_("Answer"),
+    )
+    answer = forms.CharField(
+        max_length=MODERATION_REASON_MAX_LENGTH,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        label=_("Your words to the player"),
+    )
+
+
+class CloseReportsForm(ReasonForm):
+    """Close all of an account's open reports at once."""
+
+    outcome = forms.ChoiceField(
+        choices=[
+            (Report.Status.DISMISSED.value, _("No action")),
+            (Report.Status.RESOLVED.value, _("Action taken")),
+        ],
+        label=_("Outcome"),
+    )
 
 
 class MarkForm(ReasonForm):

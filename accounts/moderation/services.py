@@ -3,15 +3,17 @@ a report. Each moderator action writes its modlog row in its own transaction
 (``modlog_record``), with the moderator's mandatory reason.
 
 A moderator acts neither on their own account nor, unless a superuser, on a staff
-account, and nobody bans, mutes or playbans a built-in bot (the server plays it: a ban
-would forfeit every person's game against it). What a ban or a mute does to everything
-else the account holds (challenges, lobby seats, running games, feeds, websockets) is
-the account's lifecycle (``accounts.lifecycle``), run once the sanction commits.
+account, and nobody sanctions a built-in bot (``sanction_allowed``: the server plays
+it, and a ban would forfeit every person's game against it). A ban without an end is
+given only when chosen as permanent. What a ban or a mute does to everything else the
+account holds (challenges, lobby seats, running games, feeds, websockets) is the
+account's lifecycle (``accounts.lifecycle``), run once the sanction commits.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
+from functools import partial
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -28,14 +30,23 @@ from accounts.models import (
     Sanction,
     is_builtin_bot,
 )
-from accounts.moderation.errors import Conflict, InvalidRequest, NotAllowed
+from accounts.moderation.errors import Conflict, InvalidRequest, NotAllowed, NotFound
 from accounts.moderation.modlog import modlog_record, reason_clean
+from accounts.moderation.outcome_mail import report_outcome_mail
 from accounts.moderation.selectors import in_force, report_open_exists
 from games.models import ChatMessage, Game, Seat
 
 
+def sanction_allowed(target: User) -> bool:
+    """Whether any moderator may sanction ``target``: never a built-in bot (a ban would
+    forfeit every person's game against it)."""
+    return not is_builtin_bot(target)
+
+
 def target_check(*, moderator: User, user: User) -> None:
-    """Refuse a moderator's action on their own account, or on staff unless a superuser."""
+    """Refuse a moderator's action on their own account, on a built-in bot, or on staff
+    unless a superuser."""
+    sanction_target_check(user=user)
     if moderator.pk == user.pk:
         raise NotAllowed(_("a moderator does not act on their own account"), code="own_account")
     if (user.is_staff or user.is_superuser) and not moderator.is_superuser:
@@ -45,7 +56,7 @@ def target_check(*, moderator: User, user: User) -> None:
 def sanction_target_check(*, user: User) -> None:
     """Refuse a sanction of a built-in bot, by anyone: the server plays it, so a ban
     would forfeit every person's game against it and a mute would silence nobody."""
-    if is_builtin_bot(user):
+    if not sanction_allowed(user):
         raise NotAllowed(
             _("a built-in bot cannot be banned, muted or playbanned: the server plays it"),
             code="builtin_bot",
@@ -114,18 +125,43 @@ def report_create(
         )
 
 
+# What sanctions an account: a report closed after one of these is "action taken".
+SANCTIONING_ACTIONS = (
+    ModAction.Action.BAN,
+    ModAction.Action.PLAYBAN,
+    ModAction.Action.MUTE,
+    ModAction.Action.WARN,
+    ModAction.Action.MARK,
+    ModAction.Action.REVERT,
+)
+
+
+def _sanctioned_since(report: Report) -> bool:
+    return ModAction.objects.filter(
+        target_id=report.reported_id,
+        action__in=SANCTIONING_ACTIONS,
+        moderator__isnull=False,  # not the site's own playbans
+        created_at__gte=report.created_at,
+    ).exists()
+
+
 @transaction.atomic
 def report_close(*, report: Report, moderator: User, outcome: str, reason: str) -> Report:
-    """Close an open report: ``resolved`` (action was taken) or ``dismissed``."""
+    """Close an open report: ``resolved`` (action taken) or ``dismissed`` (no action).
+    A report about an account sanctioned since it was made is closed as action taken
+    whatever was asked (closing the others after a ban)."""
     if outcome not in (Report.Status.RESOLVED, Report.Status.DISMISSED):
         raise InvalidRequest(_("a report is resolved or dismissed"), code="report_outcome")
     reason = reason_clean(reason)
     locked = Report.objects.select_for_update().get(pk=report.pk)
     if locked.status != Report.Status.OPEN:
         raise Conflict(
-            _("report #%(pk)s is %(status)s already") % {"pk": locked.pk, "status": locked.status},
+            _("report #%(pk)s is closed already (%(status)s)")
+            % {"pk": locked.pk, "status": locked.get_status_display()},
             code="report_closed",
         )
+    if outcome == Report.Status.DISMISSED and _sanctioned_since(locked):
+        outcome = Report.Status.RESOLVED
     locked.status = outcome
     locked.resolved_at = timezone.now()
     locked.resolved_by = moderator
@@ -144,6 +180,7 @@ def report_close(*, report: Report, moderator: User, outcome: str, reason: str) 
         game=locked.game,
         report=locked,
     )
+    transaction.on_commit(partial(report_outcome_mail, report_id=locked.pk))
     return locked
 
 
@@ -163,28 +200,49 @@ def _sanction_create(
     reason: str,
     ends_at: datetime | None,
     report: Report | None,
+    preset: str = "",
 ) -> Sanction:
     """A new sanction of ``kind`` in force from now; it replaces the one in force (a
-    shorter ban made longer, a permanent one made temporary)."""
+    shorter ban made longer, a permanent one made temporary). The modlog row links the
+    report it came from and that report's game."""
     target_check(moderator=moderator, user=user)
     sanction_target_check(user=user)
     reason = reason_clean(reason)
+    preset_check(preset)
     now = timezone.now()
     if ends_at is not None and ends_at <= now:
         raise InvalidRequest(_("a sanction ends in the future"), code="ends_in_the_past")
-    _lift_in_force(user=user, kind=kind, by=moderator, reason="replaced by a newer one", now=now)
+    if kind != Sanction.Kind.WARNING:
+        _lift_in_force(
+            user=user, kind=kind, by=moderator, reason="replaced by a newer one", now=now
+        )
     sanction = Sanction.objects.create(
-        user=user, kind=kind, reason=reason, created_by=moderator, created_at=now, ends_at=ends_at
+        user=user,
+        kind=kind,
+        reason=reason,
+        preset=preset,
+        created_by=moderator,
+        created_at=now,
+        ends_at=ends_at,
     )
     modlog_record(
         moderator=moderator,
         action=action,
         reason=reason,
         target=user,
+        game=None if report is None else report.game,
         report=report,
         details={"sanction": sanction.pk, "until": _iso(ends_at)},
     )
     return sanction
+
+
+def preset_check(preset: str) -> None:
+    if preset and preset not in Sanction.Preset.values:
+        raise InvalidRequest(
+            _("a preset reason is one of %(value)s") % {"value": ", ".join(Sanction.Preset.values)},
+            code="preset",
+        )
 
 
 def _lift_in_force(*, user: User, kind: str, by: User, reason: str, now: datetime) -> int:
@@ -214,15 +272,27 @@ def ban_create(
     moderator: User,
     reason: str,
     ends_at: datetime | None = None,
+    permanent: bool = False,
     report: Report | None = None,
+    preset: str = "",
 ) -> Sanction:
-    """Ban ``user`` until ``ends_at`` (None: for good). From the commit on, their
+    """Ban ``user`` until ``ends_at``, or for good when ``permanent`` is chosen (a ban
+    without an end that was not chosen so is refused). From the commit on, their
     sessions, API tokens and websocket handshakes are refused (the checks read the ban
     in force), and the account's lifecycle runs for the ban: challenges both ways
     cancelled, lobby seats given up, running games forfeited, feeds and push
     subscriptions gone, websockets closed. ``sanction.enforced`` holds what each
     handler did once the commit has happened (at once when called outside a
     transaction)."""
+    if ends_at is None and not permanent:
+        raise InvalidRequest(
+            _("give the ban a length, or choose a permanent ban"), code="duration_required"
+        )
+    if ends_at is not None and permanent:
+        raise InvalidRequest(
+            _("a permanent ban has no end: give a length or permanent, not both"),
+            code="duration_and_permanent",
+        )
     sanction = _sanction_create(
         user=user,
         moderator=moderator,
@@ -231,6 +301,7 @@ def ban_create(
         reason=reason,
         ends_at=ends_at,
         report=report,
+        preset=preset,
     )
     sanction.enforced = lifecycle.account_changed_on_commit(  # type: ignore[attr-defined]
         user=user, change=lifecycle.Change.BAN
@@ -252,7 +323,13 @@ def ban_lift(*, user: User, moderator: User, reason: str) -> int:
 
 @transaction.atomic
 def mute_create(
-    *, user: User, moderator: User, reason: str, ends_at: datetime, report: Report | None = None
+    *,
+    user: User,
+    moderator: User,
+    reason: str,
+    ends_at: datetime,
+    report: Report | None = None,
+    preset: str = "",
 ) -> Sanction:
     """Mute ``user`` in every table chat until ``ends_at`` (over the API and the
     websocket alike: ``games.play.chat`` refuses their lines)."""
@@ -266,9 +343,62 @@ def mute_create(
         reason=reason,
         ends_at=ends_at,
         report=report,
+        preset=preset,
     )
     lifecycle.account_changed_on_commit(user=user, change=lifecycle.Change.MUTE)
     return sanction
+
+
+@transaction.atomic
+def warning_create(
+    *, user: User, moderator: User, reason: str, report: Report | None = None, preset: str = ""
+) -> Sanction:
+    """Warn ``user``: their next page shows the warning (its preset reason in their
+    language, and the moderator's words) until they acknowledge it."""
+    return _sanction_create(
+        user=user,
+        moderator=moderator,
+        kind=Sanction.Kind.WARNING,
+        action=ModAction.Action.WARN,
+        reason=reason,
+        ends_at=None,
+        report=report,
+        preset=preset,
+    )
+
+
+@transaction.atomic
+def warning_acknowledge(*, user: User, pk: int) -> Sanction:
+    """The player has read their warning ``pk``."""
+    warning = (
+        Sanction.objects.select_for_update()
+        .filter(pk=pk, user=user, kind=Sanction.Kind.WARNING)
+        .first()
+    )
+    if warning is None:
+        raise NotFound(_("no such warning"), code="not_found")
+    if warning.acknowledged_at is None:
+        warning.acknowledged_at = timezone.now()
+        warning.save(update_fields=["acknowledged_at"])
+    return warning
+
+
+@transaction.atomic
+def note_create(
+    *, user: User, moderator: User, text: str, report: Report | None = None
+) -> ModAction:
+    """A moderator's note on the account's record (the modlog keeps it; the player
+    never sees it)."""
+    if moderator.pk == user.pk:
+        raise NotAllowed(_("a moderator does not act on their own account"), code="own_account")
+    return modlog_record(
+        moderator=moderator,
+        action=ModAction.Action.NOTE,
+        reason=text,
+        target=user,
+        game=None if report is None else report.game,
+        report=report,
+    )
 
 
 @transaction.atomic
@@ -280,6 +410,36 @@ def mute_lift(*, user: User, moderator: User, reason: str) -> int:
         action=ModAction.Action.UNMUTE,
         reason=reason,
     )
+
+
+@transaction.atomic
+def playban_create(
+    *,
+    user: User,
+    moderator: User,
+    reason: str,
+    ends_at: datetime,
+    report: Report | None = None,
+    preset: str = "",
+) -> Sanction:
+    """A moderator's playban: no rated game until ``ends_at`` (besides the site's own
+    for abandoning rated games)."""
+    if ends_at is None:
+        raise InvalidRequest(_("a playban has an end"), code="ends_at_required")
+    sanction = _sanction_create(
+        user=user,
+        moderator=moderator,
+        kind=Sanction.Kind.PLAYBAN,
+        action=ModAction.Action.PLAYBAN,
+        reason=reason,
+        ends_at=ends_at,
+        report=report,
+        preset=preset,
+    )
+    # As a playban for abandoned games does (accounts.moderation.playbans): rated
+    # challenges cancelled, rated lobby seats given up.
+    lifecycle.account_changed_on_commit(user=user, change=lifecycle.Change.PLAYBAN)
+    return sanction
 
 
 @transaction.atomic
@@ -322,6 +482,7 @@ def mark_create(
         action=ModAction.Action.MARK,
         reason=reason,
         target=user,
+        game=None if report is None else report.game,
         report=report,
         details={"kind": kind},
     )

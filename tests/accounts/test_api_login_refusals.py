@@ -55,7 +55,7 @@ def test_a_banned_account_gets_no_session_and_no_token(user: Any, moderator: Any
 
 
 def test_a_banned_account_with_a_wrong_password_learns_nothing(user: Any, moderator: Any) -> None:
-    moderation.ban_create(user=user, moderator=moderator, reason="cheating", ends_at=None)
+    moderation.ban_create(user=user, moderator=moderator, reason="cheating", permanent=True)
 
     refused = log_in(user.username, "not the password")
 
@@ -63,7 +63,7 @@ def test_a_banned_account_with_a_wrong_password_learns_nothing(user: Any, modera
 
 
 def test_a_lifted_ban_lets_the_account_sign_in_again(user: Any, moderator: Any) -> None:
-    moderation.ban_create(user=user, moderator=moderator, reason="cheating", ends_at=None)
+    moderation.ban_create(user=user, moderator=moderator, reason="cheating", permanent=True)
     moderation.ban_lift(user=user, moderator=moderator, reason="appeal")
 
     signed_in = log_in(user.username)

@@ -17,6 +17,7 @@ DEFAULTS = {
     "language": "en",
     "email_turns": "each",
     "email_challenges": True,
+    "email_report_outcomes": False,
     "chat_enabled": True,
     "show_online": True,
     "card_colours": "two",

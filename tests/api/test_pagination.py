@@ -30,6 +30,7 @@ LISTS = [
     ("/api/v1/challenges/open", "/api/v1/challenges/open"),
     ("/api/v1/games/{game}/moves", "/api/v1/games/{game_id}/moves"),
     ("/api/v1/games/{game}/chat", "/api/v1/games/{game_id}/chat"),
+    ("/api/v1/reports", "/api/v1/reports"),
 ]
 
 

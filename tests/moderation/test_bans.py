@@ -28,7 +28,9 @@ pytestmark = pytest.mark.django_db
 
 def ban(user: Any, moderator: Any, *, hours: float | None = None, reason: str = "threats") -> Any:
     ends_at = None if hours is None else timezone.now() + timedelta(hours=hours)
-    return services.ban_create(user=user, moderator=moderator, reason=reason, ends_at=ends_at)
+    return services.ban_create(
+        user=user, moderator=moderator, reason=reason, ends_at=ends_at, permanent=ends_at is None
+    )
 
 
 def test_a_ban_ends_the_players_session_at_once(user: Any, moderator: Any) -> None:
@@ -121,7 +123,7 @@ def test_a_ban_from_the_admin_forfeits_the_players_games_for_the_others(
 
     response = moderator_client.post(
         f"/admin/auth/user/{cheat.pk}/act/ban/",
-        {"reason": "cheating with a second account", "days": ""},
+        {"reason": "cheating with a second account", "permanent": "on", "unit": "days"},
         follow=True,
     )
 

@@ -54,7 +54,7 @@ async def test_a_ban_closes_the_players_sockets_and_tells_their_table(
     assert (await table.receive_json_from())["type"] == "subscribed"
 
     def ban() -> None:
-        services.ban_create(user=cheat, moderator=moderator, reason="abuse")
+        services.ban_create(user=cheat, moderator=moderator, reason="abuse", permanent=True)
         ban_enforce(user=cheat)
 
     await database_sync_to_async(ban)()

@@ -69,7 +69,7 @@ def test_a_moderator_mutes_from_the_admin_and_the_player_reads_it(
     user: Any, moderator: Any, moderator_client: Client, client_for: Callable[[Any], Any]
 ) -> None:
     response = moderator_client.post(
-        f"/admin/auth/user/{user.pk}/act/mute/", {"reason": "spam", "hours": "6"}
+        f"/admin/auth/user/{user.pk}/act/mute/", {"reason": "spam", "length": "6", "unit": "hours"}
     )
 
     assert response.status_code == 302
@@ -97,11 +97,11 @@ def test_a_moderator_mutes_from_the_admin_and_the_player_reads_it(
 @pytest.mark.django_db
 def test_a_mute_needs_a_reason_in_the_admin(user: Any, moderator_client: Client) -> None:
     response = moderator_client.post(
-        f"/admin/auth/user/{user.pk}/act/mute/", {"reason": "", "hours": "6"}
+        f"/admin/auth/user/{user.pk}/act/mute/", {"reason": "", "length": "6", "unit": "hours"}
     )
 
     assert response.status_code == 200  # the form again, with its error
-    assert b"This field is required" in response.content
+    assert b"Choose a preset reason or write one." in response.content
     assert not Sanction.objects.exists() and not ModAction.objects.exists()
 
 

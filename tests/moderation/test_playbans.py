@@ -133,7 +133,7 @@ def test_only_rated_games_left_for_timeouts_or_absence_count(
     absent, users = rated_game(2, users=[user, user_factory()], moved=False)
     abandon(absent, 0, reason="absent")  # counts
     rated_game(2, users=[user, user_factory()], moved=False)
-    services.ban_create(user=user, moderator=moderator, reason="abuse")
+    services.ban_create(user=user, moderator=moderator, reason="abuse", permanent=True)
     ban_enforce(user=user)  # a ban's forfeit
 
     assert list(Abandonment.objects.values_list("user", "reason")) == [(user.pk, "absent")]

@@ -56,7 +56,9 @@ def test_a_player_reports_a_chat_line_its_game_and_a_profile(
     assert from_chat.json()["message"] == line
     assert (from_game.json()["origin"], from_game.json()["text"]) == ("game", "slow")
     assert (from_profile.json()["origin"], from_profile.json()["game"]) == ("profile", None)
-    assert [r["status"] for r in mine.json()] == ["open", "open", "open"]
+    assert [r["status"] for r in mine.json()["results"]] == ["open", "open", "open"]
+    assert [r["outcome"] for r in mine.json()["results"]] == [None, None, None]
+    assert (mine.json()["next"], mine.json()["previous"]) == (None, None)
     stored = Report.objects.get(reason="abuse")
     assert (stored.reporter, stored.reported, stored.game) == (alice, bob, game)
     assert stored.chat_message_id == line
@@ -246,4 +248,4 @@ def test_a_moderator_resolves_and_dismisses_reports_with_a_reason(
     again = moderator_client.post(
         f"/admin/accounts/report/{first.pk}/act/dismiss/", {"reason": "changed my mind"}
     )
-    assert again.status_code == 200 and b"is resolved already" in again.content
+    assert again.status_code == 200 and b"is closed already (Action taken)" in again.content

@@ -84,7 +84,10 @@ def test_staff_without_the_role_act_on_nothing_and_see_no_hidden_hand(
 
     for url in act_pages(scene):
         assert clerk.get(url).status_code == 403, url
-        assert clerk.post(url, {"reason": "because", "hours": "1"}).status_code == 403, url
+        assert (
+            clerk.post(url, {"reason": "because", "length": "1", "unit": "hours"}).status_code
+            == 403
+        ), url
         assert bare.get(url).status_code == 403, url
     deal_page = clerk.get(f"/admin/games/deal/{deal.pk}/change/")
     assert deal_page.status_code == 200 and b"Hidden information" not in deal_page.content
@@ -119,7 +122,8 @@ def test_moderators_and_superusers_act(
     deal_page = client.get(f"/admin/games/deal/{deal.pk}/change/")
     account_page = client.get(f"/admin/auth/user/{scene['bob'].pk}/change/")
     banned = client.post(
-        f"/admin/auth/user/{scene['bob'].pk}/act/ban/", {"reason": "abuse", "days": "3"}
+        f"/admin/auth/user/{scene['bob'].pk}/act/ban/",
+        {"reason": "abuse", "length": "3", "unit": "days"},
     )
     hidden = client.post(
         "/admin/games/chatmessage/",
@@ -162,13 +166,16 @@ def test_a_moderator_edits_no_account_and_sanctions_no_staff(
         f"/admin/auth/user/{moderator.pk}/change/", {"is_superuser": "on"}
     )
     on_staff = moderator_client.post(
-        f"/admin/auth/user/{colleague.pk}/act/ban/", {"reason": "rival", "days": ""}
+        f"/admin/auth/user/{colleague.pk}/act/ban/",
+        {"reason": "rival", "permanent": "on", "unit": "days"},
     )
     on_self = moderator_client.post(
-        f"/admin/auth/user/{moderator.pk}/act/mute/", {"reason": "test", "hours": "1"}
+        f"/admin/auth/user/{moderator.pk}/act/mute/",
+        {"reason": "test", "length": "1", "unit": "hours"},
     )
     by_superuser = admin_client.post(
-        f"/admin/auth/user/{colleague.pk}/act/ban/", {"reason": "abused the role", "days": ""}
+        f"/admin/auth/user/{colleague.pk}/act/ban/",
+        {"reason": "abused the role", "permanent": "on", "unit": "days"},
     )
 
     assert (edit.status_code, add.status_code, promote.status_code) == (403, 403, 403)
