@@ -299,6 +299,7 @@ def _mute(moderator: User, user: User, form: Any, data: dict[str, Any], report: 
         ends_at=form.ends_at(),
         report=report,
     )
+    assert mute.ends_at is not None  # a mute always ends
     return _("%(user)s is muted in chat until %(until)s (%(zone)s).") % {
         "zone": formats.zone_name(),
         "user": user,
@@ -315,6 +316,7 @@ def _playban(moderator: User, user: User, form: Any, data: dict[str, Any], repor
         ends_at=form.ends_at(),
         report=report,
     )
+    assert playban.ends_at is not None  # a playban always ends
     return _("%(user)s may not play rated games until %(until)s (%(zone)s).") % {
         "zone": formats.zone_name(),
         "user": user,
