@@ -1,0 +1,303 @@
+"""The game, its seats, its deals and the append-only move log.
+
+Only the commands of ``games.play`` write these tables. Reads go through
+``games.read``; what a user may see of a deal is always built by the engine's
+per-seat view, never from the raw columns below (``Deal.deck`` and ``Deal.state`` hold
+every hidden card).
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy
+
+from games.engine import Deal as EngineDeal
+from games.engine import Ruleset
+from games.fields import JSONTextField
+
+# Public ids and invite codes: lowercase letters and digits without look-alikes.
+
+
+_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+
+
+def new_public_id() -> str:
+    """A random, non-sequential id for URLs (31**12, about 2**59 values)."""
+    return "".join(secrets.choice(_ALPHABET) for _ in range(12))
+
+
+def new_invite_code() -> str:
+    return "".join(secrets.choice(_ALPHABET) for _ in range(10))
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        LOBBY = "lobby"
+        ACTIVE = "active"
+        FINISHED = "finished"
+        ABORTED = "aborted"
+
+    class Visibility(models.TextChoices):
+        PUBLIC = "public"
+        PRIVATE = "private"
+
+    class TimeControl(models.TextChoices):
+        LIVE = "live", gettext_lazy("Live")
+        CORRESPONDENCE = "correspondence", gettext_lazy("Correspondence")
+
+    public_id = models.CharField(max_length=16, unique=True, default=new_public_id, editable=False)
+    # The preset the ruleset was copied from (the "variant" of the game lists) and the
+    # whole ruleset as it was at creation, house rules included: editing a preset
+    # never changes a running game.
+    preset = models.CharField(max_length=32)
+    ruleset = models.JSONField()
+    players = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.LOBBY)
+    visibility = models.CharField(
+        max_length=10, choices=Visibility.choices, default=Visibility.PUBLIC
+    )
+    invite_code = models.CharField(max_length=16, blank=True, default="")
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games_created"
+    )
+
+    # Time control (enforced by the live-play part: deadlines and sweeps).
+    time_control = models.CharField(
+        max_length=16, choices=TimeControl.choices, default=TimeControl.CORRESPONDENCE
+    )
+    seconds_per_turn = models.PositiveIntegerField(null=True, blank=True)
+    days_per_move = models.PositiveSmallIntegerField(null=True, blank=True)
+    rated = models.BooleanField(default=False)
+    # Timeout policy of this game (live-play part); null: the site's default
+    # (settings LIVE_STRIKES / CORRESPONDENCE_STRIKES, LIVE_ABSENT_WAIT_S).
+    strike_limit = models.PositiveSmallIntegerField(null=True, blank=True)
+    absent_wait_s = models.PositiveIntegerField(null=True, blank=True)
+    # Live games: each seat's time bank for the whole game, in seconds (0: none). A
+    # turn may run past ``seconds_per_turn`` into the mover's bank (games.clock).
+    time_bank_s = models.PositiveIntegerField(default=0)
+    # Play chips (games.chips): what each player puts into the pot when the game starts
+    # (0: none). The pot is in the chip ledger: the game's stakes, payouts and refunds.
+    stake = models.PositiveIntegerField(default=0)
+    # The cards drawn for the seats before the first deal, where the ruleset seats by
+    # drawn cards (``games.engine.seating.SeatingDraw.to_dict``; null: no draw).
+    seating_draw = models.JSONField(null=True, blank=True)
+
+    # The number of moves logged so far: a client's expected ply, the version of the state.
+    ply = models.PositiveIntegerField(default=0)
+    # The deadline of the current turn; it belongs to ``ply``.
+    deadline_at = models.DateTimeField(null=True, blank=True)
+    # When the current turn started (a live turn's bank is used from
+    # ``turn_started_at + seconds_per_turn`` on).
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    # The current turn is a built-in bot's, whose moves a queued task plays. A lost
+    # task (a Redis restart) would stall the game: the bot sweep finds these games
+    # when ``updated_at`` (their last move) is too old, and plays them.
+    bot_to_move = models.BooleanField(default=False)
+    # The seat whose turn it is (the current deal's snapshot says the same): a column,
+    # so that "whose turn", "my turn" and the sweeps are index lookups, not JSON reads.
+    to_move = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The deal being played (or the last one played); 0 before the start.
+    deal_number = models.PositiveSmallIntegerField(default=0)
+    # A live table's pause between deals: when the last deal ended and when the next one
+    # is dealt (the deal sweep honours it), and the seats that are ready for it (the
+    # next deal starts at once when every person still in is). Null: no pause.
+    deal_over_at = models.DateTimeField(null=True, blank=True)
+    next_deal_at = models.DateTimeField(null=True, blank=True)
+    deal_ready = models.JSONField(default=list, blank=True)
+    # Match outcome: the winning positions and why the game ended.
+    winners = models.JSONField(default=list, blank=True)
+    end_reason = models.CharField(max_length=16, blank=True, default="")
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            # The game lists: by status (and visibility), by variant, newest first.
+            models.Index(
+                fields=["status", "visibility", "-created_at"], name="game_status_vis_created"
+            ),
+            models.Index(fields=["preset", "status", "-created_at"], name="game_preset_created"),
+            models.Index(fields=["-created_at"], name="game_created"),
+            # The deadline sweep of the live-play part.
+            models.Index(
+                fields=["deadline_at"],
+                name="game_active_deadline",
+                condition=Q(status="active", deadline_at__isnull=False),
+            ),
+            # The sweep of the pauses between deals that are due.
+            models.Index(
+                fields=["next_deal_at"],
+                name="game_active_next_deal",
+                condition=Q(status="active", next_deal_at__isnull=False),
+            ),
+            # The sweep of stalled bot turns.
+            models.Index(
+                fields=["updated_at"],
+                name="game_bot_to_move",
+                condition=Q(status="active", bot_to_move=True),
+            ),
+            # A player's recent games: whether and when each of their games finished,
+            # one index-only probe per seat. (The condition is one a query states
+            # without a parameter, so that a prepared statement's plan may use it.)
+            models.Index(
+                fields=["id"],
+                include=["status", "finished_at"],
+                name="game_finished",
+                condition=Q(finished_at__isnull=False),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.preset} game {self.public_id} ({self.status})"
+
+    def get_ruleset(self) -> Ruleset:
+        return Ruleset.from_dict(self.ruleset)
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in (self.Status.FINISHED, self.Status.ABORTED)
+
+    @property
+    def is_private(self) -> bool:
+        return self.visibility == self.Visibility.PRIVATE
+
+    def engine_ruleset(self) -> Ruleset:
+        """The match's ruleset, which its deals' snapshots leave out (``Deal.restore``)."""
+        return Ruleset.from_dict(self.ruleset)
+
+
+class Seat(models.Model):
+    class Status(models.TextChoices):
+        ACTIVE = "active"
+        LEFT = "left"  # away; the seat, and its total, wait for the same user to rejoin
+        OUT = "out"  # resigned or removed: the server plays the seat's turns from now on
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats"
+    )
+    position = models.PositiveSmallIntegerField()
+    # The running match total. It never resets: leaving and rejoining keeps it.
+    total = models.IntegerField(default=0)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.ACTIVE)
+    # Consecutive turns played by the server on timeout (live-play part).
+    strikes = models.PositiveSmallIntegerField(default=0)
+    # Live games: how much of the game's ``time_bank_s`` this seat has used (ms).
+    time_bank_used_ms = models.PositiveIntegerField(default=0)
+    joined_at = models.DateTimeField(auto_now_add=True)
+    # When the game ended (finished or aborted; the game's ``finished_at``), copied to
+    # every seat in the transaction that ends it; null while it is in the lobby or
+    # running. A player's lists read their own seats by it, never every game they
+    # ever sat in.
+    game_ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "position"], name="seat_unique_position"),
+            models.UniqueConstraint(fields=["game", "user"], name="seat_unique_user"),
+        ]
+        indexes = [
+            models.Index(fields=["user", "game"], name="seat_user_game"),
+            # A player's games in the lobby or running: "my games", "my turn".
+            models.Index(
+                fields=["user", "game"],
+                name="seat_user_running",
+                condition=Q(game_ended_at__isnull=True),
+            ),
+            # A player's ended games, the latest first: recent games, the finished tab.
+            models.Index(
+                fields=["user", "-game_ended_at", "-game"],
+                name="seat_user_ended",
+                condition=Q(game_ended_at__isnull=False),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.position} of {self.game_id}"
+
+
+class Deal(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="deals")
+    number = models.PositiveSmallIntegerField()  # 1, 2, ... within the match
+    dealer = models.PositiveSmallIntegerField()
+    # Server-only: the shuffled deck order (top first), the physical id of each deck
+    # position and the seeds of any stock reshuffles. Never serialised; with the move
+    # log they rebuild the deal exactly (replay).
+    deck = models.JSONField()
+    card_ids = models.JSONField()
+    reshuffle_seeds = models.JSONField(default=list)
+    # Snapshot of the engine state after the last move: a cache, the log is the truth.
+    # Without the ruleset, which the game row holds once for the whole match; as text,
+    # since it is only ever read and written whole (see ``restore`` and ``keep``).
+    state = JSONTextField()
+    # The engine's result once the deal is over: winner, finish, scores.
+    result = models.JSONField(null=True, blank=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="deal_unique_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"deal {self.number} of {self.game_id}"
+
+    def restore(self, ruleset: Ruleset) -> EngineDeal:
+        """The engine's deal from its snapshot and ``ruleset``, the game's
+        (``Game.engine_ruleset``)."""
+        return EngineDeal.from_dict(self.state, ruleset=ruleset)
+
+    def keep(self, deal: EngineDeal) -> None:
+        """Take ``deal``'s snapshot (saved by the caller)."""
+        self.state = deal.to_dict(with_ruleset=False)
+
+
+class Move(models.Model):
+    """One entry of a game's append-only log, numbered by ``ply`` (1, 2, ...)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    ply = models.PositiveIntegerField()
+    deal = models.ForeignKey(
+        Deal, on_delete=models.CASCADE, related_name="moves", null=True, blank=True
+    )
+    seat = models.ForeignKey(Seat, on_delete=models.PROTECT, related_name="moves")
+    # Who sent it: the seat's user, or None when the server played it (a seat that is
+    # out, a timeout).
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        null=True,
+        blank=True,
+    )
+    kind = models.CharField(max_length=24)  # the action type: draw_stock, discard, resign ...
+    payload = models.JSONField()  # the action as sent (engine ``to_dict``)
+    public = models.JSONField()  # what everyone may see of it
+    private = models.JSONField(null=True, blank=True)  # what only the mover saw (the card drawn)
+    # NULL (not "") is "no key": the partial unique index below skips it.
+    idempotency_key = models.CharField(max_length=128, null=True, blank=True)  # noqa: DJ001
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["ply"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "ply"], name="move_unique_ply"),
+            models.UniqueConstraint(
+                fields=["game", "user", "idempotency_key"],
+                name="move_unique_idempotency_key",
+                condition=Q(idempotency_key__isnull=False),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"ply {self.ply} of {self.game_id}: {self.kind}"
