@@ -1,7 +1,7 @@
 """A player's history: every game they played, filtered (the export is
 ``accounts.export``).
 
-The games come from ``games.read.selectors.game_list`` (the user's seats, with the
+The games come from ``games.read.game_lists.game_list`` (the user's seats, with the
 history filters); an entry is one game as its player sees it afterwards: the
 result, the place, the opponents and what the game did to their rating.
 """
@@ -17,7 +17,8 @@ from django.db.models import Prefetch, QuerySet
 from accounts.models import RatingChange
 from games.models import Game, Seat
 from games.ratings import match_ranks
-from games.read.selectors import HISTORY_RESULTS, game_list, user_card
+from games.read.game_lists import HISTORY_RESULTS, game_list
+from games.read.selectors import user_card
 
 RESULTS = HISTORY_RESULTS
 TIME_CONTROLS = tuple(Game.TimeControl.values)

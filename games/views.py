@@ -28,7 +28,7 @@ from games.errors import GameNotFound, InvalidRequest
 from games.models import Game
 from games.notify import calendar, links, preferences, push, tokens, wording
 from games.notify.forms import NotificationSettingsForm
-from games.read import queue, selectors
+from games.read import catalogue, game_lists, queue, selectors
 from games.read.challenges import cancelled_for_account_rows
 from games.read.list_rows import list_rows
 from games.read.score_sheet import score_sheet
@@ -69,7 +69,7 @@ def play(request: HttpRequest) -> HttpResponse:
     The presets come with the page, as the API lists them: fetched afterwards, they
     pushed the form down under a reader's cursor."""
     return render(
-        request, "games/play.html", {"bots": _bots(), "presets": selectors.ruleset_presets()}
+        request, "games/play.html", {"bots": _bots(), "presets": catalogue.ruleset_presets()}
     )
 
 
@@ -84,13 +84,13 @@ def game_list(request: HttpRequest) -> HttpResponse:
     if time_control not in LIST_TIME_CONTROLS:
         time_control = ""
     filters = {"mine": True, "status": tab, "time_control": time_control}
-    games = selectors.game_list(user=user, filters=filters)
+    games = game_lists.game_list(user=user, filters=filters)
     if tab == "active":
         games = queue.by_urgency(games, user)
     elif tab == "my_turn":
         games = queue.turns_by_deadline(games)
-    elif tab in selectors.ENDED_STATUSES:  # the most recently ended LIST_LIMIT
-        games = selectors.newest_ended_first(games)
+    elif tab in game_lists.ENDED_STATUSES:  # the most recently ended LIST_LIMIT
+        games = game_lists.newest_ended_first(games)
     else:  # the page shows the most recent LIST_LIMIT
         games = games.order_by("-created_at", "-pk")
     summaries = [selectors.game_summary(game, user) for game in games[:LIST_LIMIT]]

@@ -17,7 +17,7 @@ from rest_framework.serializers import Serializer
 from accounts.authentication import request_user
 from games.api.view_serializers import MELD_KINDS, CardPairSerializer
 from games.api.views import GAME_ID, GameAPIView
-from games.read import selectors
+from games.read import meld_check, selectors
 from remi_site import strict_fields as strict
 from remi_site.api_errors import error_response, error_responses
 
@@ -152,5 +152,5 @@ class GameMeldCheckView(GameAPIView):
         user = request_user(request)
         game = selectors.game_get(public_id=game_id, user=user)
         return Response(
-            selectors.meld_check_for(game=game, user=user, melds=body.validated_data["melds"])
+            meld_check.meld_check_for(game=game, user=user, melds=body.validated_data["melds"])
         )

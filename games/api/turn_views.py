@@ -23,7 +23,7 @@ from games.api.views import (
 )
 from games.errors import GameError
 from games.play.turn import MAX_TURN_ACTIONS, TURN_KEY_SUFFIX, game_turn
-from games.read import selectors
+from games.read import move_log, selectors
 from remi_site import strict_fields as strict
 from remi_site.api_errors import error_response, error_responses
 
@@ -104,7 +104,7 @@ class GameTurnView(GameAPIView):
         body = {
             "replayed": result.replayed,
             "moves": [
-                selectors.move_entry(move, position=position, full=False, own=True)
+                move_log.move_entry(move, position=position, full=False, own=True)
                 for move in result.moves
             ],
             "game": view,

@@ -28,7 +28,7 @@ from games.play.create import game_create
 from games.play.lobby import game_abort, game_join, game_leave, game_start
 from games.play.pause import game_deal_ready
 from games.play.resign import game_resign
-from games.read import selectors
+from games.read import catalogue, game_lists, move_log, selectors
 from remi_site.api_errors import ApiError, error_response, error_responses
 from remi_site.pagination import (
     CURSOR_PARAMETERS,
@@ -98,7 +98,7 @@ class RulesetListView(GameAPIView):
         },
     )
     def get(self, request: Request) -> Response:
-        return SequencePagination().page_of_sequence(request, selectors.ruleset_presets())
+        return SequencePagination().page_of_sequence(request, catalogue.ruleset_presets())
 
 
 class BotListView(GameAPIView):
@@ -117,7 +117,7 @@ class BotListView(GameAPIView):
         },
     )
     def get(self, request: Request) -> Response:
-        return SequencePagination().page_of_sequence(request, selectors.bot_list())
+        return SequencePagination().page_of_sequence(request, catalogue.bot_list())
 
 
 # ------------------------------------------------------------------ games
@@ -143,7 +143,7 @@ class GameListView(GameAPIView):
         filters = s.GameListFilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
         user = request_user(request)
-        games = selectors.game_list(user=user, filters=filters.validated_data)
+        games = game_lists.game_list(user=user, filters=filters.validated_data)
         my_turn = filters.validated_data.get("status") == "my_turn"
         paginator = QueuePagination() if my_turn else GamePagination()
         page = paginator.paginate_queryset(games, request, view=self) or []
@@ -176,7 +176,7 @@ class GameListView(GameAPIView):
         data = s.GameCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         fields = dict(data.validated_data)
-        fields["bots"] = selectors.bot_users(usernames=fields["bots"])
+        fields["bots"] = catalogue.bot_users(usernames=fields["bots"])
         user = request_user(request)
         game = game_create(owner=user, **fields)
         view = selectors.game_view_for(
@@ -469,7 +469,7 @@ class GameActionView(GameAPIView):
         )
         body = {
             "replayed": result.replayed,
-            "move": selectors.move_entry(
+            "move": move_log.move_entry(
                 result.move, position=result.seat.position, full=False, own=True
             ),
             "game": view,
@@ -534,7 +534,7 @@ class GameMoveListView(GameAPIView):
         log: dict[str, Any] = {}
 
         def read(after: int, limit: int) -> tuple[list[Any], int | None]:
-            log.update(selectors.move_log_for(game=game, user=user, after=after, limit=limit))
+            log.update(move_log.move_log_for(game=game, user=user, after=after, limit=limit))
             return log["moves"], log["next_after"]
 
         pages = LogPagination()

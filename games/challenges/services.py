@@ -32,8 +32,8 @@ from games.models import Challenge, Game
 from games.play import sanctions
 from games.play.create import game_create
 from games.play.lobby import game_join, game_start
+from games.read.catalogue import bot_users
 from games.read.challenges import challenge_entry
-from games.read.selectors import bot_users
 from games.stream_events import ChallengeEvent, challenge_event
 
 

@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.models import Game, Seat
 from games.notify.tokens import Kind
-from games.read.selectors import preset_name
+from games.read.catalogue import preset_name
 from remi_site import formats
 
 END_REASONS = {

@@ -13,7 +13,8 @@ from django.utils.translation import gettext as _
 
 from games.errors import GameNotFound
 from games.models import Challenge
-from games.read.selectors import preset_name, user_card
+from games.read.catalogue import preset_name
+from games.read.selectors import user_card
 
 Direction = Literal["in", "out"]
 

@@ -18,7 +18,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_noop, ngettext
 
-from games.read.selectors import preset_name
+from games.read.catalogue import preset_name
 from remi_site import formats
 
 # The words of the rows, translated once per page (``_Page.word``).

@@ -18,9 +18,11 @@ from games.engine import Deal as EngineDeal
 from games.engine import Ruleset, action_from_dict
 from games.errors import Conflict
 from games.models import Deal, Game, Move, Seat
+from games.read.catalogue import preset_name
+from games.read.move_log import move_entry
 from games.read.replay import NON_ENGINE_KINDS, deal_as_dealt
 from games.read.results import deal_log
-from games.read.selectors import move_entry, preset_name, user_card
+from games.read.selectors import user_card
 
 NOT_FINISHED = "game_not_finished"
 

@@ -1,4 +1,7 @@
-"""Reads of games: lists, the viewer's view of a game, the move log.
+"""Reads of a game: finding it (by id, by invite), its seats, and the viewer's view of it.
+
+Lists of games are in ``game_lists``, the move log in ``move_log``, the melds check in
+``meld_check``, the presets and bots in ``catalogue``.
 
 Everything a user sees of a deal is built by the engine's per-seat view
 (``deal.view(seat)``; ``view(None)`` for spectators). The raw ``Deal.deck``
@@ -15,123 +18,31 @@ from typing import Any
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.models import User as AuthUser
 from django.db.models import (
-    Count,
-    F,
-    IntegerField,
     Model,
     OuterRef,
     Prefetch,
-    Q,
     QuerySet,
     Subquery,
 )
-from django.db.models.fields.json import KeyTextTransform
-from django.db.models.functions import Cast
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.models import BUILTIN_BOTS
 from games import clock, ratings
 from games.chips.selectors import game_chips
-from games.engine import (
-    PRESETS,
-    IllegalAction,
-    IllegalMeld,
-    Meld,
-    Ruleset,
-    arrange_meld,
-    meld_value,
-)
 from games.engine import Deal as EngineDeal
+from games.engine import (
+    Ruleset,
+)
 from games.engine.legal import legal_moves
-from games.engine.rulesets import SCORING_BY_AGREEMENT
 from games.engine.seating import SeatingDraw
-from games.engine_words import engine_text, preset_description, preset_display_name
-from games.errors import Conflict, GameNotFound, InvalidRequest, NotAllowed
-from games.models import Deal, Game, Move, PlayerSettings, Seat
-from games.read.plans import as_any_player
-from games.read.queue import turns_by_deadline
-from games.read.results import deal_log, finished_deals
+from games.errors import GameNotFound
+from games.models import Deal, Game, PlayerSettings, Seat
+from games.read.catalogue import ruleset_shown
+from games.read.results import finished_deals
 from games.read.rules import house_rules_of
-from games.refusals import refusal_text
 from remi_site.prepared import PreparedQuery
 
 User = AuthUser | AnonymousUser
-
-LIST_STATUSES = ("open", "my_turn", "active", "finished", "aborted", "lobby")
-# The lists of games not yet over, and of ended games ("open" lists lobbies).
-RUNNING_STATUSES = ("open", "my_turn", "active", "lobby")
-ENDED_STATUSES = ("finished", "aborted")
-
-
-# ------------------------------------------------------------------ rulesets
-
-
-def preset_name(preset: str) -> str:
-    """The one name a preset goes by on every page (its ruleset's display name), in the
-    active language."""
-    return preset_display_name(preset)
-
-
-def _ruleset_shown(ruleset: Mapping[str, Any]) -> dict[str, Any]:
-    """A stored ruleset with the words players read in the active language (a preset's
-    name and description; a name of the host's own stays as written)."""
-    shown = dict(ruleset)
-    for key in ("display_name", "description"):
-        if isinstance(shown.get(key), str):
-            shown[key] = engine_text(shown[key])
-    return shown
-
-
-def ruleset_presets() -> list[dict[str, Any]]:
-    """Every preset with every field (``Ruleset.to_dict``), its name and description in
-    the active language."""
-    return [
-        {
-            "name": name,
-            "ruleset": {
-                **ruleset.to_dict(),
-                "display_name": preset_display_name(name),
-                "description": preset_description(name),
-            },
-            "scoring_by_agreement": name in SCORING_BY_AGREEMENT,
-        }
-        for name, ruleset in PRESETS.items()
-    ]
-
-
-def bot_users(*, usernames: Sequence[str]) -> list[AuthUser]:
-    """The bot accounts with these usernames, in order; ``InvalidRequest`` names one
-    that is not a bot."""
-    found = {
-        user.username: user
-        for user in AuthUser.objects.select_related("profile").filter(
-            BUILTIN_BOTS, username__in=usernames
-        )
-    }
-    missing = [name for name in usernames if name not in found]
-    if missing:
-        raise InvalidRequest(
-            _("no bot named %(value)s") % {"value": repr(missing[0])}, code="unknown_bot"
-        )
-    return [found[name] for name in usernames]
-
-
-def bot_list() -> list[dict[str, Any]]:
-    """The built-in bots one may seat in a game, weakest first (external bot accounts
-    join games by themselves)."""
-    bots = AuthUser.objects.select_related("profile").filter(BUILTIN_BOTS)
-    return [
-        {
-            "username": bot.username,
-            "display_name": bot.profile.display_name,
-            "bot_level": bot.profile.bot_level,
-            "avatar": bot.profile.avatar,
-            # Stored in English (accounts.services.BUILTIN_BOTS), read in the reader's.
-            "bio": engine_text(bot.profile.bio),
-        }
-        for bot in sorted(bots, key=lambda bot: (bot.profile.bot_level or 0, bot.username))
-    ]
 
 
 def game_for_invite(*, invite_code: str) -> Game:
@@ -220,7 +131,7 @@ def seats_for_play() -> QuerySet[Seat]:
     )
 
 
-def _seats_prefetch() -> Any:
+def seats_prefetch() -> Any:
     return Prefetch("seats", queryset=seats_with_players())
 
 
@@ -295,170 +206,6 @@ def seat_of(game: Game, user: User) -> Seat | None:
     return next((seat for seat in game.seats.all() if seat.user_id == user.pk), None)
 
 
-def game_list(*, user: AuthUser, filters: Mapping[str, Any]) -> QuerySet[Game]:
-    """Games the user may see, newest first, narrowed by ``filters``:
-
-    - ``status``: ``open`` (public games in the lobby with a free seat, not yours),
-      ``lobby``, ``active``, ``finished`` or ``aborted``;
-    - ``mine``: only games the user sits in;
-    - ``variant``: the preset name;
-    - the filters of a player's history (``_history_filters``): ``played``,
-      ``result``, ``opponent``, ``time_control``, ``since`` and ``until``.
-
-    ``status=my_turn`` gives the running games waiting for the user's move (the
-    game's ``to_move`` column is the seat whose turn it is).
-    """
-    # From the user's own seats (an index), not a check on every visible game: "mine"
-    # and "my turn" stay as fast with 100,000 games in the database as with 10. A
-    # status not yet over reads only the seats of games not yet over (the partial
-    # index ``seat_user_running``), so a veteran's finished games cost nothing there.
-    status = filters.get("status")
-    mine = _seats_of(user, status).values("game_id")
-    if (filters.get("mine") or status == "my_turn") and status in ENDED_STATUSES:
-        games = _ended_games_of(user)
-    elif filters.get("mine") or status == "my_turn":
-        games = Game.objects.filter(pk__in=mine)
-    else:
-        games = Game.objects.filter(Q(visibility=Game.Visibility.PUBLIC) | Q(pk__in=mine))
-    # A list shows no game's ruleset: its JSON stays in the database, except for the
-    # games waiting for players, whose house rules are shown before anyone joins.
-    games = games.select_related("owner").prefetch_related(_seats_prefetch())
-    if status not in ("open", Game.Status.LOBBY):
-        games = games.defer("ruleset")
-    if status:
-        if status not in LIST_STATUSES:
-            raise InvalidRequest(
-                _("unknown status filter %(status)s") % {"status": repr(status)},
-                code="invalid_filter",
-            )
-        if status == "my_turn":
-            waiting = Seat.objects.filter(
-                user_id=user.pk,
-                game_ended_at__isnull=True,
-                status=Seat.Status.ACTIVE,
-                game__status=Game.Status.ACTIVE,
-                position=F("game__to_move"),
-            ).values("game_id")
-            # The queue: the most urgent deadline first.
-            games = turns_by_deadline(games.filter(pk__in=waiting, status=Game.Status.ACTIVE))
-        elif status == "open":
-            games = (
-                games.annotate(taken=Count("seats"))
-                .filter(
-                    status=Game.Status.LOBBY,
-                    visibility=Game.Visibility.PUBLIC,
-                    taken__lt=F("players"),
-                )
-                .exclude(pk__in=mine)
-            )
-        else:
-            games = games.filter(status=status)
-            if status == Game.Status.FINISHED:
-                # Every finished game has its end time: said so, the list may read the
-                # ended games' index (``game_finished``) rather than every game's.
-                games = games.filter(finished_at__isnull=False)
-    variant = filters.get("variant")
-    if variant:
-        games = games.filter(preset=variant)
-    return _history_filters(games, user, filters)
-
-
-def _seats_of(user: AuthUser, status: str | None) -> QuerySet[Seat]:
-    """The user's seats that can be in a list of ``status``: those of games not yet
-    over, of ended games, or all."""
-    seats = Seat.objects.filter(user_id=user.pk)
-    if status in RUNNING_STATUSES:
-        return seats.filter(game_ended_at__isnull=True)
-    if status in ENDED_STATUSES:
-        return seats.filter(game_ended_at__isnull=False)
-    return seats
-
-
-def _ended_games_of(user: AuthUser) -> QuerySet[Game]:
-    """The ended games the user sat in, each annotated with ``ended_at`` (their seat's
-    copy of the end time): ordered by it, newest first, a list walks the user's part
-    of the index ``seat_user_ended`` and stops at its page, however many they ended."""
-    return Game.objects.filter(
-        seats__user_id=as_any_player(user.pk), seats__game_ended_at__isnull=False
-    ).annotate(ended_at=F("seats__game_ended_at"))
-
-
-def newest_ended_first(games: QuerySet[Game]) -> QuerySet[Game]:
-    """A list of ended games of the user (``status`` finished or aborted, ``mine``),
-    the most recently ended first."""
-    return games.order_by(F("ended_at").desc(), "-pk")
-
-
-HISTORY_RESULTS = ("won", "lost", "playing", "aborted")
-# More seats than any table has: how many entries of ``Game.winners`` to look at.
-_MOST_SEATS = 8
-
-
-def _history_filters(
-    games: QuerySet[Game], user: AuthUser, filters: Mapping[str, Any]
-) -> QuerySet[Game]:
-    """Narrow ``games`` (the user's, for a history) by:
-
-    - ``played``: only games that started;
-    - ``result``: ``won`` (finished with the user among the winners: a shared first
-      counts, as in the statistics), ``lost`` (finished otherwise), ``playing`` or
-      ``aborted``;
-    - ``opponent``: a username (any case) that sat at the table with the user;
-    - ``time_control``: ``live`` or ``correspondence``;
-    - ``since``, ``until``: the dates (UTC) the game started between, both included.
-    """
-    if filters.get("played"):
-        games = games.filter(started_at__isnull=False)
-    result = filters.get("result")
-    if result:
-        if result not in HISTORY_RESULTS:
-            raise InvalidRequest(
-                _("unknown result filter %(result)s") % {"result": repr(result)},
-                code="invalid_filter",
-            )
-        if result in ("won", "lost"):
-            won = _games_won(user)
-            games = games.filter(status=Game.Status.FINISHED)
-            games = games.filter(pk__in=won) if result == "won" else games.exclude(pk__in=won)
-        else:
-            status = Game.Status.ACTIVE if result == "playing" else Game.Status.ABORTED
-            games = games.filter(status=status)
-    opponent = filters.get("opponent")
-    if opponent:
-        met = (
-            Seat.objects.filter(user__username__iexact=opponent)
-            .exclude(user_id=user.pk)
-            .values("game_id")
-        )
-        games = games.filter(pk__in=met)
-    time_control = filters.get("time_control")
-    if time_control:
-        games = games.filter(time_control=time_control)
-    if filters.get("since"):
-        games = games.filter(started_at__date__gte=filters["since"])
-    if filters.get("until"):
-        games = games.filter(started_at__date__lte=filters["until"])
-    return games
-
-
-def _games_won(user: AuthUser) -> QuerySet[Seat, Any]:
-    """Ids of the finished games the user won: their seat's position is one of the
-    game's ``winners`` (a JSON list, read entry by entry so that SQLite can too)."""
-    entries = {
-        f"winner_{index}": Cast(KeyTextTransform(str(index), "game__winners"), IntegerField())
-        for index in range(_MOST_SEATS)
-    }
-    among_winners = Q()
-    for name in entries:
-        among_winners |= Q(**{name: F("position")})
-    return (
-        Seat.objects.filter(user_id=user.pk, game__status=Game.Status.FINISHED)
-        .annotate(**entries)
-        .filter(among_winners)
-        .values("game_id")
-    )
-
-
 # ------------------------------------------------------------------ the viewer's view
 
 
@@ -515,7 +262,7 @@ def game_view_for(
         "id": game.public_id,
         "status": game.status,
         "preset": game.preset,
-        "ruleset": _ruleset_shown(game.ruleset),
+        "ruleset": ruleset_shown(game.ruleset),
         "house_rules": house_rules_of(game.preset, game.ruleset),
         "players": game.players,
         "visibility": game.visibility,
@@ -705,155 +452,4 @@ def seating_view(game: Game) -> dict[str, Any] | None:
 # ------------------------------------------------------------------ asking about melds
 
 
-def meld_check_for(*, game: Game, user: User, melds: Sequence[Sequence[int]]) -> dict[str, Any]:
-    """What the engine says of melds the seated ``user`` holds in the current deal: each
-    meld laid out with its kind and value, or why it is none (``IllegalMeld`` code),
-    and whether laying them all down now would be their opening (``Deal.check_opening``:
-    the ruleset's minimum and its other conditions).
-
-    ``melds`` name cards by the ids of the user's own hand; any other id is refused
-    without saying what it is. Nothing is changed and nothing is revealed but the
-    user's own cards.
-    """
-    seat = seat_of(game, user)
-    if seat is None:
-        raise NotAllowed(_("only the players at the table can check melds"), code="not_a_player")
-    if game.status != Game.Status.ACTIVE:
-        raise Conflict(_("the game is not being played"), code="game_not_active")
-    deal = current_deal(game)
-    assert deal is not None  # an active game has a deal
-    held = set(deal.hand_ids(seat.position))
-    named = [card_id for meld in melds for card_id in meld]
-    foreign = sorted({card_id for card_id in named if card_id not in held})
-    if foreign:
-        raise InvalidRequest(
-            _("not in your hand: card id(s) %(value)s") % {"value": ", ".join(map(str, foreign))},
-            code="cards_not_in_hand",
-            details={"ids": foreign},
-        )
-    twice = sorted({card_id for card_id in named if named.count(card_id) > 1})
-    if twice:
-        raise InvalidRequest(
-            _("each card may be named once: card id(s) %(value)s")
-            % {"value": ", ".join(map(str, twice))},
-            code="cards_named_twice",
-            details={"ids": twice},
-        )
-    ruleset = deal.ruleset
-    answers: list[dict[str, Any]] = []
-    checked: list[Meld] = []
-    refusal: IllegalMeld | None = None
-    for ids in melds:
-        try:
-            meld = arrange_meld([deal.card(card_id) for card_id in ids], ruleset)
-        except IllegalMeld as error:
-            refusal = refusal or error
-            answers.append(_meld_answer(deal, ids, None, error))
-            continue
-        checked.append(meld)
-        answers.append(_meld_answer(deal, ids, meld, None))
-    opening: dict[str, Any] = {"valid": False, "code": None, "message": None}
-    if refusal is not None:
-        # A lay-down is refused at its first meld that is none (``Deal.apply``).
-        opening.update(code=refusal.code, message=refusal_text(refusal))
-    else:
-        try:
-            deal.check_opening(seat.position, checked)
-            opening["valid"] = True
-        except IllegalAction as error:
-            opening.update(code=error.code, message=refusal_text(error))
-    return {
-        "melds": answers,
-        "total": sum(answer["value"] or 0 for answer in answers),
-        "opening_minimum": ruleset.opening_minimum,
-        "opening": opening,
-    }
-
-
-def _meld_answer(
-    deal: EngineDeal, ids: Sequence[int], meld: Meld | None, error: IllegalMeld | None
-) -> dict[str, Any]:
-    if meld is None:
-        assert error is not None
-        laid = list(ids)  # as named
-        kind, value, code, message = None, None, error.code, refusal_text(error)
-    else:
-        # The cards as laid out, each with an id of the player's that holds that card
-        # (twins are interchangeable).
-        left = list(ids)
-        laid = []
-        for card in meld.cards:
-            card_id = next(i for i in left if deal.card(i) == card)
-            left.remove(card_id)
-            laid.append(card_id)
-        kind, value, code, message = meld.kind.value, meld_value(meld, deal.ruleset), None, None
-    return {
-        "valid": meld is not None,
-        "kind": kind,
-        "value": value,
-        "code": code,
-        "message": message,
-        "cards": [{"id": card_id, "card": str(deal.card(card_id))} for card_id in laid],
-    }
-
-
 # ------------------------------------------------------------------ the move log
-
-# What ``move_entry`` shows of a logged move (not the payload as sent, nor its key).
-_MOVE_LOG_FIELDS = ("ply", "deal", "seat", "user", "kind", "public", "private", "created_at")
-
-
-def move_entry(move: Move, *, position: int, full: bool, own: bool) -> dict[str, Any]:
-    """A logged move as a viewer may see it: its public form, or the private one (with
-    the card drawn) for the mover, and for everyone once the game is over."""
-    event = move.private if (full or own) and move.private is not None else move.public
-    return {
-        "ply": move.ply,
-        "deal": move.deal.number if move.deal is not None else None,
-        "seat": position,
-        "kind": move.kind,
-        "by_server": move.user_id is None,
-        "event": event,
-        "created_at": move.created_at,
-    }
-
-
-def move_log_for(*, game: Game, user: User, after: int = 0, limit: int = 500) -> dict[str, Any]:
-    """The game's move log from ply ``after + 1``, as ``user`` may see it.
-
-    While the game runs, every move shows its public form (the viewer's own moves
-    their private one). Once the game is over the log is complete: every move's
-    private form and each deal's dealt hands (from each seat's view of the deal as
-    dealt): that is the replay. Each finished deal's result is in it from the start
-    (``results.deal_log``).
-    """
-    viewer = seat_of(game, user)
-    full = game.is_over
-    # Each move's seat is one of the game's (already read); of its deal only the
-    # number: the deal's snapshot and deck stay in the database.
-    positions = {seat.pk: seat.position for seat in game.seats.all()}
-    moves = list(
-        Move.objects.filter(game=game, ply__gt=after)
-        .select_related("deal")
-        .only(*_MOVE_LOG_FIELDS, "deal__number")
-        .order_by("ply")[: limit + 1]
-    )
-    more = len(moves) > limit
-    moves = moves[:limit]
-    entries = [
-        move_entry(
-            move,
-            position=positions[move.seat_id],
-            full=full,
-            own=viewer is not None and move.seat_id == viewer.pk,
-        )
-        for move in moves
-    ]
-    return {
-        "complete": full,
-        "ply": game.ply,
-        "moves": entries,
-        "next_after": entries[-1]["ply"] if more else None,
-        "deals": deal_log(game, complete=full),
-        "seating": seating_view(game),
-    }

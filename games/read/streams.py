@@ -10,8 +10,8 @@ from django.contrib.auth.models import User
 
 from games.models import Game, Seat
 from games.read.challenges import challenge_entry, challenge_list, direction_of
+from games.read.game_lists import game_list
 from games.read.queue import by_urgency
-from games.read.selectors import game_list
 from games.stream_events import challenge_event, game_start_event, your_turn_event
 
 # The first frames cover this many challenges and games at most (a client reads the

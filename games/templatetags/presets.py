@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import template
 
-from games.read.selectors import preset_name as _preset_name
+from games.read.catalogue import preset_name as _preset_name
 
 register = template.Library()
 

@@ -20,7 +20,7 @@ from games.models import Game, PlayerSettings
 from games.play.act import game_act
 from games.play.create import game_create
 from games.play.lobby import game_join, game_start
-from games.read.selectors import preset_name
+from games.read.catalogue import preset_name
 from remi_site import formats
 
 # The name the rules of the games in these tests go by.

@@ -29,7 +29,7 @@ from games import tasks
 from games.models import Game, PlayerSettings
 from games.notify import push
 from games.play.resign import game_resign
-from games.read.selectors import preset_name
+from games.read.catalogue import preset_name
 from remi_site import formats
 from tests.games.notify_kit import (
     Duel,

@@ -28,7 +28,7 @@ from django.test import override_settings
 from games.models import PushSubscription
 from games.notify import notices, push
 from games.play.resign import game_resign
-from games.read.selectors import preset_name
+from games.read.catalogue import preset_name
 from tests.games.notify_kit import SERBIAN, Duel, duel, play_turn
 from tests.games.push_kit import FakeDNS, fake_dns, silent_listener
 
