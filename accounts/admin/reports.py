@@ -119,7 +119,7 @@ class ReportAdmin(ObjectActionsMixin, ReadOnlyAdmin):
                 "{} · {} · {}: {}",
                 (
                     (
-                        f"{row.created_at:%Y-%m-%d %H:%M}",
+                        formats.moment(row.created_at),
                         row.get_action_display(),
                         row.moderator,
                         row.reason,
@@ -188,7 +188,7 @@ class ReportAdmin(ObjectActionsMixin, ReadOnlyAdmin):
                 (
                     reverse("admin:accounts_report_change", args=[other.pk]),
                     other.pk,
-                    f"{other.created_at:%Y-%m-%d}",
+                    formats.day(other.created_at),
                     other.get_reason_display(),
                     other.reporter.get_username(),
                     other.get_status_display(),
@@ -202,9 +202,11 @@ class ReportAdmin(ObjectActionsMixin, ReadOnlyAdmin):
         context = _report_context(report)
         lines = [
             (
-                f"{sanction.created_at:%Y-%m-%d}",
+                formats.day(sanction.created_at),
                 sanction.get_kind_display(),
-                "for good" if sanction.ends_at is None else f"until {sanction.ends_at:%Y-%m-%d}",
+                "for good"
+                if sanction.ends_at is None
+                else f"until {formats.day(sanction.ends_at)}",
                 " (lifted)" if sanction.lifted_at else "",
                 sanction.reason,
             )
@@ -212,7 +214,7 @@ class ReportAdmin(ObjectActionsMixin, ReadOnlyAdmin):
         ]
         lines += [
             (
-                f"{mark.created_at:%Y-%m-%d}",
+                formats.day(mark.created_at),
                 f"{mark.get_kind_display()} mark",
                 "",
                 " (removed)" if mark.removed_at else "",

@@ -6,16 +6,19 @@ sanction was; to a player who appealed, the answer to their appeal."""
 from __future__ import annotations
 
 import logging
+from datetime import UTC, tzinfo
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
 from django.core.mail import send_mail
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 
 from accounts.models import Appeal, Report
 from accounts.moderation.record import report_outcome
+from games.models import PlayerSettings
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +69,7 @@ def _send(user: Any, template: str, context: dict[str, Any]) -> bool:
     language = getattr(profile, "language", "") or "en"
     if language not in dict(settings.LANGUAGES):
         language = settings.LANGUAGE_CODE
-    with translation.override(language):
+    with translation.override(language), timezone.override(_zone_of(user)):
         subject = render_to_string(f"emails/{template}_subject.txt", context).strip()
         body = render_to_string(f"emails/{template}.txt", context)
     try:
@@ -75,3 +78,14 @@ def _send(user: Any, template: str, context: dict[str, Any]) -> bool:
         log.exception("could not send the %s email to user %s", template, user.pk)
         return False
     return True
+
+
+def _zone_of(user: Any) -> tzinfo:
+    """The reader's time zone (the one their other emails use), else UTC."""
+    name = (
+        PlayerSettings.objects.filter(user_id=user.pk).values_list("time_zone", flat=True).first()
+    )
+    try:
+        return ZoneInfo(name) if name else UTC
+    except (ZoneInfoNotFoundError, ValueError):
+        return UTC

@@ -284,6 +284,7 @@ def ban_create(
     subscriptions gone, websockets closed. ``sanction.enforced`` holds what each
     handler did once the commit has happened (at once when called outside a
     transaction)."""
+    sanction_target_check(user=user)  # a bot is refused as a bot, whatever the length
     if ends_at is None and not permanent:
         raise InvalidRequest(
             _("give the ban a length, or choose a permanent ban"), code="duration_required"

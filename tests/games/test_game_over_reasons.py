@@ -41,7 +41,7 @@ def test_a_game_ended_by_a_ban_tells_the_winner_who_was_banned(
     ana, marko = sorted(table.users, key=lambda user: user.username)
     mailoutbox.clear()
 
-    moderation.ban_create(user=marko, moderator=moderator, reason="abuse")
+    moderation.ban_create(user=marko, moderator=moderator, reason="abuse", permanent=True)
     ban_enforce(user=marko)
 
     message = game_over_mail(mailoutbox, ana)

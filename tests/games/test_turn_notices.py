@@ -194,7 +194,9 @@ def test_after_a_ban_the_your_turn_email_names_only_the_players_still_in(
         game_join(game=game, user=other)
     game = game_start(game=game, user=people[0])
     banned = next(p for p in people if game.seats.get(user=p).position != game.to_move)
-    moderation.ban_create(user=banned, moderator=make_moderator(user_factory), reason="abuse")
+    moderation.ban_create(
+        user=banned, moderator=make_moderator(user_factory), reason="abuse", permanent=True
+    )
     ban_enforce(user=banned)
     mailoutbox.clear()
 

@@ -65,7 +65,9 @@ def challenge(client: APIClient, **terms: Any) -> Any:
 
 def ban(user: Any, moderator: Any, after_commit: Callable[[], Any]) -> Sanction:
     with after_commit():
-        sanction = services.ban_create(user=user, moderator=moderator, reason="a second account")
+        sanction = services.ban_create(
+            user=user, moderator=moderator, reason="a second account", permanent=True
+        )
     return sanction
 
 
@@ -162,7 +164,9 @@ def test_a_challenge_from_an_account_banned_meanwhile_is_not_accepted(
 ) -> None:
     made = challenge(people["cheat"], to="alice").json()
     # The ban commits while the lifecycle has not reached this challenge yet.
-    services.ban_create(user=people["cheat"].user, moderator=moderator, reason="abuse")
+    services.ban_create(
+        user=people["cheat"].user, moderator=moderator, reason="abuse", permanent=True
+    )
 
     refused = people["alice"].post(f"{CHALLENGES}/{made['id']}/accept")
 
@@ -180,12 +184,12 @@ def test_a_ban_gives_up_the_lobby_seats_and_no_game_starts_with_the_account(
     raced = game_create(owner=bob, preset="serbian", players=2)
     game_join(game=raced, user=cheat)
     # A ban whose lifecycle has not run yet: the start itself refuses the account.
-    services.ban_create(user=cheat, moderator=moderator, reason="abuse")
+    services.ban_create(user=cheat, moderator=moderator, reason="abuse", permanent=True)
     start = people["bob"].post(f"/api/v1/games/{raced.public_id}/start")
     assert start.status_code == 403 and error_of(start)["code"] == "account_unavailable"
 
     with after_commit():
-        services.ban_create(user=cheat, moderator=moderator, reason="abuse, again")
+        services.ban_create(user=cheat, moderator=moderator, reason="abuse, again", permanent=True)
 
     assert not Seat.objects.filter(user=cheat, game__status=Game.Status.LOBBY).exists()
     waiting.refresh_from_db()
@@ -297,7 +301,7 @@ def test_a_built_in_bot_is_never_banned_muted_or_playbanned(
 
     for who in (moderator, superuser):
         with pytest.raises(NotAllowed) as banned:
-            services.ban_create(user=builtin_bot, moderator=who, reason="spam")
+            services.ban_create(user=builtin_bot, moderator=who, reason="spam", permanent=True)
         with pytest.raises(NotAllowed) as muted:
             services.mute_create(user=builtin_bot, moderator=who, reason="spam", ends_at=until)
         assert banned.value.code == muted.value.code == "builtin_bot"
@@ -311,7 +315,8 @@ def test_the_admin_refuses_to_ban_a_built_in_bot_and_says_why(
     builtin_bot: Any, moderator_client: Client
 ) -> None:
     response = moderator_client.post(
-        f"/admin/auth/user/{builtin_bot.pk}/act/ban/", {"reason": "spam", "days": ""}
+        f"/admin/auth/user/{builtin_bot.pk}/act/ban/",
+        {"reason": "spam", "permanent": "on", "unit": "days"},
     )
 
     assert response.status_code == 200
@@ -325,6 +330,6 @@ def test_staff_accounts_are_banned_by_no_moderator(
     colleague = staff_factory(moderator=False)
 
     with pytest.raises(NotAllowed) as refused:
-        services.ban_create(user=colleague, moderator=moderator, reason="spam")
+        services.ban_create(user=colleague, moderator=moderator, reason="spam", permanent=True)
 
     assert refused.value.code == "staff_account"

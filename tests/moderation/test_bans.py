@@ -103,6 +103,9 @@ def test_a_moderator_bans_neither_staff_nor_themselves(
     assert not Sanction.objects.exists()
 
 
+# A transaction of its own: the ban's lifecycle runs when the ban commits, as it does
+# on the site, and the admin's message says what it did.
+@pytest.mark.django_db(transaction=True)
 def test_a_ban_from_the_admin_forfeits_the_players_games_for_the_others(
     rated_game: Callable[..., Any],
     user_factory: Callable[..., Any],

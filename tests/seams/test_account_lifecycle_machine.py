@@ -368,9 +368,13 @@ class AccountLifecycle(RuleBasedStateMachine):
         person = data.draw(st.sampled_from([*self._involved(), None]))
         if person is None:
             with pytest.raises(NotAllowed):
-                moderation.ban_create(user=self.bot, moderator=self.moderator, reason="spam")
+                moderation.ban_create(
+                    user=self.bot, moderator=self.moderator, reason="spam", permanent=True
+                )
             return
-        moderation.ban_create(user=person.user, moderator=self.moderator, reason="abuse")
+        moderation.ban_create(
+            user=person.user, moderator=self.moderator, reason="abuse", permanent=True
+        )
         person.banned_at = timezone.now()
         self._until_closed(person)
 
