@@ -410,7 +410,11 @@ REST_FRAMEWORK: dict[str, Any] = {
         "accounts.authentication.ApiTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # An API token does only what its scopes allow (accounts.scopes); a session all.
+    "DEFAULT_PERMISSION_CLASSES": [
+        "rest_framework.permissions.IsAuthenticated",
+        "accounts.scopes.TokenScopePermission",
+    ],
     # DRF's throttles, identifying clients by remi_site.client_ip (PROXY_COUNT).
     "DEFAULT_THROTTLE_CLASSES": [
         "remi_site.throttling.AnonRateThrottle",

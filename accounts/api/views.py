@@ -344,6 +344,7 @@ class TokenListView(APIView):
                 user=request_user(request),
                 name=data.validated_data["name"],
                 expires_in=_expiry(data.validated_data["expires_in_days"]),
+                scopes=data.validated_data.get("scopes"),
             )
         except services.TooManyTokens as exc:
             raise ApiError(exc.code, exc.message) from exc
