@@ -26,7 +26,7 @@ from games.play.create import game_create
 from games.play.lobby import game_abort, game_join, game_leave, game_start
 from games.play.pause import game_deal_ready
 from games.play.resign import game_resign
-from games.read import selectors
+from games.read import bots, selectors
 from remi_site.api_errors import ApiError, error_response, error_responses
 from remi_site.pagination import (
     CURSOR_PARAMETERS,
@@ -105,8 +105,10 @@ class BotListView(GameAPIView):
     @extend_schema(
         operation_id="bots_list",
         tags=["games"],
-        summary="The built-in bots",
-        description="Bot accounts to name in `bots` when creating a game, weakest first.",
+        summary="The bots: built in and bot accounts",
+        description="The built-in bots first, weakest first: name them in `bots` when "
+        "creating a game. Then the bot accounts that may play (not banned or deleted), "
+        "those connected now first: challenge them like a person. Each with its ratings.",
         parameters=CURSOR_PARAMETERS,
         responses={
             200: s.BotPageSerializer,
@@ -115,7 +117,7 @@ class BotListView(GameAPIView):
         },
     )
     def get(self, request: Request) -> Response:
-        return SequencePagination().page_of_sequence(request, selectors.bot_list())
+        return SequencePagination().page_of_sequence(request, bots.bot_directory())
 
 
 # ------------------------------------------------------------------ games

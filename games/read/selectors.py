@@ -115,22 +115,6 @@ def bot_users(*, usernames: Sequence[str]) -> list[AuthUser]:
     return [found[name] for name in usernames]
 
 
-def bot_list() -> list[dict[str, Any]]:
-    """The built-in bots one may seat in a game, weakest first (external bot accounts
-    join games by themselves)."""
-    bots = AuthUser.objects.select_related("profile").filter(BUILTIN_BOTS)
-    return [
-        {
-            "username": bot.username,
-            "display_name": bot.profile.display_name,
-            "bot_level": bot.profile.bot_level,
-            "avatar": bot.profile.avatar,
-            "bio": bot.profile.bio,
-        }
-        for bot in sorted(bots, key=lambda bot: (bot.profile.bot_level or 0, bot.username))
-    ]
-
-
 def game_for_invite(*, invite_code: str) -> Game:
     """The private game in the lobby with this invite code (``GameNotFound`` if none)."""
     game = (
