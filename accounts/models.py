@@ -142,7 +142,9 @@ class ApiToken(AbstractAuthToken):
         null=True, blank=True
     )
     # What the token may do (accounts.scopes); every scope unless created with fewer.
-    scopes = ArrayField(models.CharField(max_length=16, choices=SCOPE_CHOICES), default=all_scopes)
+    scopes: ArrayField[list[str], list[str]] = ArrayField(
+        models.CharField(max_length=16, choices=SCOPE_CHOICES), default=all_scopes
+    )
 
     class Meta:
         ordering = ["-created", "-id"]

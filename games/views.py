@@ -26,6 +26,7 @@ from accounts.models import BUILTIN_BOTS
 from games.engine import PRESETS
 from games.engine_words import preset_display_name
 from games.errors import GameNotFound, InvalidRequest
+from games.live import connections
 from games.models import Game
 from games.notify import calendar, links, preferences, push, tokens, wording
 from games.notify.forms import NotificationSettingsForm
@@ -74,7 +75,7 @@ def play(request: HttpRequest) -> HttpResponse:
 def bot_directory(request: HttpRequest) -> HttpResponse:
     """Every bot, built in and bot accounts, with their ratings and who is connected:
     what ``GET /api/v1/bots`` lists."""
-    listed = bots.bot_directory()
+    listed = bots.bot_directory(connected_now=connections.connected_now)
     for bot in listed:
         # The built-in bots' texts are the site's own, translated; an account's are its own.
         if bot["kind"] == bots.BUILTIN and bot["bio"]:

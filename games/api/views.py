@@ -20,6 +20,7 @@ from games.api.errors import api_error
 from games.challenges import pairing
 from games.engine import IllegalAction, parse_action
 from games.errors import GameError, IllegalMove, illegal_move
+from games.live import connections
 from games.play.act import game_act
 from games.play.bot_turns import game_play_now
 from games.play.create import game_create
@@ -117,7 +118,9 @@ class BotListView(GameAPIView):
         },
     )
     def get(self, request: Request) -> Response:
-        return SequencePagination().page_of_sequence(request, bots.bot_directory())
+        return SequencePagination().page_of_sequence(
+            request, bots.bot_directory(connected_now=connections.connected_now)
+        )
 
 
 # ------------------------------------------------------------------ games

@@ -31,6 +31,8 @@ def rematch_offer(*, public_id: str, user: User) -> Challenge:
     with transaction.atomic():
         # The game's row is the lock: two players asking at once make one rematch.
         game = Game.objects.select_for_update().filter(public_id=public_id).first()
+        if game is None:
+            raise GameNotFound(_("no such game of yours"), code="not_found")
         others = _others_of(game, user)
         _offer_check(game, others)
         people = [other for other in others if not is_builtin_bot(other)]
@@ -52,10 +54,10 @@ def rematch_offer(*, public_id: str, user: User) -> Challenge:
         )
 
 
-def _others_of(game: Game | None, user: User) -> list[User]:
+def _others_of(game: Game, user: User) -> list[User]:
     """The game's other players in seat order; ``GameNotFound`` unless ``user`` sat in it."""
-    seats = [] if game is None else game.seats.select_related("user__profile").order_by("position")
-    if game is None or user.pk not in {seat.user_id for seat in seats}:
+    seats = list(game.seats.select_related("user__profile").order_by("position"))
+    if user.pk not in {seat.user_id for seat in seats}:
         raise GameNotFound(_("no such game of yours"), code="not_found")
     return [seat.user for seat in seats if seat.user_id != user.pk]
 

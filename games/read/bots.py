@@ -4,6 +4,7 @@ connected now (a websocket or an NDJSON stream open)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.models import User as AuthUser
@@ -12,7 +13,6 @@ from django.db.models import Q
 from accounts.models import BUILTIN_BOTS
 from accounts.moderation.selectors import ban_in_force_subquery
 from games import ratings
-from games.live import limits, presence
 
 BUILTIN = "builtin"
 ACCOUNT = "account"
@@ -23,9 +23,10 @@ _PLAYING_BOT_ACCOUNTS = Q(profile__is_bot=True, profile__bot_level__isnull=True)
 )
 
 
-def bot_directory() -> list[dict[str, Any]]:
+def bot_directory(*, connected_now: Callable[[list[int]], set[int]]) -> list[dict[str, Any]]:
     """Every bot: the built-in ones weakest first, then the bot accounts, those
-    connected now first, each group by username."""
+    connected now first, each group by username. ``connected_now`` tells which of some
+    users are connected (``games.live.connections``)."""
     builtin = sorted(
         AuthUser.objects.select_related("profile").filter(BUILTIN_BOTS, is_active=True),
         key=lambda bot: (bot.profile.bot_level or 0, bot.username),
@@ -37,8 +38,7 @@ def bot_directory() -> list[dict[str, Any]]:
         .order_by("username")
     )
     ids = [bot.pk for bot in accounts]
-    # A connection is either kind: presence counts websockets, the slots streams too.
-    connected = presence.connected_many(ids) | limits.users_holding_slots(ids)
+    connected = connected_now(ids)
     rated = ratings.ratings_of_many([bot.pk for bot in builtin] + ids)
     listed = [_entry(bot, BUILTIN, True, rated[bot.pk]) for bot in builtin]
     others = [
