@@ -452,7 +452,10 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Remi online API",
     "DESCRIPTION": (
         "Public API of Remi online (Balkan rummy). Authenticate with a personal API token "
-        "(`Authorization: Bearer <token>`, see `/api/v1/tokens`) or the web session. "
+        "(`Authorization: Bearer <token>`, see `/api/v1/tokens`) or the web session. A "
+        "token has scopes (`read`, `play`, `challenge`, `bot:play`, `account`): each "
+        "operation names the one it needs (`x-token-scope`), and a token without it gets "
+        "`403 insufficient_scope`. "
         'Every error has the shape `{"error": {"code", "message", "details"}}`. Every '
         'list answers `{"next", "previous", "results"}` (`page_size` 1 to 100). The '
         "websocket `/ws/v1/` (live game events, your event stream) is described frame by "
