@@ -10,11 +10,15 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 from django.test import Client
+from django.urls import URLResolver, get_resolver
 from rest_framework.test import APIClient
 
 from accounts import services
 from accounts.models import ApiToken
+from accounts.scopes import _WRITES, TokenScopePermission
 from tests.gamekit import error_of
 from tests.live.conftest import websocket
 from tests.live.test_consumers import connect, drain
@@ -242,9 +246,6 @@ async def test_chat_on_the_websocket_needs_the_play_scope(
 def test_every_write_of_the_api_has_its_scope_decided() -> None:
     """A new endpoint that writes must be given its scope in accounts.scopes (until
     then only an `account` token may call it): each one here is named in the table."""
-    from django.urls import URLResolver, get_resolver
-
-    from accounts.scopes import _WRITES, TokenScopePermission
 
     undecided, checked = [], []
     for prefix in get_resolver().url_patterns:
@@ -268,3 +269,18 @@ def test_every_write_of_the_api_has_its_scope_decided() -> None:
 
     assert undecided == []
     assert {"games-api:rematch", "games-api:turn", "accounts-api:tokens"} <= set(checked)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_tokens_made_before_scopes_keep_every_scope(user: Any) -> None:
+    _token, raw = services.token_create(user=user, name="old")
+    executor = MigrationExecutor(connection)
+    try:
+        executor.migrate([("accounts", "0005_card_colours")])  # before scopes
+        executor = MigrationExecutor(connection)
+        executor.migrate([("accounts", "0006_api_token_scopes")])
+    finally:
+        MigrationExecutor(connection).migrate(executor.loader.graph.leaf_nodes("accounts"))
+
+    assert ApiToken.objects.get(name="old").scopes == EVERY_SCOPE
+    assert bearer(raw).post(TOKENS, {"name": "newer"}, format="json").status_code == 201
