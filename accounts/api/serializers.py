@@ -273,6 +273,12 @@ class LoginSerializer(serializers.Serializer[Any]):
     token_expires_in_days = strict.IntegerField(
         min_value=1, max_value=3650, required=False, allow_null=True, default=None
     )
+    token_scopes = serializers.MultipleChoiceField(
+        choices=ALL_SCOPES,
+        required=False,
+        allow_empty=False,
+        help_text="The new token's scopes; absent: every scope. " + SCOPES_HELP,
+    )
 
 
 class ProfileUpdateSerializer(serializers.Serializer[Any]):

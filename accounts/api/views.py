@@ -171,6 +171,7 @@ class LoginView(APIView):
                 user=user,
                 name=validated["token_name"],
                 expires_in=_expiry(validated.get("token_expires_in_days")),
+                scopes=validated.get("token_scopes"),
             )
         except services.TooManyTokens as exc:
             raise ApiError(exc.code, exc.message) from exc

@@ -19,6 +19,7 @@ from rest_framework.test import APIClient
 from accounts import services
 from accounts.models import ApiToken
 from accounts.scopes import _WRITES, TokenScopePermission
+from tests.conftest import PASSWORD
 from tests.gamekit import error_of
 from tests.live.conftest import websocket
 from tests.live.test_consumers import connect, drain
@@ -284,3 +285,17 @@ def test_tokens_made_before_scopes_keep_every_scope(user: Any) -> None:
 
     assert ApiToken.objects.get(name="old").scopes == EVERY_SCOPE
     assert bearer(raw).post(TOKENS, {"name": "newer"}, format="json").status_code == 201
+
+
+@pytest.mark.django_db
+def test_signing_in_may_make_a_scoped_token(api_client: APIClient, user: Any) -> None:
+    signed_in = api_client.post(
+        "/api/v1/auth/login",
+        {"username": "ana", "password": PASSWORD, "token_name": "bot", "token_scopes": ["read"]},
+        format="json",
+    )
+
+    assert signed_in.status_code == 200, signed_in.json()
+    token = signed_in.json()["token"]
+    assert token["scopes"] == ["read"]
+    refused_for(bearer(token["token"]).post(TOKENS, {"name": "more"}, format="json"), "account")
