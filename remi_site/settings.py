@@ -481,6 +481,7 @@ SPECTACULAR_SETTINGS = {
         "MeldKindEnum": "games.api.serializers.MELD_KINDS",
         "ChallengeStatusEnum": "games.models.Challenge.Status",
         "DeclineReasonEnum": "games.models.Challenge.DeclineReason",
+        "TokenScopeEnum": "accounts.scopes.ALL_SCOPES",
     },
 }
 

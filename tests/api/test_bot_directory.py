@@ -11,7 +11,9 @@ from typing import Any
 import httpx
 import pytest
 from channels.db import database_sync_to_async
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from accounts import services
@@ -151,3 +153,18 @@ def test_the_bots_page_lists_both_kinds_with_status_and_ratings(
     assert 'data-bot="robo"' in html and "Robo" in html
     assert "bot account" in html and "Offline" in html
     assert html.count("1500?") >= len(PRESETS)  # an unrated bot: provisional 1500s
+
+
+@pytest.mark.django_db
+def test_the_list_costs_the_same_queries_for_one_bot_account_or_many(
+    api_client: APIClient, bots: list[Any], user_factory: Callable[..., Any]
+) -> None:
+    bot_account(user_factory, "robo-0")
+    with CaptureQueriesContext(connection) as one:
+        assert api_client.get(BOTS).status_code == 200
+    for number in range(1, 6):
+        bot_account(user_factory, f"robo-{number}")
+    with CaptureQueriesContext(connection) as six:
+        assert len(api_client.get(BOTS).json()["results"]) == 4 + 6
+
+    assert len(six) == len(one) <= 3
