@@ -11,6 +11,7 @@ from django.utils.translation import gettext_noop, ngettext_lazy, pgettext_lazy
 
 from accounts.history import RESULTS
 from accounts.models import DELETED_USERNAME_PREFIX, CardColours, Language, Profile
+from accounts.scopes import ALL_SCOPES, SCOPE_CHOICES
 from games.engine import PRESETS
 from games.engine_words import preset_display_name
 from games.models import Game, PlayerSettings
@@ -118,6 +119,13 @@ class TokenCreateForm(forms.Form):
         max_value=3650,
         required=False,
         help_text=_("Empty: until revoked."),
+    )
+    scopes = forms.MultipleChoiceField(
+        label=_("What it may do"),
+        choices=SCOPE_CHOICES,
+        initial=ALL_SCOPES,
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("Give a token only what its program needs."),
     )
 
 

@@ -4,6 +4,7 @@ from datetime import datetime
 from typing import Any
 
 from django.conf import settings
+from django.contrib.postgres.fields import ArrayField
 from django.core.validators import RegexValidator
 from django.db import models
 from django.db.models import Q
@@ -11,6 +12,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from knox.models import AbstractAuthToken
 from knox.settings import CONSTANTS
+
+from accounts.scopes import SCOPE_CHOICES, all_scopes
 
 
 class Language(models.TextChoices):
@@ -141,6 +144,10 @@ class ApiToken(AbstractAuthToken):
     name: models.CharField[str, str] = models.CharField(max_length=64)
     last_used: models.DateTimeField[datetime | None, datetime | None] = models.DateTimeField(
         null=True, blank=True
+    )
+    # What the token may do (accounts.scopes); every scope unless created with fewer.
+    scopes: ArrayField[list[str], list[str]] = ArrayField(
+        models.CharField(max_length=16, choices=SCOPE_CHOICES), default=all_scopes
     )
 
     class Meta:

@@ -7,6 +7,7 @@ the rules that hold whoever calls them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -17,6 +18,7 @@ from django.db import transaction
 from django.utils.translation import gettext, gettext_noop, ngettext
 
 from accounts.models import DELETED_USERNAME_PREFIX, ApiToken, Language, Profile
+from accounts.scopes import ALL_SCOPES, all_scopes
 
 
 class AccountError(Exception):
@@ -93,9 +95,14 @@ def profile_update(*, user: User, **changes: Any) -> Profile:
 
 @transaction.atomic
 def token_create(
-    *, user: User, name: str, expires_in: timedelta | None = None
+    *,
+    user: User,
+    name: str,
+    expires_in: timedelta | None = None,
+    scopes: Sequence[str] | None = None,
 ) -> tuple[ApiToken, str]:
-    """Create a named API token; returns it with the raw token, which is not stored."""
+    """Create a named API token with ``scopes`` (None: every scope); returns it with
+    the raw token, which is not stored."""
     # Lock the user row so that two concurrent creations cannot both pass the limit.
     User.objects.select_for_update().filter(pk=user.pk).first()
     if ApiToken.objects.filter(user=user).count() >= settings.API_TOKENS_PER_USER:
@@ -107,7 +114,8 @@ def token_create(
             )
             % {"api_tokens_per_user": settings.API_TOKENS_PER_USER}
         )
-    token, raw = ApiToken.objects.create(user=user, expiry=expires_in, name=name)
+    chosen = all_scopes() if scopes is None else [s for s in ALL_SCOPES if s in set(scopes)]
+    token, raw = ApiToken.objects.create(user=user, expiry=expires_in, name=name, scopes=chosen)
     return token, raw
 
 

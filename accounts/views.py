@@ -145,6 +145,7 @@ def token_create(request: HttpRequest) -> HttpResponse:
             user=request_user(request),
             name=form.cleaned_data["name"],
             expires_in=timedelta(days=days) if days else None,
+            scopes=form.cleaned_data["scopes"],
         )
     except services.TooManyTokens as exc:
         form.add_error(None, exc.message)

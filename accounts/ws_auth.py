@@ -1,7 +1,8 @@
 """Websocket authentication by API token, for programs (browsers use the session).
 
 A client that sends ``Authorization: Bearer <token>`` in the handshake gets that
-token's user in ``scope["user"]``. Goes inside channels' AuthMiddlewareStack, so a
+token's user in ``scope["user"]`` and the token's scopes in ``scope["token_scopes"]``
+(absent for a session, which has every scope). Goes inside channels' AuthMiddlewareStack, so a
 session user, when there is one, is kept, unless the account is banned: a banned
 account is nobody here, by session or by token (the consumer closes with 4401).
 """
@@ -20,12 +21,12 @@ from accounts.moderation.selectors import ban_in_force
 
 
 @database_sync_to_async
-def _user_for_token(raw: bytes) -> Any:
+def _user_for_token(raw: bytes) -> tuple[Any, list[str]]:
     try:
-        user, _token = ApiTokenAuthentication().authenticate_credentials(raw)
+        user, token = ApiTokenAuthentication().authenticate_credentials(raw)
     except exceptions.AuthenticationFailed:
-        return AnonymousUser()
-    return user
+        return AnonymousUser(), []
+    return user, list(token.scopes)
 
 
 @database_sync_to_async
@@ -43,5 +44,6 @@ class TokenAuthMiddleware(BaseMiddleware):
             header = dict(scope.get("headers", [])).get(b"authorization", b"")
             scheme, _, raw = header.partition(b" ")
             if scheme.lower() == b"bearer" and raw.strip():
-                scope = dict(scope, user=await _user_for_token(raw.strip()))
+                user, scopes = await _user_for_token(raw.strip())
+                scope = dict(scope, user=user, token_scopes=scopes)
         return await super().__call__(scope, receive, send)

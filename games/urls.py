@@ -11,6 +11,7 @@ app_name = "games"
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("play/", views.play, name="play"),
+    path("bots/", views.bot_directory, name="bots"),
     path("games/", views.game_list, name="list"),
     path("games/next/", views.next_game, name="next"),
     path("games/<str:game_id>/", views.detail, name="detail"),

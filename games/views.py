@@ -24,11 +24,14 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from accounts.authentication import request_user
 from accounts.models import BUILTIN_BOTS
+from games.engine import PRESETS
+from games.engine_words import preset_display_name
 from games.errors import GameNotFound, InvalidRequest
+from games.live import connections
 from games.models import Game
 from games.notify import calendar, links, preferences, push, tokens, wording
 from games.notify.forms import NotificationSettingsForm
-from games.read import catalogue, game_lists, queue, selectors
+from games.read import bots, catalogue, game_lists, queue, selectors
 from games.read.challenges import cancelled_for_account_rows
 from games.read.list_rows import list_rows
 from games.read.score_sheet import score_sheet
@@ -71,6 +74,19 @@ def play(request: HttpRequest) -> HttpResponse:
     return render(
         request, "games/play.html", {"bots": _bots(), "presets": catalogue.ruleset_presets()}
     )
+
+
+@require_safe
+def bot_directory(request: HttpRequest) -> HttpResponse:
+    """Every bot, built in and bot accounts, with their ratings and who is connected:
+    what ``GET /api/v1/bots`` lists."""
+    listed = bots.bot_directory(connected_now=connections.connected_now)
+    for bot in listed:
+        # The built-in bots' texts are the site's own, translated; an account's are its own.
+        if bot["kind"] == bots.BUILTIN and bot["bio"]:
+            bot["bio"] = _(bot["bio"])
+    presets = [(name, preset_display_name(name)) for name in PRESETS]
+    return render(request, "games/bots.html", {"bots": listed, "presets": presets})
 
 
 @login_required

@@ -429,7 +429,11 @@ REST_FRAMEWORK: dict[str, Any] = {
         "accounts.authentication.ApiTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # An API token does only what its scopes allow (accounts.scopes); a session all.
+    "DEFAULT_PERMISSION_CLASSES": [
+        "rest_framework.permissions.IsAuthenticated",
+        "accounts.scopes.TokenScopePermission",
+    ],
     # DRF's throttles, identifying clients by remi_site.client_ip (PROXY_COUNT).
     "DEFAULT_THROTTLE_CLASSES": [
         "remi_site.throttling.AnonRateThrottle",
@@ -471,7 +475,10 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Remi online API",
     "DESCRIPTION": (
         "Public API of Remi online (Balkan rummy). Authenticate with a personal API token "
-        "(`Authorization: Bearer <token>`, see `/api/v1/tokens`) or the web session. "
+        "(`Authorization: Bearer <token>`, see `/api/v1/tokens`) or the web session. A "
+        "token has scopes (`read`, `play`, `challenge`, `bot:play`, `account`): each "
+        "operation names the one it needs (`x-token-scope`), and a token without it gets "
+        "`403 insufficient_scope`. "
         'Every error has the shape `{"error": {"code", "message", "details"}}`. Every '
         'list answers `{"next", "previous", "results"}` (`page_size` 1 to 100). The '
         "websocket `/ws/v1/` (live game events, your event stream) is described frame by "
@@ -497,6 +504,7 @@ SPECTACULAR_SETTINGS = {
         "MeldKindEnum": "games.api.view_serializers.MELD_KINDS",
         "ChallengeStatusEnum": "games.models.Challenge.Status",
         "DeclineReasonEnum": "games.models.Challenge.DeclineReason",
+        "TokenScopeEnum": "accounts.scopes.ALL_SCOPES",
     },
 }
 

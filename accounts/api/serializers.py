@@ -11,6 +11,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from accounts.models import ApiToken
+from accounts.scopes import ALL_SCOPES
 from games.engine import PRESETS
 from games.live.presence import shown_online
 from games.ratings import rating_change_entry, rating_history, ratings_of
@@ -20,6 +21,14 @@ from remi_site.pagination import page_serializer
 
 User = get_user_model()
 USERNAME_MAX_LENGTH = 150  # django.contrib.auth's User.username
+
+SCOPES_HELP = (
+    "`read`: games, events and the streams; `play`: game actions, turns, resigning, "
+    "`ready`, chat; `challenge`: challenges, new tables, rematches; `bot:play`: play as a "
+    "bot account (also counts as `play`) and the upgrade to one; `account`: tokens, "
+    "profile, settings, deletion. A call the token has no scope for answers "
+    "`403 insufficient_scope` with the scope needed in `details.scope`."
+)
 
 
 @extend_schema_field(
@@ -203,9 +212,14 @@ class TokenSerializer(serializers.ModelSerializer[ApiToken]):
         allow_null=True, help_text="Last authenticated request (to the minute); null: never."
     )
 
+    scopes = serializers.ListField(
+        child=serializers.ChoiceField(choices=ALL_SCOPES),
+        help_text=SCOPES_HELP,
+    )
+
     class Meta:
         model = ApiToken
-        fields = ["id", "name", "created", "last_used", "expiry"]
+        fields = ["id", "name", "created", "last_used", "expiry", "scopes"]
 
 
 class TokenCreatedSerializer(TokenSerializer):
@@ -262,6 +276,12 @@ class LoginSerializer(serializers.Serializer[Any]):
     token_expires_in_days = strict.IntegerField(
         min_value=1, max_value=3650, required=False, allow_null=True, default=None
     )
+    token_scopes = serializers.MultipleChoiceField(
+        choices=ALL_SCOPES,
+        required=False,
+        allow_empty=False,
+        help_text="The new token's scopes; absent: every scope. " + SCOPES_HELP,
+    )
 
 
 class ProfileUpdateSerializer(serializers.Serializer[Any]):
@@ -291,4 +311,10 @@ class TokenCreateSerializer(serializers.Serializer[Any]):
         allow_null=True,
         default=None,
         help_text="Days until the token stops working; null or absent: until revoked.",
+    )
+    scopes = serializers.MultipleChoiceField(
+        choices=ALL_SCOPES,
+        required=False,
+        allow_empty=False,
+        help_text="What the token may do; absent: every scope. " + SCOPES_HELP,
     )

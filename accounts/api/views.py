@@ -171,6 +171,7 @@ class LoginView(APIView):
                 user=user,
                 name=validated["token_name"],
                 expires_in=_expiry(validated.get("token_expires_in_days")),
+                scopes=validated.get("token_scopes"),
             )
         except services.TooManyTokens as exc:
             raise ApiError(exc.code, exc.message) from exc
@@ -344,6 +345,7 @@ class TokenListView(APIView):
                 user=request_user(request),
                 name=data.validated_data["name"],
                 expires_in=_expiry(data.validated_data["expires_in_days"]),
+                scopes=data.validated_data.get("scopes"),
             )
         except services.TooManyTokens as exc:
             raise ApiError(exc.code, exc.message) from exc

@@ -51,6 +51,11 @@ class ChallengeSerializer(Serializer):
     game = serializers.CharField(
         allow_null=True, help_text="The game's id once accepted: it has started."
     )
+    rematch_of = serializers.CharField(
+        allow_null=True,
+        help_text="A rematch: the finished game it offers again "
+        "(`POST /games/{id}/rematch`); null for any other challenge.",
+    )
     created_at = serializers.DateTimeField()
 
 

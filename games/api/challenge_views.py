@@ -18,8 +18,8 @@ from rest_framework.response import Response
 from accounts import selectors as account_selectors
 from accounts.authentication import request_user
 from games.api import challenge_serializers as cs
-from games.api.views import GameAPIView
-from games.challenges import services
+from games.api.views import GAME_ID, GameAPIView
+from games.challenges import rematch, services
 from games.errors import GameNotFound
 from games.read import challenges as selectors
 from remi_site.api_errors import error_response, error_responses
@@ -211,3 +211,37 @@ class ChallengeCancelView(GameAPIView):
     def post(self, request: Request, challenge_id: str) -> Response:
         challenge = services.challenge_cancel(public_id=challenge_id, user=request_user(request))
         return Response(selectors.challenge_entry(challenge))
+
+
+class RematchView(GameAPIView):
+    @extend_schema(
+        operation_id="games_rematch",
+        tags=["challenges"],
+        summary="Offer a finished game again",
+        description="A challenge on the same terms as the finished game (its preset and "
+        "house rules, time control, visibility, rated or not) to its other player, with "
+        "its built-in bots seated again; `rematch_of` names the game. The other player "
+        "gets a `challenge` event (with `rematch_of`) and accepts or declines it as any "
+        "challenge; a table of built-in bots only accepts at once (the answer is then "
+        "`accepted`, with the new `game`). A game is offered again once, whoever asks.",
+        parameters=[GAME_ID],
+        request=None,
+        responses={
+            201: cs.ChallengeSerializer,
+            403: error_response(
+                description="`player_unavailable` (another player is banned or deleted: "
+                "`details.username`), `bots_rated_vs_humans` (a rated game between a bot "
+                "account and a person, which this site no longer allows).",
+            ),
+            404: error_response(description="No such game of yours."),
+            409: error_response(
+                description="`game_not_finished` (`details.status`), `rematch_exists` "
+                "(`details.challenge`: the rematch already offered), "
+                "`rematch_table_too_big` (more than one other person or bot account at the "
+                "table), `too_many_challenges`.",
+            ),
+        },
+    )
+    def post(self, request: Request, game_id: str) -> Response:
+        challenge = rematch.rematch_offer(public_id=game_id, user=request_user(request))
+        return Response(selectors.challenge_entry(challenge), status=status.HTTP_201_CREATED)

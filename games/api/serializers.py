@@ -92,12 +92,36 @@ class GameCreateSerializer(Serializer):
     )
 
 
+class BotRatingSerializer(Serializer):
+    rules = serializers.CharField(help_text="The rule family (a preset).")
+    rating = serializers.IntegerField(help_text="Displayed rating; 1500 at the start.")
+    deviation = serializers.IntegerField(help_text="Its uncertainty on the same scale.")
+    provisional = serializers.BooleanField()
+    games = serializers.IntegerField(help_text="Rated games played in this family.")
+
+
 class BotSerializer(Serializer):
-    username = serializers.CharField(help_text="What `bots` of a new game names.")
+    username = serializers.CharField(
+        help_text="A built-in bot: what `bots` of a new game names. A bot account: whom "
+        "to challenge (`to` of `POST /challenges`)."
+    )
     display_name = serializers.CharField()
-    bot_level = serializers.IntegerField(help_text="1 (weakest) to 4.")
+    kind = serializers.ChoiceField(
+        choices=["builtin", "account"],
+        help_text="`builtin`: moved by the server, seated at once. `account`: a program "
+        "playing through the API, challenged like a person.",
+    )
+    bot_level = serializers.IntegerField(
+        allow_null=True, help_text="1 (weakest) to 4 for a built-in bot; null for an account."
+    )
     avatar = serializers.CharField()
     bio = serializers.CharField()
+    connected = serializers.BooleanField(
+        allow_null=True,
+        help_text="Connected now (a websocket or an event stream open); a built-in bot "
+        "always is. Null: the account keeps it to itself, or the server cannot tell.",
+    )
+    ratings = BotRatingSerializer(many=True, help_text="Its rating in each rule family.")
 
 
 class PlayNowSerializer(Serializer):

@@ -12,10 +12,11 @@ from django.http import StreamingHttpResponse
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import permissions, renderers
+from rest_framework import renderers
 from rest_framework.request import Request
 
 from accounts.authentication import request_user
+from accounts.scopes import TokenScopePermission
 from games.api.views import GAME_ID, GameAPIView
 from games.live.ndjson import Slot, account_lines, game_lines
 from games.read import selectors
@@ -102,8 +103,9 @@ class EventStreamView(GameAPIView):
 
 
 class GameStreamView(GameAPIView):
-    # As the game itself: a public game is followed without an account.
-    permission_classes = [permissions.AllowAny]
+    # As the game itself: a public game is followed without an account (a token still
+    # needs its `read` scope).
+    permission_classes = [TokenScopePermission]
     renderer_classes = [JSONRenderer, NDJSONRenderer]
 
     @extend_schema(

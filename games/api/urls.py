@@ -36,6 +36,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("stream/events", stream_views.EventStreamView.as_view(), name="stream-events"),
     path("games/<str:game_id>/turn", turn_views.GameTurnView.as_view(), name="turn"),
     path("games/<str:game_id>/ready", views.GameReadyView.as_view(), name="ready"),
+    path("games/<str:game_id>/rematch", challenge_views.RematchView.as_view(), name="rematch"),
     path("games/<str:game_id>/moves", views.GameMoveListView.as_view(), name="moves"),
     path("games/<str:game_id>/replay", replay_views.GameReplayView.as_view(), name="replay"),
     path("games/<str:game_id>/hint", hint_views.GameHintView.as_view(), name="hint"),

@@ -22,13 +22,14 @@ from games.api.errors import api_error
 from games.challenges import pairing
 from games.engine import IllegalAction, parse_action
 from games.errors import GameError, IllegalMove, illegal_move
+from games.live import connections
 from games.play.act import game_act
 from games.play.bot_turns import game_play_now
 from games.play.create import game_create
 from games.play.lobby import game_abort, game_join, game_leave, game_start
 from games.play.pause import game_deal_ready
 from games.play.resign import game_resign
-from games.read import catalogue, game_lists, move_log, selectors
+from games.read import bots, catalogue, game_lists, move_log, selectors
 from remi_site.api_errors import ApiError, error_response, error_responses
 from remi_site.pagination import (
     CURSOR_PARAMETERS,
@@ -107,8 +108,10 @@ class BotListView(GameAPIView):
     @extend_schema(
         operation_id="bots_list",
         tags=["games"],
-        summary="The built-in bots",
-        description="Bot accounts to name in `bots` when creating a game, weakest first.",
+        summary="The bots: built in and bot accounts",
+        description="The built-in bots first, weakest first: name them in `bots` when "
+        "creating a game. Then the bot accounts that may play (not banned or deleted), "
+        "those connected now first: challenge them like a person. Each with its ratings.",
         parameters=CURSOR_PARAMETERS,
         responses={
             200: s.BotPageSerializer,
@@ -117,7 +120,9 @@ class BotListView(GameAPIView):
         },
     )
     def get(self, request: Request) -> Response:
-        return SequencePagination().page_of_sequence(request, catalogue.bot_list())
+        return SequencePagination().page_of_sequence(
+            request, bots.bot_directory(connected_now=connections.connected_now)
+        )
 
 
 # ------------------------------------------------------------------ games

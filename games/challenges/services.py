@@ -54,6 +54,7 @@ def challenge_create(
     days_per_move: int | None = None,
     time_bank_s: int | None = None,
     rated: bool = False,
+    rematch_of: Game | None = None,
 ) -> Challenge:
     """Challenge ``destination`` (None: an open challenge, anyone may accept) to a game
     of ``2 + len(bots)`` seats: the challenger hosts it in seat 0, the ``bots`` (built-in
@@ -63,6 +64,7 @@ def challenge_create(
     its game started. ``InvalidRequest`` names terms no game could be created with
     (checked by ``game_create`` itself), ``NotAllowed`` a pairing the site refuses,
     ``Conflict`` a challenger with ``CHALLENGES_PER_USER`` challenges pending.
+    ``rematch_of``: the finished game this offers again (``games.challenges.rematch``).
     """
     if destination is not None and destination.pk == challenger.pk:
         raise InvalidRequest(_("you cannot challenge yourself"), code="challenge_self")
@@ -91,7 +93,11 @@ def challenge_create(
         _limit_check(challenger)
         terms.update(_terms_check(challenger, destination, seated_bots, terms))
         challenge = Challenge.objects.create(
-            challenger=challenger, destination=destination, bots=list(bots), **terms
+            challenger=challenger,
+            destination=destination,
+            bots=list(bots),
+            rematch_of=rematch_of,
+            **terms,
         )
         if destination is not None and is_builtin_bot(destination):
             # The server plays for a built-in bot, and it always says yes: the challenger's

@@ -40,6 +40,7 @@ from django.utils.translation import ngettext
 from redis.exceptions import RedisError
 
 from accounts.models import Profile
+from accounts.scopes import PLAY, READ, has_scope, token_scopes
 from games.errors import GameError, GameNotFound
 from games.live import limits, presence, publisher
 from games.live.publisher import game_group
@@ -169,7 +170,7 @@ class GameEventsConsumer(AsyncJsonWebsocketConsumer):
                 {"type": "hello", "protocol": publisher.PROTOCOL_VERSION, "user": ""}
             )
             return
-        if await _bot_on_a_session(self.scope, self.user):
+        if await _bot_on_a_session(self.scope, self.user) or not self._may(READ):
             await self._refuse(CLOSE_FORBIDDEN)
         if not await limits.connection_slot_take(self.user.pk, self.channel_name):
             logger.warning(
@@ -197,6 +198,11 @@ class GameEventsConsumer(AsyncJsonWebsocketConsumer):
                 "user": self.user.get_username(),
             }
         )
+
+    def _may(self, needed: str) -> bool:
+        """Whether the connection's token has the scope (a session has them all)."""
+        scopes = self.scope.get("token_scopes")
+        return has_scope(token_scopes(None) if scopes is None else scopes, needed)
 
     async def _refuse(self, code: int) -> NoReturn:
         """Accept, then close with ``code``: a client sees the code (a refused
@@ -413,6 +419,14 @@ class GameEventsConsumer(AsyncJsonWebsocketConsumer):
             return
         if not GAME_ID.fullmatch(game_id):
             await self._error("not_found", _("no such game"), game=game_id[:40])
+            return
+        if not self._may(PLAY):
+            await self._error(
+                "insufficient_scope",
+                _("this token lacks the scope %(scope)s needed here") % {"scope": PLAY},
+                game=game_id,
+                details={"scope": PLAY},
+            )
             return
         try:
             sent = await _chat_post(self.user, game_id, text)

@@ -84,6 +84,23 @@ def _slot_release(key: str, channel: str) -> None:
         logger.warning("websocket connection slot not released (Redis: %s)", exc)
 
 
+def users_holding_slots(user_ids: list[int]) -> set[int]:
+    """Which of these users hold a live connection now (a websocket or an NDJSON
+    stream), in one trip to Redis; none when Redis cannot say."""
+    if not user_ids:
+        return set()
+    now = time.time()
+    try:
+        pipe = _redis(settings.REDIS_URL).pipeline(transaction=False)
+        for user_id in user_ids:
+            pipe.zcount(_slots_key(user_id), now, "+inf")
+        counts = pipe.execute()
+    except redis.RedisError as exc:
+        logger.warning("connections not counted (Redis: %s)", exc)
+        return set()
+    return {user_id for user_id, count in zip(user_ids, counts, strict=True) if count}
+
+
 def max_connections_per_user() -> int:
     return int(settings.WS_MAX_CONNECTIONS_PER_USER)
 

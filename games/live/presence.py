@@ -67,6 +67,22 @@ def is_connected(user_id: int) -> bool:
     return bool(_redis().zcount(_user_key(user_id), time.time(), "+inf"))
 
 
+def connected_many(user_ids: list[int]) -> set[int]:
+    """Which of these users have a live websocket connection, in one trip to Redis;
+    none when Redis cannot say."""
+    if not user_ids:
+        return set()
+    now = time.time()
+    pipe = _redis().pipeline()
+    for user_id in user_ids:
+        pipe.zcount(_user_key(user_id), now, "+inf")
+    try:
+        counts = pipe.execute()
+    except redis.RedisError:
+        return set()
+    return {user_id for user_id, count in zip(user_ids, counts, strict=True) if count}
+
+
 def shown_online(users: Iterable[Any]) -> dict[int, bool | None]:
     """Whether each user is online, as other people may be told: None for a user who
     keeps it to themselves (their profile's ``show_online`` off), and for everyone

@@ -98,6 +98,11 @@ class Challenge(models.Model):
     game = models.OneToOneField(
         Game, on_delete=models.SET_NULL, null=True, blank=True, related_name="challenge"
     )
+    # The finished game this challenge offers again (``games.challenges.rematch``); one
+    # to one: a game is offered again once, whatever the answer.
+    rematch_of = models.OneToOneField(
+        Game, on_delete=models.SET_NULL, null=True, blank=True, related_name="rematch"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -65,20 +65,3 @@ def bot_users(*, usernames: Sequence[str]) -> list[AuthUser]:
             _("no bot named %(value)s") % {"value": repr(missing[0])}, code="unknown_bot"
         )
     return [found[name] for name in usernames]
-
-
-def bot_list() -> list[dict[str, Any]]:
-    """The built-in bots one may seat in a game, weakest first (external bot accounts
-    join games by themselves)."""
-    bots = AuthUser.objects.select_related("profile").filter(BUILTIN_BOTS)
-    return [
-        {
-            "username": bot.username,
-            "display_name": bot.profile.display_name,
-            "bot_level": bot.profile.bot_level,
-            "avatar": bot.profile.avatar,
-            # Stored in English (accounts.services.BUILTIN_BOTS), read in the reader's.
-            "bio": engine_text(bot.profile.bio),
-        }
-        for bot in sorted(bots, key=lambda bot: (bot.profile.bot_level or 0, bot.username))
-    ]

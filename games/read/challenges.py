@@ -21,7 +21,7 @@ Direction = Literal["in", "out"]
 
 def _with_people(challenges: QuerySet[Challenge]) -> QuerySet[Challenge]:
     return challenges.select_related(
-        "challenger__profile", "destination__profile", "accepted_by__profile", "game"
+        "challenger__profile", "destination__profile", "accepted_by__profile", "game", "rematch_of"
     )
 
 
@@ -73,6 +73,7 @@ def challenge_entry(challenge: Challenge) -> dict[str, Any]:
     destination = challenge.destination
     accepted_by = challenge.accepted_by
     game = challenge.game
+    rematch_of = challenge.rematch_of
     return {
         "id": challenge.public_id,
         "status": challenge.status,
@@ -97,6 +98,7 @@ def challenge_entry(challenge: Challenge) -> dict[str, Any]:
         "cancel_message": cancel_message(challenge),
         "accepted_by": None if accepted_by is None else user_card(accepted_by),
         "game": None if game is None else game.public_id,
+        "rematch_of": None if rematch_of is None else rematch_of.public_id,
         "created_at": challenge.created_at.isoformat().replace("+00:00", "Z"),
     }
 

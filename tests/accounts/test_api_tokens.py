@@ -53,7 +53,7 @@ def test_list_shows_name_created_last_used_and_expiry(auth_client):
 
     assert [t["name"] for t in tokens] == ["short", "test"]  # newest first
     short = tokens[0]
-    assert set(short) == {"id", "name", "created", "last_used", "expiry"}
+    assert set(short) == {"id", "name", "created", "last_used", "expiry", "scopes"}
     assert short["expiry"] is not None
     assert tokens[1]["last_used"] is not None  # "test" is the one this client uses
 

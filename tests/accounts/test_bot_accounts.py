@@ -168,5 +168,6 @@ def test_an_external_bot_cannot_be_seated_as_a_built_in_bot(auth_client, bot_cli
         "/api/v1/games", {"preset": "serbian", "players": 2, "bots": ["robo"]}, format="json"
     )
 
-    assert "robo" not in [bot["username"] for bot in listed]
+    # Listed as a bot account, to challenge, not as a built-in bot to seat.
+    assert {bot["username"]: bot["kind"] for bot in listed}["robo"] == "account"
     assert response.status_code == 400 and error_of(response)["code"] == "unknown_bot"

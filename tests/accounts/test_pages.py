@@ -83,7 +83,9 @@ def test_profile_page_saves_the_profile(client, user):
 def test_profile_page_creates_a_token_and_shows_it_once(client, user):
     client.force_login(user)
 
-    response = client.post("/accounts/tokens/", {"name": "laptop"})
+    # (The form's scope boxes come ticked: a browser sends them all.)
+    scopes = ["read", "play", "challenge", "bot:play", "account"]
+    response = client.post("/accounts/tokens/", {"name": "laptop", "scopes": scopes})
 
     assert response.status_code == 200
     token = ApiToken.objects.get(user=user, name="laptop")

@@ -12,6 +12,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from playwright.sync_api import Page, Request
 
+from accounts import services as account_services
 from accounts.models import Rating
 from games.models import Game
 from games.play.create import game_create
@@ -63,6 +64,7 @@ PAGES = [
     SitePage("profile", signed_in=True, path="/accounts/profile/"),
     SitePage("player", signed_in=False, path="/accounts/players/{player}/"),
     SitePage("leaderboard", signed_in=False, path="/accounts/leaderboard/?rules=polish51"),
+    SitePage("bots", signed_in=False, path="/bots/", ready="#bots tbody tr"),
     SitePage("signup", signed_in=False, path="/accounts/signup/"),
     SitePage("login", signed_in=False, path="/accounts/login/"),
     SitePage("settings", signed_in=True, path="/settings/"),
@@ -79,6 +81,10 @@ def make_site_data() -> SiteData:
     playing = game_create(owner=users[0], preset="serbian", players=2)
     game_join(game=playing, user=fern)
     playing = game_start(game=playing, user=users[0])
+    # The bots page: the built-in bots and a bot account.
+    account_services.bots_ensure()
+    robo = get_user_model().objects.create_user(username="robo", password=PASSWORD)
+    account_services.account_upgrade_to_bot(user=robo)
     return SiteData(finished=finished, playing=playing)
 
 
