@@ -22,10 +22,14 @@ from pathlib import Path
 from typing import Any
 
 import environ
-from csp import constants as csp_constants
 
 from remi_site import embedded_redis
+from remi_site.api_docs import SPECTACULAR_SETTINGS  # noqa: F401 (a setting)
 from remi_site.embedded_secret import embedded_secret_key
+from remi_site.web_policies import (  # noqa: F401 (settings)
+    CONTENT_SECURITY_POLICY,
+    PERMISSIONS_POLICY,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -471,42 +475,6 @@ REST_FRAMEWORK: dict[str, Any] = {
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
 
-SPECTACULAR_SETTINGS = {
-    "TITLE": "Remi online API",
-    "DESCRIPTION": (
-        "Public API of Remi online (Balkan rummy). Authenticate with a personal API token "
-        "(`Authorization: Bearer <token>`, see `/api/v1/tokens`) or the web session. A "
-        "token has scopes (`read`, `play`, `challenge`, `bot:play`, `account`): each "
-        "operation names the one it needs (`x-token-scope`), and a token without it gets "
-        "`403 insufficient_scope`. "
-        'Every error has the shape `{"error": {"code", "message", "details"}}`. Every '
-        'list answers `{"next", "previous", "results"}` (`page_size` 1 to 100). The '
-        "websocket `/ws/v1/` (live game events, your event stream) is described frame by "
-        "frame in the AsyncAPI document [`/api/asyncapi.yaml`](/api/asyncapi.yaml)."
-    ),
-    "VERSION": "1.0.0",
-    "SERVE_INCLUDE_SCHEMA": False,
-    "COMPONENT_SPLIT_REQUEST": True,
-    "SCHEMA_PATH_PREFIX": r"/api/v1",
-    # Swagger UI and ReDoc from the sidecar package: the docs work offline.
-    "SWAGGER_UI_DIST": "SIDECAR",
-    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
-    "REDOC_DIST": "SIDECAR",
-    # Names for choice sets that share a field name (games: status, kind).
-    "ENUM_NAME_OVERRIDES": {
-        "GameStatusEnum": "games.models.Game.Status",
-        "ReportReasonEnum": "accounts.models.Report.Reason",
-        "ReportStatusEnum": "accounts.models.Report.Status",
-        "SeatStatusEnum": "games.models.Seat.Status",
-        "TimeControlEnum": "games.models.Game.TimeControl",
-        "GameListStatusEnum": "games.api.serializers.LIST_STATUS_CHOICES",
-        "AbsentChoiceEnum": "games.api.live_serializers.CHOICE_VALUES",
-        "MeldKindEnum": "games.api.view_serializers.MELD_KINDS",
-        "ChallengeStatusEnum": "games.models.Challenge.Status",
-        "DeclineReasonEnum": "games.models.Challenge.DeclineReason",
-        "TokenScopeEnum": "accounts.scopes.ALL_SCOPES",
-    },
-}
 
 # ------------------------------------------------------------------ security
 
@@ -524,34 +492,7 @@ if env.bool("TRUST_X_FORWARDED_PROTO", default=False):
 X_FRAME_OPTIONS = "DENY"
 # No referrer at all to other sites: a table's URL may carry its private invite.
 SECURE_REFERRER_POLICY = "same-origin"
-# Scripts and styles from the site's own files only, never inline: a player's name or
-# a chat line that slipped through escaping still cannot run. The page's own websocket
-# origin is added to connect-src per request (remi_site.csp). The API docs and the admin
-# need no exception (remi_site.urls, tests/browser/test_csp.py).
-CONTENT_SECURITY_POLICY: dict[str, Any] = {
-    "DIRECTIVES": {
-        "default-src": [csp_constants.SELF],
-        "script-src": [csp_constants.SELF],
-        "style-src": [csp_constants.SELF],
-        # data: for the inline favicon and the images in the vendored CSS.
-        "img-src": [csp_constants.SELF, "data:"],
-        "connect-src": [csp_constants.SELF],
-        "font-src": [csp_constants.SELF],
-        "object-src": [csp_constants.NONE],
-        "base-uri": [csp_constants.SELF],
-        "form-action": [csp_constants.SELF],
-        "frame-ancestors": [csp_constants.NONE],
-    },
-}
-# Powerful browser features the site never uses: denied to it and to anything it embeds.
-PERMISSIONS_POLICY: dict[str, list[str]] = {
-    feature: []
-    for feature in (
-        "accelerometer", "camera", "display-capture", "geolocation",
-        "gyroscope", "hid", "idle-detection", "magnetometer", "microphone", "midi",
-        "payment", "serial", "usb", "xr-spatial-tracking",
-    )
-}  # fmt: skip
+# The Content-Security-Policy and the Permissions-Policy: remi_site/web_policies.py.
 
 # ------------------------------------------------------------------ email
 
