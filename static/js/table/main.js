@@ -22,6 +22,7 @@ import { render } from "./render.js";
 import { syncScoreSheet } from "./score-sheet.js";
 import { wireReorder } from "./reorder.js";
 import { reportSeen } from "./seen.js";
+import { fitPileWord } from "./render-board.js";
 import { fitHand } from "./render-hand.js";
 import { markLoaded, state, subscribe } from "./store.js";
 import { syncSummaryReopen, wireSummaryReopen } from "./summary.js";
@@ -46,6 +47,7 @@ function wireControls() {
   $("absent-dialog").addEventListener("cancel", noteDialogDismissed);
   window.addEventListener("beforeunload", warnBeforeLeaving);
   window.addEventListener("resize", fitHand);
+  window.addEventListener("resize", fitPileWord);
   setInterval(() => {
     tick();
     syncPause();

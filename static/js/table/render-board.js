@@ -42,6 +42,7 @@ export function renderPiles() {
     discard.append(face);
   } else {
     discard.append(el("span", "discard-empty", gettext("Discard")));
+    requestAnimationFrame(fitPileWord);
   }
   const takeNow = myTurn() && can("take") && d.phase === "draw";
   const one = selectedItems();
@@ -202,4 +203,18 @@ function inviteLink(url) {
   );
   share.append(row);
   return share;
+}
+
+// The empty pile's word as large as the card lets it show whole: a long language's
+// ("Stos odkryty", "Фрлени карти") steps down from the style's size, never broken.
+export function fitPileWord() {
+  const word = document.querySelector("#discard .discard-empty");
+  if (!word) return;
+  word.style.removeProperty("font-size");
+  let size = parseFloat(getComputedStyle(word).fontSize);
+  const overflows = () => word.scrollHeight > word.clientHeight + 1 || word.scrollWidth > word.clientWidth + 1;
+  while (size > 6 && overflows()) {
+    size -= 0.5;
+    word.style.fontSize = `${size}px`;
+  }
 }
