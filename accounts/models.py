@@ -4,7 +4,6 @@ from datetime import datetime
 from typing import Any
 
 from django.conf import settings
-from django.contrib.postgres.fields import ArrayField
 from django.core.validators import RegexValidator
 from django.db import models
 from django.db.models import Q
@@ -13,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from knox.models import AbstractAuthToken
 from knox.settings import CONSTANTS
 
-from accounts.scopes import SCOPE_CHOICES, all_scopes
+from accounts.scopes import all_scopes
 
 
 class Language(models.TextChoices):
@@ -146,9 +145,8 @@ class ApiToken(AbstractAuthToken):
         null=True, blank=True
     )
     # What the token may do (accounts.scopes); every scope unless created with fewer.
-    scopes: ArrayField[list[str], list[str]] = ArrayField(
-        models.CharField(max_length=16, choices=SCOPE_CHOICES), default=all_scopes
-    )
+    # A JSON list (not PostgreSQL's array): the embedded default runs on SQLite.
+    scopes = models.JSONField(default=all_scopes)
 
     class Meta:
         ordering = ["-created", "-id"]

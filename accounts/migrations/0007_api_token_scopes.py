@@ -3,7 +3,6 @@ program that uses one breaks: adding the column fills each existing row with the
 default, the list of all scopes, and the data step below says so once more for a
 database where that default was not applied (the column made elsewhere)."""
 
-import django.contrib.postgres.fields
 from django.db import migrations, models
 
 import accounts.scopes
@@ -23,24 +22,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="apitoken",
             name="scopes",
-            field=django.contrib.postgres.fields.ArrayField(
-                base_field=models.CharField(
-                    choices=[
-                        ("read", "Read: your games, events and streams"),
-                        ("play", "Play: moves, turns, resigning, chat"),
-                        (
-                            "challenge",
-                            "Challenge: send, accept and decline challenges, open tables, "
-                            "rematches",
-                        ),
-                        ("bot:play", "Bot play: play as a bot account, and turn this account into one"),
-                        ("account", "Account: tokens, profile, settings, deletion"),
-                    ],
-                    max_length=16,
-                ),
-                default=accounts.scopes.all_scopes,
-                size=None,
-            ),
+            field=models.JSONField(default=accounts.scopes.all_scopes),
         ),
         migrations.RunPython(every_scope_for_existing_tokens, migrations.RunPython.noop),
     ]
