@@ -37,6 +37,20 @@ export function cardName(text) {
   return interpolate(gettext("%(rank)s of %(suit)s"), { rank: RANK_NAME[card.rank] ?? card.rank, suit: SUITS[card.suit].name }, true);
 }
 
+// A card as a player types it: as the table draws it ("7♥", "10♠", "A♦", "★" or the
+// word for a joker) or in the API's notation ("7H", "JK"); null for anything else.
+const SYMBOL_SUIT = { "♠": "S", "♥": "H", "♣": "C", "♦": "D" };
+export function cardFromTyped(typed) {
+  const text = typed.trim();
+  if (text === "★" || text.toLowerCase() === gettext("Joker").toLowerCase()) return "JK";
+  const code = text.toUpperCase();
+  const suit = SYMBOL_SUIT[text.slice(-1)] ?? code.slice(-1);
+  const head = code.slice(0, code.length - 1);
+  if (code === "JK") return "JK";
+  if (!"SHCD".includes(suit) || !/^(10|[2-9AJQK])$/.test(head)) return null;
+  return head + suit;
+}
+
 // "7♥" for log lines and messages.
 export function cardShort(text) {
   const card = parseCard(text);

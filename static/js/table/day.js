@@ -4,6 +4,7 @@
 // each part shows lives in its own elements: the store keeps the game, not these.
 
 import { api } from "../api.js";
+import { cardFromTyped, cardShort } from "../cards.js";
 import { $, button, el } from "../dom.js";
 import { gettext, interpolate, ngettext } from "../i18n.js";
 import { API } from "./page.js";
@@ -44,7 +45,7 @@ async function syncNextGame() {
 function showPremove(body) {
   $("premove-status").textContent = body.queued
     ? body.unless.length
-      ? interpolate(gettext("queued, unless the discard pile shows %(cards)s"), { cards: body.unless.join(" ") }, true)
+      ? interpolate(gettext("queued, unless the discard pile shows %(cards)s"), { cards: body.unless.map(cardShort).join(" ") }, true)
       : gettext("queued")
     : gettext("none");
   $("premove-cancel").hidden = !body.queued;
@@ -59,7 +60,13 @@ async function loadPremove() {
 }
 
 async function queuePremove() {
-  const unless = $("premove-unless").value.split(/[\s,]+/).filter(Boolean);
+  const typed = $("premove-unless").value.split(/[\s,]+/).filter(Boolean);
+  const unless = typed.map(cardFromTyped);
+  const unknown = typed.filter((_, index) => unless[index] === null);
+  if (unknown.length) {
+    toast(interpolate(gettext("Not a card: %(typed)s. Type cards as the table shows them, e.g. 7♥ or 10♠."), { typed: unknown.join(" ") }, true));
+    return;
+  }
   try {
     showPremove(await api(`${API}/premove`, { method: "PUT", body: { unless } }));
   } catch (error) {
