@@ -32,6 +32,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
+from accounts.admin.base import ReadOnlyAdmin, ReadOnlyInline
 from accounts.models import ModAction
 from accounts.moderation import roles
 from accounts.moderation.admin_actions import (
@@ -41,7 +42,6 @@ from accounts.moderation.admin_actions import (
     reasoned_action,
 )
 from accounts.moderation.forms import ReasonForm
-from accounts.moderation.hidden_columns import HiddenColumnsGuard, HiddenColumnsInline
 from accounts.moderation.modlog import modlog_record
 from games.models import (
     AbsentWait,
@@ -55,34 +55,6 @@ from games.models import (
 )
 from games.play import moderation as game_moderation
 from games.read import moderation
-
-
-class ReadOnlyAdmin(HiddenColumnsGuard):
-    """View only: no add, change or delete (actions may still call services)."""
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-
-class ReadOnlyInline(HiddenColumnsInline):
-    extra = 0
-    can_delete = False
-    show_change_link = True
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 def _json(value: Any) -> str:
