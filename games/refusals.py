@@ -10,8 +10,10 @@ say a refusal in the language of the request. English is the engine's own messag
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
-from django.utils.translation import gettext, gettext_noop
+from django.utils import translation
+from django.utils.translation import gettext, gettext_noop, ngettext_lazy
 
 from games.engine import IllegalAction, IllegalMeld
 from games.engine_words import cards_short
@@ -19,7 +21,8 @@ from games.engine_words import cards_short
 # (code, variant) -> the message with named placeholders, marked for the catalogues
 # and translated when said. Every code the engine raises has an entry
 # (tests/games/test_refusals.py walks the engine's source).
-REFUSALS: Mapping[tuple[str, str], str] = {
+# A refusal with a count is a plural (``ngettext_lazy`` keyed by the value that counts).
+REFUSALS: Mapping[tuple[str, str], Any] = {
     # Reading an action
     ("bad_action", "unreadable"): gettext_noop("cannot read the action “%(text)s”"),
     ("bad_action", "invalid"): gettext_noop("not a valid action: %(data)s"),
@@ -42,8 +45,10 @@ REFUSALS: Mapping[tuple[str, str], str] = {
         "you took %(card)s without opening: open now, or discard that card back"
     ),
     ("card_not_in_hand", ""): gettext_noop("you have no %(card)s in your hand"),
-    ("card_not_in_hand", "named_too_often"): gettext_noop(
-        "you hold %(held)s × %(card)s but named it %(named)s times"
+    ("card_not_in_hand", "named_too_often"): ngettext_lazy(
+        "you hold %(held)s × %(card)s but named it %(named)s time",
+        "you hold %(held)s × %(card)s but named it %(named)s times",
+        "named",
     ),
     ("last_card", ""): gettext_noop(
         "a turn ends with a discard: you cannot meld or lay off your last card"
@@ -98,8 +103,14 @@ REFUSALS: Mapping[tuple[str, str], str] = {
     ("mixed_suits", ""): gettext_noop("a run must be of one suit and a set of one rank"),
     ("not_laid_out", ""): gettext_noop("a run on the table must be laid out low to high"),
     ("too_long", ""): gettext_noop("a set has at most 4 cards"),
-    ("too_many_jokers", "set"): gettext_noop("a set may hold at most %(limit)s joker(s)"),
-    ("too_many_jokers", "run"): gettext_noop("a run is laid down with at most %(limit)s joker(s)"),
+    ("too_many_jokers", "set"): ngettext_lazy(
+        "a set may hold at most %(limit)s joker", "a set may hold at most %(limit)s jokers", "limit"
+    ),
+    ("too_many_jokers", "run"): ngettext_lazy(
+        "a run is laid down with at most %(limit)s joker",
+        "a run is laid down with at most %(limit)s jokers",
+        "limit",
+    ),
     ("duplicate_suit", ""): gettext_noop("a set's cards must all be of different suits"),
     ("adjacent_jokers", ""): gettext_noop("two jokers may not stand side by side"),
     ("wrap_around", ""): gettext_noop("a run may not go round the corner (K-A-2)"),
@@ -122,11 +133,18 @@ def refusal_text(error: IllegalAction | IllegalMeld) -> str:
     if shown and english.endswith(f" ({shown})"):
         # The cards as the table draws them ("A♦ J♠ 6♥"), not the API's codes.
         english = f"{english[: -len(shown) - 3]} ({cards_short(shown)})"
-    translated = gettext(template)
-    if translated == template:
-        return english  # English, or a language without this message
     try:
-        text = translated % params
+        if isinstance(template, str):
+            translated = gettext(template)
+            if translated == template:
+                return english  # English, or a language without this message
+            text = translated % params
+        else:  # a plural: the language's form for the count
+            if translation.get_language() in (None, "en") or translation.get_language().startswith(
+                "en-"
+            ):
+                return english
+            text = str(template % params)
     except (KeyError, TypeError, ValueError):
         return english  # a translation that names a value the refusal lacks
     return f"{text} ({cards_short(shown)})" if shown else text

@@ -797,7 +797,7 @@ class Deal:
         named = sum(1 for c in wanted if c is card)
         return IllegalAction(
             "card_not_in_hand",
-            f"you hold {held} {card} but named it {named} times",
+            f"you hold {held} {card} but named it {named} {'time' if named == 1 else 'times'}",
             {"card": str(card), "held": held, "named": named},
             variant="named_too_often",
         )

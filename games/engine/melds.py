@@ -258,7 +258,8 @@ def _check_set(cards: tuple[Card, ...], reals: list[Card], ruleset: Ruleset) -> 
     if jokers > ruleset.max_jokers_in_set:
         raise IllegalMeld(
             "too_many_jokers",
-            f"a set may hold at most {ruleset.max_jokers_in_set} joker(s)",
+            f"a set may hold at most {ruleset.max_jokers_in_set} "
+            f"{'joker' if ruleset.max_jokers_in_set == 1 else 'jokers'}",
             cards,
             {"limit": ruleset.max_jokers_in_set},
             variant="set",
@@ -285,7 +286,7 @@ def _check_run(
     if laid_down and limit is not None and jokers > limit:
         raise IllegalMeld(
             "too_many_jokers",
-            f"a run is laid down with at most {limit} joker(s)",
+            f"a run is laid down with at most {limit} {'joker' if limit == 1 else 'jokers'}",
             cards,
             {"limit": limit},
             variant="run",

@@ -77,10 +77,31 @@ def test_the_table_names_no_refusal_the_engine_never_raises():
 def test_every_refusal_is_translated_with_the_same_values(language):
     with translation.override(language):
         for (code, variant), template in REFUSALS.items():
+            if not isinstance(template, str):
+                continue  # a plural: test_a_refusal_with_a_count_takes_the_languages_plural
             translated = translation.gettext(template)
             assert translated != template, (language, code, variant)
             names = {part.split(")")[0] for part in template.split("%(")[1:]}
             assert {part.split(")")[0] for part in translated.split("%(")[1:]} == names
+
+
+PLURALS = {key: template for key, template in REFUSALS.items() if not isinstance(template, str)}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("key", sorted(PLURALS))
+def test_a_refusal_with_a_count_takes_the_languages_plural(language, key):
+    params = {"held": 1, "card": "7H", "named": 2, "limit": 1}
+    said = {}
+    for count in (1, 2, 5):
+        values = {**params, "named": count, "limit": count}
+        with translation.override("en"):
+            english = str(PLURALS[key] % values)
+        with translation.override(language):
+            said[count] = str(PLURALS[key] % values)
+        assert said[count] != english and str(count) in said[count], (language, key, count)
+    with translation.override("en"):
+        assert str(PLURALS[key] % {**params, "named": 1, "limit": 1}).endswith(("time", "joker"))
 
 
 def test_a_refusal_in_english_is_the_engines_own_message():
