@@ -293,3 +293,44 @@ def test_no_date_is_formatted_by_hand() -> None:
         and by_hand.search(path.read_text(encoding="utf-8"))
     ]
     assert not code
+
+
+def _zone_seen(request: Any) -> Any:
+    from django.http import HttpResponse
+
+    return HttpResponse(str(timezone.get_current_timezone()))
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("cookie", "zone"),
+    [("America/New_York", "America/New_York"), ("Mars/Olympus", "UTC"), ("../etc/x", "UTC")],
+)
+def test_a_visitors_pages_are_in_the_browsers_zone(cookie: str, zone: str) -> None:
+    from django.contrib.auth.models import AnonymousUser
+    from django.test import RequestFactory
+
+    from remi_site.time_zones import BROWSER_ZONE_COOKIE, AccountTimeZoneMiddleware
+
+    request = RequestFactory().get("/rules/")
+    request.COOKIES[BROWSER_ZONE_COOKIE] = cookie
+    request.user = AnonymousUser()
+
+    assert AccountTimeZoneMiddleware(_zone_seen)(request).content.decode() == zone
+
+
+@pytest.mark.django_db
+def test_a_persons_chosen_zone_comes_before_the_browsers(
+    user_factory: Callable[..., Any],
+) -> None:
+    from django.test import RequestFactory
+
+    from remi_site.time_zones import BROWSER_ZONE_COOKIE, AccountTimeZoneMiddleware
+
+    person = user_factory(username="ana")
+    PlayerSettings.objects.update_or_create(user=person, defaults={"time_zone": "Europe/Skopje"})
+    request = RequestFactory().get("/games/")
+    request.COOKIES[BROWSER_ZONE_COOKIE] = "America/New_York"
+    request.user = person
+
+    assert AccountTimeZoneMiddleware(_zone_seen)(request).content.decode() == "Europe/Skopje"
