@@ -140,3 +140,54 @@ def test_the_account_stream_needs_an_account(asgi_server):
 
     assert answer.status_code == 401
     assert json.loads(answer.text)["error"]["code"] == "not_authenticated"
+
+
+def test_a_ban_ends_the_accounts_streams(asgi_server, account, user_factory):
+    from accounts.moderation.services import ban_create
+
+    user, api = account("mila")
+    moderator = user_factory(username="mod")
+    moderator.is_staff = True
+    moderator.save()
+
+    with api.stream("GET", f"{asgi_server}/api/v1/stream/events") as response:
+        assert response.status_code == 200
+        ban_create(user=user, moderator=moderator, reason="abuse", permanent=True)
+        # The stream ends (a read that outlived it would time out and fail the test).
+        assert [frame for frame in lines(response) if frame is not None] == []
+
+
+def test_leaving_a_private_lobby_ends_its_stream(asgi_server, account):
+    _host, host = account("host")
+    _mila, mila = account("mila")
+    game = host.post(
+        f"{asgi_server}/api/v1/games",
+        json={"preset": "serbian", "players": 3, "visibility": "private"},
+    ).json()
+    joined = mila.post(
+        f"{asgi_server}/api/v1/games/{game['id']}/join", json={"invite_code": game["invite_code"]}
+    )
+    assert joined.status_code == 200, joined.text
+
+    with mila.stream("GET", f"{asgi_server}/api/v1/games/{game['id']}/stream") as response:
+        stream = lines(response)
+        assert next(stream)["type"] == "game_full"
+        assert mila.post(f"{asgi_server}/api/v1/games/{game['id']}/leave").status_code == 204
+        frames = frames_until(stream, lambda frame: frame["type"] == "unsubscribed")
+        assert frames[-1] == {"type": "unsubscribed", "game": game["id"]}
+        assert list(stream) == []
+    assert mila.get(f"{asgi_server}/api/v1/games/{game['id']}/stream").status_code == 404
+
+
+def test_visitors_streams_count_against_their_addresss_connections(asgi_server, account, settings):
+    settings.WS_MAX_WATCHERS_PER_ADDRESS = 1
+    _host, host = account("host")
+    game = host.post(f"{asgi_server}/api/v1/games", json={"preset": "serbian", "players": 2}).json()
+    url = f"{asgi_server}/api/v1/games/{game['id']}/stream"
+
+    with httpx.Client(timeout=20) as visitor, visitor.stream("GET", url) as first:
+        assert first.status_code == 200
+        assert next(lines(first))["type"] == "game_full"
+        second = httpx.get(url, timeout=20)
+        assert second.status_code == 429
+        assert second.json()["error"]["code"] == "too_many_connections"
