@@ -68,6 +68,9 @@ PAGES = [
     SitePage("signup", signed_in=False, path="/accounts/signup/"),
     SitePage("login", signed_in=False, path="/accounts/login/"),
     SitePage("settings", signed_in=True, path="/settings/"),
+    # A player's side of moderation: the outcomes of their reports, their sanctions.
+    SitePage("my-reports", signed_in=True, path="/moderation/reports/"),
+    SitePage("my-sanctions", signed_in=True, path="/moderation/sanctions/"),
 ]
 SIGNED_IN_AS = "dana"
 

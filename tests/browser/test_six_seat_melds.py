@@ -4,6 +4,7 @@ leaves the screen sideways."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Callable
 from itertools import combinations
@@ -11,6 +12,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from games.engine import Discard, Ruleset, full_pack, parse_cards
@@ -21,6 +23,7 @@ from games.play import shuffle
 from games.play.act import game_act
 from games.play.create import game_create
 from games.play.lobby import game_join, game_start
+from tests.browser.conftest import TIMEOUT_MS
 from tests.browser.test_six_seats import DRAWS, overlap
 from tests.gamekit import current_engine_deal, greedy_action, scripted_deal_source
 
@@ -124,6 +127,14 @@ def test_many_melds_at_a_table_of_six_never_overlap_at_any_width(
         ana.goto(f"/games/{game.public_id}/")
         expect(ana.page.locator("#melds .meld")).to_have_count(melds_down)
         expect(ana.page.locator("#opponents .seat[data-seat]")).to_have_count(5)
+        # Drawn is not yet laid out: wait (with the browser tests' deadline) for the
+        # melds to take their places before measuring them.
+        with contextlib.suppress(PlaywrightTimeout):
+            ana.page.wait_for_function(
+                f"() => ({SHOWN_MELD_BOXES})([...document.querySelectorAll('#melds .meld')])"
+                ".length > 0",
+                timeout=TIMEOUT_MS,
+            )
         melds = ana.page.locator("#melds .meld").evaluate_all(SHOWN_MELD_BOXES)
         if not melds:
             problems.append(f"{width}px: no meld shows")
