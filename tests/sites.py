@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 import shutil
 import signal
 import socket
@@ -164,6 +165,25 @@ class Site:
             with contextlib.suppress(Exception):
                 proc.kill()
         shutil.rmtree(self.var_dir, ignore_errors=True)
+
+
+SERVER = "postgres://postgres@127.0.0.1:5432"
+
+
+@contextlib.contextmanager
+def scratch_database(prefix: str) -> Iterator[str]:
+    """A fresh PostgreSQL database of a started site's own (the site migrates it); its
+    URL. Dropped at the end, whoever is still connected."""
+    import psycopg
+
+    name = f"{prefix}_{secrets.token_hex(4)}"
+    with psycopg.connect(f"{SERVER}/postgres", autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield f"{SERVER}/{name}"
+    finally:
+        with psycopg.connect(f"{SERVER}/postgres", autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 class RedisServer:

@@ -9,20 +9,17 @@ from __future__ import annotations
 
 import asyncio
 import re
-import secrets
 from collections.abc import Iterator
 from pathlib import Path
 
-import psycopg
 import pytest
 
 from tests.deploy.players import Player, http_client
 from tests.deploy.stack import NODE_ADDRESSES, PROXY_ADDRESS, Deployment
-from tests.sites import RedisServer, wait_for
+from tests.sites import RedisServer, scratch_database, wait_for
 
 pytestmark = pytest.mark.slow
 
-SERVER = "postgres://postgres@127.0.0.1:5432"
 # Each client its own source address, so a node's log says whose connection it holds.
 ADDRESSES = {"ana": "127.0.0.9", "bea": "127.0.0.10"}
 THROTTLED, NEIGHBOUR, RETURNING = "127.0.0.11", "127.0.0.12", "127.0.0.13"
@@ -32,14 +29,9 @@ ACCESS_LINE = re.compile(r'INFO:\s+(\S+):\d+ - "(\S+) (\S+)')
 
 @pytest.fixture
 def database_url() -> Iterator[str]:
-    name = f"remi_deploy_{secrets.token_hex(4)}"
-    with psycopg.connect(f"{SERVER}/postgres", autocommit=True) as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield f"{SERVER}/{name}"
-    finally:
-        with psycopg.connect(f"{SERVER}/postgres", autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    """A fresh PostgreSQL database of the site's own (the site migrates it)."""
+    with scratch_database("remi_deploy") as url:
+        yield url
 
 
 @pytest.fixture

@@ -7,34 +7,25 @@ from __future__ import annotations
 
 import asyncio
 import json
-import secrets
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
-import psycopg
 import pytest
 import websockets
 
-from tests.sites import RedisServer, Site, wait_for
+from tests.sites import RedisServer, Site, scratch_database, wait_for
 
 pytestmark = pytest.mark.slow
 
 PASSWORD = "correct-horse-battery-staple"
-SERVER = "postgres://postgres@127.0.0.1:5432"
 
 
 @pytest.fixture
 def database_url() -> Iterator[str]:
     """A fresh PostgreSQL database of the site's own (the site migrates it)."""
-    name = f"remi_stack_{secrets.token_hex(4)}"
-    with psycopg.connect(f"{SERVER}/postgres", autocommit=True) as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield f"{SERVER}/{name}"
-    finally:
-        with psycopg.connect(f"{SERVER}/postgres", autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with scratch_database("remi_stack") as url:
+        yield url
 
 
 @pytest.fixture
