@@ -42,11 +42,16 @@ BOXES = """nodes => nodes.map((node) => {
   const box = node.getBoundingClientRect();
   return { x: box.x, y: box.y, width: box.width, height: box.height };
 })"""
-# The part of each meld that shows: on a phone the melds scroll within their own box
-# (table-phone.css), and a meld scrolled out of it covers nothing.
+# The part of each meld one sees: clipped to the melds' box only where that box scrolls
+# (a phone); elsewhere the melds overflow nothing, and the box's own height says
+# nothing of what shows.
 SHOWN_MELD_BOXES = """nodes => nodes.map((node) => {
   const box = node.getBoundingClientRect();
-  const clip = document.querySelector('#melds').getBoundingClientRect();
+  const melds = document.querySelector('#melds');
+  const scrolls = melds.scrollHeight > melds.clientHeight + 1
+    && ['auto', 'scroll'].includes(getComputedStyle(melds).overflowY);
+  const clip = scrolls ? melds.getBoundingClientRect()
+    : { left: -Infinity, top: -Infinity, right: Infinity, bottom: Infinity };
   const x = Math.max(box.left, clip.left), y = Math.max(box.top, clip.top);
   const right = Math.min(box.right, clip.right), bottom = Math.min(box.bottom, clip.bottom);
   return { x, y, width: Math.max(0, right - x), height: Math.max(0, bottom - y) };
