@@ -4,7 +4,7 @@
 
 All on 127.0.0.1, production settings: a scratch PostgreSQL database (migrated, dropped
 at the end) and a Redis server of its own (``--redis-port``, ``--redis-db``; see
-``bench/stack.py``). Two players with API tokens play 2-player serbian matches through
+``bench/kit/stack.py``). Two players with API tokens play 2-player serbian matches through
 the whole Django stack (Django's test client: middleware, token authentication,
 throttles, DRF, the services, the after-commit work, the answer's JSON) with the
 policy of ``bench/api.py``; a new match starts when one ends.
@@ -45,7 +45,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from bench.stack import add_redis_options, production_django  # noqa: E402
+from bench.kit.stack import add_redis_options, production_django  # noqa: E402
 
 WARMUP_MOVES = 30
 

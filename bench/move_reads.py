@@ -31,13 +31,13 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from bench.kit.stack import add_redis_options, production_django  # noqa: E402
 from bench.move_cost import (  # noqa: E402
     WARMUP_MOVES,
     Table,
     database_cpu,
     statements_counted,
 )
-from bench.stack import add_redis_options, production_django  # noqa: E402
 
 
 def main() -> None:

@@ -37,7 +37,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from bench.stack import (  # noqa: E402
+from bench.kit.stack import (  # noqa: E402
     add_redis_options,
     add_web_options,
     free_port,

@@ -25,7 +25,7 @@ import psycopg
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from bench.stack import PG_ADMIN_URL  # noqa: E402
+from bench.kit.stack import PG_ADMIN_URL  # noqa: E402
 
 ROWS = 100
 SNAPSHOT = "x" * 3000  # about a deal's snapshot

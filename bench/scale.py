@@ -8,7 +8,7 @@ All on 127.0.0.1, production settings (``DATABASE_URL``, ``REDIS_URL``, ``DEBUG=
 1. creates a scratch PostgreSQL database (random name, dropped at the end unless
    ``--keep-db``), migrates it, and starts a ``redis-server`` of its own on a free port
    (the cache, the channel layer and the Celery broker of this process; stopped at
-   the end; both from ``bench/stack.py``);
+   the end; both from ``bench/kit/stack.py``);
 2. seeds it (see ``bench/scale_seed.py``): template games played through the services,
    cloned in bulk into ``--active`` running correspondence games (2-4 seats, mid-deal,
    deadlines spread over the next days, ``--overdue`` of them past their deadline,
@@ -67,7 +67,7 @@ import psycopg
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from bench import scale_seed as seed  # noqa: E402
-from bench.stack import (  # noqa: E402
+from bench.kit.stack import (  # noqa: E402
     PG_ADMIN_URL,
     add_redis_options,
     private_redis,

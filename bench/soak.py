@@ -81,7 +81,7 @@ from bench.api import (  # noqa: E402
     percentile,
     sample_memory,
 )
-from bench.stack import (  # noqa: E402
+from bench.kit.stack import (  # noqa: E402
     REDIS_DB,
     Stack,
     add_redis_options,

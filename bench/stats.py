@@ -43,7 +43,7 @@ from unittest import mock
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from bench.stack import add_redis_options, private_redis, scratch_database  # noqa: E402
+from bench.kit.stack import add_redis_options, private_redis, scratch_database  # noqa: E402
 
 OPPONENTS = 3
 UNDER_WAY = 5

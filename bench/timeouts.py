@@ -27,7 +27,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from bench.stack import (  # noqa: E402
+from bench.kit.stack import (  # noqa: E402
     add_redis_options,
     private_redis,
     production_env,

@@ -27,8 +27,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from bench.kit.stack import add_redis_options, production_django  # noqa: E402
 from bench.move_cost import Cost, Table, database_cpu, redis_calls  # noqa: E402
-from bench.stack import add_redis_options, production_django  # noqa: E402
 
 WARMUP_TURNS = 20
 

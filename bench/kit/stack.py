@@ -8,7 +8,9 @@ Redis is a server of the benchmark's own (``private_redis``), never a database n
 of a shared one: the tests use those (1 to 15 of theirs). Every benchmark that starts
 one takes its port and database number from ``--redis-port`` and ``--redis-db``
 (``add_redis_options``), by default a free port the system picks and database 0.
-Used by every benchmark that needs PostgreSQL or Redis.
+Every benchmark takes its ports and database name as options (``add_stack_options``:
+``--web-port``, ``--redis-port``, ``--redis-db``, ``--db-name``), so that two benchmarks
+run side by side on one machine. Used by every benchmark that needs PostgreSQL or Redis.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from typing import IO
 import httpx
 import psycopg
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 PG_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
 
@@ -74,6 +76,24 @@ def add_web_options(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=0,
         help="port of the benchmark's web server (default 0: a free one)",
+    )
+
+
+def add_stack_options(parser: argparse.ArgumentParser, *, web: bool = True) -> None:
+    """The ports and the database name of a benchmark's own stack: ``--redis-port``,
+    ``--redis-db``, ``--db-name`` and (``web``: when it starts a web server) ``--web-port``."""
+    add_redis_options(parser)
+    if web:
+        add_web_options(parser)
+
+
+def migrate(env: dict[str, str]) -> None:
+    """``manage.py migrate`` on the database of ``env``, in a process of its own."""
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+        cwd=ROOT,
+        env=env,
+        check=True,
     )
 
 
@@ -160,12 +180,7 @@ def production_django(
     db_name = db_name or f"{db_prefix}_{secrets.token_hex(4)}"
     with private_redis(redis_port, redis_db) as redis_url, scratch_database(db_name):
         env = production_env(db_name, redis_url)
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-            cwd=ROOT,
-            env=env,
-            check=True,
-        )
+        migrate(env)
         os.environ.update(env)
         import django
 
@@ -204,12 +219,7 @@ class Stack:
         with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
             conn.execute(f'CREATE DATABASE "{self.db_name}"')
         try:
-            subprocess.run(
-                [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-                cwd=ROOT,
-                env=self.env,
-                check=True,
-            )
+            migrate(self.env)
         except BaseException:
             self._drop()
             raise

@@ -1,0 +1,103 @@
+"""What the benchmarks measure, one way: percentiles, the CPU time of the stack's
+processes (web server, PostgreSQL's backends of one database, Redis, the load generator),
+the web workers' memory, and the load average.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+import psycopg
+
+from bench.kit.stack import (  # noqa: E402
+    PG_ADMIN_URL,
+)
+
+
+def cpu_seconds(server_pid: int, db_name: str) -> dict[str, dict[int, float]]:
+    """CPU time used so far, by process, by the web server (all workers), PostgreSQL,
+    Redis and this load generator: where the machine's two cores go. PostgreSQL
+    counts the backends serving the bench's database and the server's own background
+    processes (WAL writer, checkpointer...), not other databases' backends (the
+    machine may be shared)."""
+    import psutil
+
+    def used(process: psutil.Process) -> float:
+        try:
+            times = process.cpu_times()
+            return float(times.user + times.system)
+        except psutil.Error:
+            return 0.0
+
+    with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
+        ours = {
+            pid
+            for (pid,) in conn.execute(
+                "SELECT pid FROM pg_stat_activity WHERE datname = %s OR datname IS NULL",
+                (db_name,),
+            )
+        }
+    server = psutil.Process(server_pid)
+    me = psutil.Process()
+    out: dict[str, dict[int, float]] = {
+        "uvicorn": {p.pid: used(p) for p in [server, *server.children(recursive=True)]},
+        "postgres": {},
+        "redis": {},
+        "load generator": {me.pid: used(me)},
+    }
+    for process in psutil.process_iter(["name"]):
+        name = process.info["name"] or ""
+        if name.startswith("postgres") and process.pid in ours:
+            out["postgres"][process.pid] = used(process)
+        elif name.startswith("redis-server"):
+            out["redis"][process.pid] = used(process)
+    return out
+
+
+async def sample_memory(server_pid: int, into: dict[int, list[float]]) -> None:
+    """The web workers' resident memory, in MB, every second (until cancelled); the
+    server's other children (multiprocessing's resource tracker) are left out."""
+    import psutil
+
+    server = psutil.Process(server_pid)
+    while True:
+        for worker in server.children(recursive=True):
+            with contextlib.suppress(psutil.Error):
+                if "spawn_main" in " ".join(worker.cmdline()):
+                    into.setdefault(worker.pid, []).append(worker.memory_info().rss / 2**20)
+        await asyncio.sleep(1.0)
+
+
+def memory_summary(memory: dict[int, list[float]]) -> str:
+    """Each web worker's sampled memory: at the start, at its peak, at the end."""
+    return (
+        "; ".join(
+            f"{samples[0]:.0f} MB at the start, {max(samples):.0f} at most, {samples[-1]:.0f} "
+            "at the end"
+            for samples in memory.values()
+            if samples
+        )
+        or "not sampled"
+    )
+
+
+def cpu_used(
+    before: dict[str, dict[int, float]], after: dict[str, dict[int, float]]
+) -> dict[str, float]:
+    """CPU seconds between two ``cpu_seconds`` samples (a process new since the first
+    one counts from its start)."""
+    return {
+        name: sum(seconds - before[name].get(pid, 0.0) for pid, seconds in after[name].items())
+        for name in after
+    }
+
+
+# The processes whose CPU is the server's cost of a request.
+SERVER_PROCESSES = ("uvicorn", "postgres", "redis")
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    return values[min(len(values) - 1, int(q * len(values)))] * 1000
