@@ -56,17 +56,19 @@ import uvloop
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from bench.kit.measure import SERVER_PROCESSES, memory_summary, percentile  # noqa: E402
-from bench.kit.seed import django_setup, make_players  # noqa: E402
+from bench.kit.measure import percentile  # noqa: E402
+from bench.kit.seed import collector_settle, django_setup, make_players  # noqa: E402
 from bench.kit.stack import Stack, add_stack_options, private_redis  # noqa: E402
+from bench.loadgen.closed_loop import run_closed_loop  # noqa: E402
 from bench.loadgen.diagnostics import (  # noqa: E402
     print_server_profile,
     print_server_timing,
     profile_moves,
 )
+from bench.loadgen.open_loop import open_loop, print_open_loop  # noqa: E402
 from bench.loadgen.players import choose, load  # noqa: E402
 from bench.loadgen.rounds import (  # noqa: E402
-    cheapest_get_rate,
+    Round,
     one_round,
     parse_versus,
     print_rounds,
@@ -77,7 +79,7 @@ from bench.loadgen.rounds import (  # noqa: E402
 __all__ = ["choose", "main"]
 
 
-def main() -> None:
+def arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=16, help="concurrent 2-player games")
     parser.add_argument("--workers", type=int, default=2, help="uvicorn worker processes")
@@ -97,6 +99,21 @@ def main() -> None:
     )
     parser.add_argument("--round-seconds", type=float, default=8.0)
     parser.add_argument(
+        "--open-loop",
+        action="store_true",
+        help="the latency a player feels: the maximum move rate in a closed loop "
+        "(--seconds), then moves and the cheapest GET as Poisson arrivals, each at half "
+        "that rate, for --cycles cycles of --cycle-seconds (bench/loadgen/open_loop.py)",
+    )
+    parser.add_argument("--cycles", type=int, default=6, help="with --open-loop, at most 20")
+    parser.add_argument("--cycle-seconds", type=float, default=10.0, help="at most 60")
+    parser.add_argument(
+        "--open-games",
+        type=int,
+        default=64,
+        help="with --open-loop: matches kept going, so that an arrival finds one ready",
+    )
+    parser.add_argument(
         "--profile-server",
         metavar="FILE",
         help="diagnostics: profile every thread of the web workers (slower), print the "
@@ -107,7 +124,7 @@ def main() -> None:
         metavar="FILE",
         help="diagnostics: split each request's time in the web workers (waiting for a "
         "thread, in it, its CPU, back to the event loop, sending; bench/asgi_timed.py), "
-        "print the means and write them to FILE.<pid>",
+        "print the means and the slowest and write them to FILE.<pid>",
     )
     parser.add_argument(
         "--without-live-hook",
@@ -124,21 +141,33 @@ def main() -> None:
     )
     add_stack_options(parser)
     args = parser.parse_args()
-    seconds = min(args.seconds, 120.0)
+    args.seconds = min(args.seconds, 120.0)
     if args.versus and args.rounds < 2:
         parser.error("--versus needs --rounds 2 or more")
+    return args
 
-    app = "remi_site.asgi:application"
-    if args.without_live_hook:
-        app = "bench.asgi_without_live_hook:application"
-    if args.profile_server:
-        app = "bench.asgi_profiled:application"
+
+def server_app(args: argparse.Namespace) -> str:
+    """The ASGI application to serve: the site's, or one of the diagnostics' wrappers."""
     if args.time_server:
-        app = "bench.asgi_timed:application"
+        return "bench.asgi_timed:application"
+    if args.profile_server:
+        return "bench.asgi_profiled:application"
+    if args.without_live_hook:
+        return "bench.asgi_without_live_hook:application"
+    return "remi_site.asgi:application"
+
+
+def main() -> None:
+    args = arguments()
     with (
         private_redis(args.redis_port, args.redis_db) as redis_url,
         Stack(
-            args.workers, app, redis_url=redis_url, port=args.web_port, db_name=args.db_name
+            args.workers,
+            server_app(args),
+            redis_url=redis_url,
+            port=args.web_port,
+            db_name=args.db_name,
         ) as stack,
     ):
         if args.profile_server:
@@ -149,159 +178,108 @@ def main() -> None:
                 stale.unlink()
             stack.env["REMI_TIMING_OUT"] = str(timing_out)
         django_setup(stack.env)
-        versus = parse_versus(args.versus)
-        settings_as_started = {name: stack.env.get(name) for name in versus}
         # Before any --versus round restarts the server with other settings.
-        settings_line = (
-            f"uvicorn --workers {args.workers} (httptools, uvloop), "
-            f"WEB_THREADS {stack.env.get('WEB_THREADS', '16')}, "
-            f"DB_POOL_SIZE {stack.env.get('DB_POOL_SIZE', '8')}, prepared statements "
-            f"{'off' if stack.env.get('DB_PREPARED_STATEMENTS') == '0' else 'on'}, "
-            f"{args.gets_per_second:.0f} GET/s asked"
-        )
-        tokens = make_players(2 * args.games)
+        settings = settings_line(args, stack.env)
+        tokens = make_players(2 * max(args.games, args.open_games if args.open_loop else 0))
         stack.start_server()
-        assert stack.server is not None
-        load_before = os.getloadavg()
+        collector_settle()
         with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
-            baseline = runner.run(
-                cheapest_get_rate(
-                    stack.url,
-                    tokens,
-                    min(seconds, 20.0),
-                    args.warmup,
-                    stack.server.pid,
-                    stack.db_name,
-                )
-            )
-            # The same GET with as many requests in flight as the moves have (one per
-            # game): a closed loop's rate depends on how many requests it keeps going.
-            baseline_per_game = runner.run(
-                cheapest_get_rate(
-                    stack.url,
-                    tokens[::2],
-                    min(seconds, 20.0),
-                    args.warmup,
-                    stack.server.pid,
-                    stack.db_name,
-                )
-            )
-            stats = runner.run(
-                load(
-                    stack.url,
-                    tokens,
-                    seconds,
-                    args.warmup,
-                    stack.server.pid,
-                    args.gets_per_second,
-                    stack.db_name,
-                )
-            )
-            rounds = []
-            for number in range(min(args.rounds, 20)):
-                setting = ""
-                if versus:
-                    setting = switch_settings(stack, settings_as_started, versus, number % 2 == 1)
-                assert stack.server is not None
-                measured_round = runner.run(
-                    one_round(
-                        stack.url,
-                        tokens,
-                        min(args.round_seconds, 30.0),
-                        stack.server.pid,
-                        args.gets_per_second,
-                        stack.db_name,
-                    )
-                )
-                measured_round.setting = setting
-                rounds.append(measured_round)
-        measured = stats.seconds  # type: ignore[attr-defined]
-        print(
-            f"\nbench/api.py: {args.games} concurrent 2-player games, uvicorn x{args.workers} "
-            f"workers, PostgreSQL + Redis, production settings, {measured:.0f} s measured"
-        )
-        move_rate = stats.accepted / measured
-        print(f"  accepted moves      {stats.accepted} ({move_rate:.0f} moves/s)")
-        print(
-            f"  baseline            {baseline.rate:.0f} requests/s of GET /api/v1/me/vacation "
-            f"(same clients and tokens): moves are {move_rate / baseline.rate:.2f}x the "
-            "cheapest authenticated GET"
-        )
-        print(
-            f"  same, one per game  {baseline_per_game.rate:.0f} requests/s with {args.games} "
-            f"clients ({args.games} requests in flight, as the moves; the baseline above has "
-            f"{len(tokens)}): moves are {move_rate / baseline_per_game.rate:.2f}x it "
-            f"({baseline_per_game.server_ms:.2f} ms of server CPU per GET)"
-        )
-        print(
-            f"  its latency         p50 {percentile(baseline_per_game.latency, 0.50):.1f} ms   "
-            f"p99 {percentile(baseline_per_game.latency, 0.99):.1f} ms: the floor of a move's "
-            f"at {args.games} in flight (a closed loop's mean latency is the requests in "
-            "flight over their rate: a move at 0.5x the GET's rate takes twice as long)"
-        )
-        print(
-            f"  move latency        p50 {percentile(stats.move_latency, 0.50):.1f} ms   "
-            f"p99 {percentile(stats.move_latency, 0.99):.1f} ms   "
-            f"(p90 {percentile(stats.move_latency, 0.90):.1f}, "
-            f"max {percentile(stats.move_latency, 1.0):.1f})"
-        )
-        for kind, latencies in sorted(stats.latency_by_kind.items(), key=lambda kv: -len(kv[1])):
-            share = len(latencies) / max(stats.accepted, 1)
-            print(
-                f"    {kind:<16}  p50 {percentile(latencies, 0.50):.1f} ms   "
-                f"p99 {percentile(latencies, 0.99):.1f} ms   ({share:.0%} of the moves)"
-            )
-        print(
-            f"  state GET latency   p50 {percentile(stats.get_latency, 0.50):.1f} ms   "
-            f"p99 {percentile(stats.get_latency, 0.99):.1f} ms   ({len(stats.get_latency)} GETs, "
-            f"{len(stats.get_latency) / measured:.0f}/s)"
-        )
-        print(f"  refused moves       {stats.refused or 'none'}")
-        print(f"  matches finished    {stats.games_finished}")
-        requests = stats.accepted + len(stats.get_latency)
-        print(
-            f"  CPU, {os.cpu_count()} cores, load average before {load_before[0]:.1f}: "
-            + ", ".join(
-                f"{name} {used / measured * 100:.0f}% ({used / max(requests, 1) * 1000:.2f} ms/req)"
-                for name, used in stats.cpu.items()
-            )
-        )
-        server_s = sum(stats.cpu[name] for name in SERVER_PROCESSES)
-        server_ms = server_s / max(requests, 1) * 1000
-        per_move = server_s / max(stats.accepted, 1) * 1000
-        total_ms = server_ms + stats.cpu["load generator"] / max(requests, 1) * 1000
-        share = stats.accepted / max(requests, 1)
-        cores = os.cpu_count() or 1
-        print(
-            f"  server CPU          {server_ms:.2f} ms/request (web + PostgreSQL + Redis), "
-            f"{total_ms:.2f} with the load generator; web workers "
-            + " / ".join(f"{used / measured * 100:.0f}%" for used in stats.workers)
-        )
-        print(
-            f"  CPU per move        {per_move:.2f} ms of server CPU per accepted move (the "
-            f"state reads of the phase included) vs {baseline.server_ms:.2f} ms per baseline "
-            f"GET: a move costs {per_move / baseline.server_ms:.2f}x the GET's CPU "
-            f"(CPU bound: moves at most {baseline.server_ms / per_move:.2f}x its rate)"
-        )
-        print(
-            f"  idle-machine bound  {cores} cores / {total_ms:.2f} ms = "
-            f"{cores * 1000 / total_ms:.0f} requests/s, i.e. about "
-            f"{cores * 1000 / total_ms * share:.0f} moves/s at this mix"
-        )
-        print(
-            f"  web workers' memory {memory_summary(stats.memory)} (resident, sampled every second)"
-        )
-        print(f"  settings            {settings_line}")
-        if rounds:
-            print_rounds(rounds)
+            if args.open_loop:
+                run_open_loop(runner, args, stack, tokens, redis_url)
+                print(f"  settings            {settings}")
+            else:
+                run_closed_loop(runner, args, stack, tokens)
+                print(f"  settings            {settings}")
+                if args.rounds:
+                    print_rounds(measure_rounds(runner, args, stack, tokens))
         if args.profile_server:
             stack.stop_server()
             print_server_profile(Path(args.profile_server).resolve())
         if args.time_server:
             print_server_timing(Path(args.time_server).resolve(), args.workers)
-        if args.profile_moves:
+        if args.profile_moves and not args.open_loop:
             print(f"\nprofile of {args.profile_moves} moves in-process (pyinstrument):")
             print(profile_moves(args.profile_moves))
+
+
+def settings_line(args: argparse.Namespace, env: dict[str, str]) -> str:
+    return (
+        f"uvicorn --workers {args.workers} (httptools, uvloop), "
+        f"WEB_THREADS {env.get('WEB_THREADS', '16')}, "
+        f"DB_POOL_SIZE {env.get('DB_POOL_SIZE', '8')}, prepared statements "
+        f"{'off' if env.get('DB_PREPARED_STATEMENTS') == '0' else 'on'}, "
+        f"{args.gets_per_second:.0f} GET/s asked"
+    )
+
+
+def run_open_loop(
+    runner: asyncio.Runner, args: argparse.Namespace, stack: Stack, tokens: list[str], redis: str
+) -> None:
+    """The maximum move rate in a closed loop, then the open-loop cycles at half of it."""
+    assert stack.server is not None
+    load_before = os.getloadavg()
+    closed = runner.run(
+        load(
+            stack.url,
+            tokens[: 2 * args.games],
+            args.seconds,
+            args.warmup,
+            stack.server.pid,
+            args.gets_per_second,
+            stack.db_name,
+        )
+    )
+    max_rate = closed.accepted / closed.seconds  # type: ignore[attr-defined]
+    seconds = min(args.cycle_seconds, 60.0)
+    cycles = runner.run(
+        open_loop(
+            stack.url,
+            tokens[: 2 * args.open_games],
+            max_rate / 2,
+            cycles=min(args.cycles, 20),
+            cycle_seconds=seconds,
+            warmup=args.warmup,
+            db_name=stack.db_name,
+            redis_url=redis,
+        )
+    )
+    print(
+        f"\nbench/api.py --open-loop: uvicorn x{args.workers} workers, PostgreSQL + Redis, "
+        f"production settings; {os.cpu_count()} cores, load average "
+        f"{load_before[0]:.1f} before, {os.getloadavg()[0]:.1f} after"
+    )
+    print(
+        f"  closed loop         {max_rate:.0f} moves/s with {args.games} games "
+        f"({args.seconds:.0f} s), move p99 {percentile(closed.move_latency, 0.99):.1f} ms"
+    )
+    print_open_loop(cycles, max_rate / 2, max_rate, seconds)
+
+
+def measure_rounds(
+    runner: asyncio.Runner, args: argparse.Namespace, stack: Stack, tokens: list[str]
+) -> list[Round]:
+    """``--rounds`` short rounds, every other one with the ``--versus`` settings."""
+    versus = parse_versus(args.versus)
+    as_started = {name: stack.env.get(name) for name in versus}
+    rounds = []
+    for number in range(min(args.rounds, 20)):
+        setting = ""
+        if versus:
+            setting = switch_settings(stack, as_started, versus, number % 2 == 1)
+        assert stack.server is not None
+        measured_round = runner.run(
+            one_round(
+                stack.url,
+                tokens[: 2 * args.games],
+                min(args.round_seconds, 30.0),
+                stack.server.pid,
+                args.gets_per_second,
+                stack.db_name,
+            )
+        )
+        measured_round.setting = setting
+        rounds.append(measured_round)
+    return rounds
 
 
 if __name__ == "__main__":

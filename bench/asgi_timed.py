@@ -14,8 +14,9 @@ For each request, from the moment its body is read on the event loop:
 and, as ``collection``, the garbage collection run on the event loop after each answer
 (``remi_site.collector``), its time under ``cpu``.
 
-Means per kind of request (the move, the baseline GET, a game's state, the rest) are
-written to ``$REMI_TIMING_OUT.<pid>`` as JSON every few seconds.
+Means per kind of request (the move, the baseline GET, a game's state, the rest), and the
+largest value of each phase (``max wait`` ...: where a stall went), are written to
+``$REMI_TIMING_OUT.<pid>`` as JSON every few seconds.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ PHASES = ("wait", "thread", "cpu", "return", "send")
 COLLECTOR = "collection"
 
 _sums: dict[str, list[float]] = {}  # kind -> [count, *summed seconds by phase]
+_maxima: dict[str, list[float]] = {}  # kind -> the largest seconds by phase
 _lock = threading.Lock()
 
 _read_body = asgi_http.ASGIHandler.read_body
@@ -81,20 +83,25 @@ async def send_response(self: Any, response: Any, send: Any) -> None:
         return
     kind, wait, thread, cpu, ended = timing
     phases = (wait, thread, cpu, sending - ended, time.perf_counter() - sending)
+    _add(kind, phases)
+
+
+def _add(kind: str, phases: tuple[float, ...]) -> None:
     with _lock:
         sums = _sums.setdefault(kind, [0.0] * (len(PHASES) + 1))
+        maxima = _maxima.setdefault(kind, [0.0] * len(PHASES))
         sums[0] += 1
-        for index, seconds in enumerate(phases, start=1):
-            sums[index] += seconds
+        for index, seconds in enumerate(phases):
+            sums[index + 1] += seconds
+            maxima[index] = max(maxima[index], seconds)
 
 
 def between_requests() -> None:
     began = time.perf_counter()
     _between_requests()
-    with _lock:
-        sums = _sums.setdefault(COLLECTOR, [0.0] * (len(PHASES) + 1))
-        sums[0] += 1
-        sums[PHASES.index("cpu") + 1] += time.perf_counter() - began
+    phases = [0.0] * len(PHASES)
+    phases[PHASES.index("cpu")] = time.perf_counter() - began
+    _add(COLLECTOR, tuple(phases))
 
 
 def _dump_every(seconds: float) -> None:
@@ -105,6 +112,7 @@ def _dump_every(seconds: float) -> None:
             means = {
                 kind: {"requests": int(sums[0])}
                 | {phase: sums[i] / sums[0] * 1000 for i, phase in enumerate(PHASES, start=1)}
+                | {f"max {phase}": _maxima[kind][i] * 1000 for i, phase in enumerate(PHASES)}
                 for kind, sums in _sums.items()
             }
         with open(f"{out}.{os.getpid()}", "w") as file:

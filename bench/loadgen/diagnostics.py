@@ -98,8 +98,9 @@ def print_server_timing(out: Path, workers: int) -> None:
         print("the web workers did not write their timings")
         return
     print(
-        "\nwhere a request's time goes in the web workers (mean ms per request, the "
-        "warm-ups and both phases included; bench/asgi_timed.py):"
+        "\nwhere a request's time goes in the web workers (mean ms per request, and the "
+        "slowest of each phase as 'max', the warm-ups and every phase of the run "
+        "included; bench/asgi_timed.py):"
     )
     header = False
     for file in files:
@@ -109,10 +110,10 @@ def print_server_timing(out: Path, workers: int) -> None:
             if not header:  # the phases as bench/asgi_timed.py names them, in its order
                 print(
                     f"  {'worker':>8} {'kind':<13} {'requests':>8} "
-                    + " ".join(f"{p:>7}" for p in means)
+                    + " ".join(f"{p:>10}" for p in means)
                 )
                 header = True
             print(
                 f"  {worker:>8} {kind:<13} {requests:>8} "
-                + " ".join(f"{ms:>7.2f}" for ms in means.values())
+                + " ".join(f"{ms:>10.2f}" for ms in means.values())
             )
