@@ -64,6 +64,7 @@ from bench.loadgen.diagnostics import (  # noqa: E402
     print_server_profile,
     print_server_timing,
     profile_moves,
+    server_collections,
 )
 from bench.loadgen.open_loop import open_loop, print_open_loop  # noqa: E402
 from bench.loadgen.players import choose, load  # noqa: E402
@@ -252,7 +253,10 @@ def run_open_loop(
         f"  closed loop         {max_rate:.0f} moves/s with {args.games} games "
         f"({args.seconds:.0f} s), move p99 {percentile(closed.move_latency, 0.99):.1f} ms"
     )
-    print_open_loop(cycles, max_rate / 2, max_rate, seconds)
+    collections = None
+    if args.time_server:
+        collections = server_collections(Path(args.time_server).resolve())
+    print_open_loop(cycles, max_rate / 2, max_rate, seconds, collections)
 
 
 def measure_rounds(

@@ -16,11 +16,15 @@ and, as ``collection``, the garbage collection run on the event loop after each 
 
 Means per kind of request (the move, the baseline GET, a game's state, the rest), and the
 largest value of each phase (``max wait`` ...: where a stall went), are written to
-``$REMI_TIMING_OUT.<pid>`` as JSON every few seconds.
+``$REMI_TIMING_OUT.<pid>`` as JSON every few seconds; and every garbage collection of
+``SLOW_COLLECTION_S`` or more, wherever it ran (after an answer on the event loop, or an
+automatic one in a request thread), with its start on the monotonic clock that
+``bench/api.py --open-loop`` puts its timeline on, to ``$REMI_TIMING_OUT-collections.<pid>``.
 """
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import threading
@@ -34,6 +38,10 @@ PHASES = ("wait", "thread", "cpu", "return", "send")
 # The garbage collection after each answer, on the event loop (its time under ``cpu``).
 COLLECTOR = "collection"
 
+SLOW_COLLECTION_S = 0.005
+
+_collections: list[dict[str, Any]] = []  # the slow ones
+_collecting: dict[int, tuple[float, float]] = {}  # thread -> its collection's start, CPU
 _sums: dict[str, list[float]] = {}  # kind -> [count, *summed seconds by phase]
 _maxima: dict[str, list[float]] = {}  # kind -> the largest seconds by phase
 _lock = threading.Lock()
@@ -104,6 +112,26 @@ def between_requests() -> None:
     _add(COLLECTOR, tuple(phases))
 
 
+def _timed_collection(phase: str, info: dict[str, Any]) -> None:
+    thread = threading.get_ident()
+    if phase == "start":
+        _collecting[thread] = (time.perf_counter(), time.thread_time())
+        return
+    began, cpu = _collecting.pop(thread, (0.0, 0.0))
+    wall = time.perf_counter() - began
+    if began and wall >= SLOW_COLLECTION_S:
+        _collections.append(
+            {
+                "at": began,
+                "wall": wall,
+                "cpu": time.thread_time() - cpu,
+                "generation": info["generation"],
+                "collected": info["collected"],
+                "on": threading.current_thread().name,
+            }
+        )
+
+
 def _dump_every(seconds: float) -> None:
     out = os.environ["REMI_TIMING_OUT"]
     while True:
@@ -115,14 +143,18 @@ def _dump_every(seconds: float) -> None:
                 | {f"max {phase}": _maxima[kind][i] * 1000 for i, phase in enumerate(PHASES)}
                 for kind, sums in _sums.items()
             }
+            collections = list(_collections)
         with open(f"{out}.{os.getpid()}", "w") as file:
             json.dump(means, file)
+        with open(f"{out}-collections.{os.getpid()}", "w") as file:
+            json.dump(collections, file)
 
 
 asgi_http.ASGIHandler.read_body = read_body  # type: ignore[method-assign]
 asgi_http.ASGIHandler._respond = respond  # type: ignore[method-assign]
 asgi_http.ASGIHandler.send_response = send_response  # type: ignore[method-assign]
 collector.between_requests = between_requests
+gc.callbacks.append(_timed_collection)
 threading.Thread(target=_dump_every, args=(2.0,), daemon=True).start()
 
 __all__ = ["application"]

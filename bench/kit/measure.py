@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import time
 
 import psycopg
 
-from bench.kit.stack import (  # noqa: E402
-    PG_ADMIN_URL,
-)
+from bench.kit.stack import PG_ADMIN_URL
 
 
 def cpu_seconds(server_pid: int, db_name: str) -> dict[str, dict[int, float]]:
@@ -101,3 +101,35 @@ def percentile(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
     return values[min(len(values) - 1, int(q * len(values)))] * 1000
+
+
+class CpuMeter:
+    """CPU seconds used so far by this process and the PostgreSQL backends serving the
+    bench's database: the cost of a call, whatever else the (shared) machine runs.
+    Linux counts in clock ticks (10 ms): meaningful as a mean over many calls."""
+
+    def __init__(self, db_name: str) -> None:
+        self.db_name = db_name
+
+    def reading(self) -> float:
+        import psutil
+
+        with psycopg.connect(PG_ADMIN_URL, autocommit=True) as conn:
+            pids = [
+                pid
+                for (pid,) in conn.execute(
+                    "SELECT pid FROM pg_stat_activity WHERE datname = %s", (self.db_name,)
+                )
+            ]
+        used = time.process_time()
+        for pid in pids:
+            try:
+                times = psutil.Process(pid).cpu_times()
+            except psutil.Error:
+                continue
+            used += times.user + times.system
+        return used
+
+
+def load_average() -> str:
+    return " / ".join(f"{value:.2f}" for value in os.getloadavg())

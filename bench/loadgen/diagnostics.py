@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 from bench.loadgen.players import choose
 
@@ -117,3 +118,22 @@ def print_server_timing(out: Path, workers: int) -> None:
                 f"  {worker:>8} {kind:<13} {requests:>8} "
                 + " ".join(f"{ms:>10.2f}" for ms in means.values())
             )
+
+
+def server_collections(out: Path) -> list[dict[str, Any]]:
+    """The web workers' slow garbage collections (``bench/asgi_timed.py``), once each has
+    written them since this call."""
+    import json
+
+    asked = time.time()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        files = sorted(out.parent.glob(out.name + "-collections.*"))
+        if files and all(file.stat().st_mtime > asked for file in files):
+            break
+        time.sleep(0.2)
+    found = []
+    for file in sorted(out.parent.glob(out.name + "-collections.*")):
+        worker = file.name.rsplit(".", 1)[1]
+        found += [{"worker": worker, **event} for event in json.loads(file.read_text())]
+    return found

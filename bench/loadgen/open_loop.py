@@ -28,7 +28,7 @@ import aiohttp
 
 from bench.kit.measure import percentile
 from bench.loadgen.players import Client, choose
-from bench.loadgen.stalls import BUCKET_S, Sampler, Stalls
+from bench.loadgen.stalls import BUCKET_S, Sampler, Stalls, Timeline
 
 
 @dataclass
@@ -237,9 +237,16 @@ async def open_loop(
     return done
 
 
-def print_open_loop(cycles: list[Cycle], rate: float, max_rate: float, seconds: float) -> None:
+def print_open_loop(
+    cycles: list[Cycle],
+    rate: float,
+    max_rate: float,
+    seconds: float,
+    collections: list[dict[str, Any]] | None = None,
+) -> None:
     """Each cycle's latencies, their ratio and the requests in flight, then the medians;
-    below, each cycle's timeline (one column per ``BUCKET_S``) beside what the stack did."""
+    below, each cycle's timeline (one column per ``BUCKET_S``) beside what the stack did,
+    with the web workers' slow garbage collections when ``--time-server`` timed them."""
     print(
         f"\nopen loop: moves and GET /api/v1/me/vacation each at {rate:.0f}/s (Poisson; half "
         f"the {max_rate:.0f} moves/s measured in a closed loop), {len(cycles)} cycles of "
@@ -283,8 +290,32 @@ def print_open_loop(cycles: list[Cycle], rate: float, max_rate: float, seconds: 
             ("PostgreSQL lock waits", stalls.pg_lock_waits.values(buckets), 1),
             ("Redis PING ms", stalls.redis_ping.values(buckets), 1000),
         )
+        if collections is not None:
+            server_gc = Timeline(stalls.began)
+            for event in collections:
+                server_gc.note(event["wall"], event["at"])
+            rows += (("server GC ms", server_gc.values(buckets), 1000),)
         print(f"  cycle {number}:")
         for label, values, scale in rows:
             print(f"    {label:<22} " + " ".join(f"{value * scale:>4.0f}" for value in values))
         waits = ", ".join(f"{name} {count}" for name, count in stalls.pg_waits.most_common(5))
         print(f"    PostgreSQL's busy backends, sampled: {waits or 'none'}")
+    if collections:
+        print_collections(collections)
+
+
+def print_collections(collections: list[dict[str, Any]]) -> None:
+    """The web workers' slow collections, by generation and where they ran."""
+    print("\n  the web workers' garbage collections of 5 ms or more, the whole run:")
+    kinds: dict[tuple[int, str], list[dict[str, Any]]] = {}
+    for event in collections:
+        where = "event loop" if event["on"] == "MainThread" else "a request thread"
+        kinds.setdefault((event["generation"], where), []).append(event)
+    for (generation, where), events in sorted(kinds.items()):
+        walls = sorted(event["wall"] * 1000 for event in events)
+        cpus = sorted(event["cpu"] * 1000 for event in events)
+        print(
+            f"    generation {generation} on {where}: {len(events)}, wall "
+            f"{statistics.median(walls):.0f} ms median, {walls[-1]:.0f} at most; CPU "
+            f"{statistics.median(cpus):.0f} ms median, {cpus[-1]:.0f} at most"
+        )

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import aiohttp
 
 from bench.kit.measure import SERVER_PROCESSES, cpu_seconds, cpu_used, percentile
-from bench.kit.stack import (  # noqa: E402
+from bench.kit.stack import (
     Stack,
 )
 from bench.loadgen.players import Client, load
