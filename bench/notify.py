@@ -38,8 +38,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from bench.kit.stack import (  # noqa: E402
-    add_redis_options,
-    add_web_options,
+    add_stack_options,
     free_port,
     private_redis,
     production_env,
@@ -106,8 +105,7 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=600)
     parser.add_argument("--rate", type=float, default=50.0)
     parser.add_argument("--client-procs", type=int, default=2)
-    add_redis_options(parser)
-    add_web_options(parser)
+    add_stack_options(parser)
     args = parser.parse_args()
 
     db_name = args.db_name or f"remi_bench_notify_{secrets.token_hex(3)}"

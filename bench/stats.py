@@ -43,7 +43,7 @@ from unittest import mock
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from bench.kit.stack import add_redis_options, private_redis, scratch_database  # noqa: E402
+from bench.kit.stack import add_stack_options, private_redis, scratch_database  # noqa: E402
 
 OPPONENTS = 3
 UNDER_WAY = 5
@@ -290,7 +290,7 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=8, help="deals per game")
     parser.add_argument("--requests", type=int, default=200, help="timed calls of each new read")
     parser.add_argument("--old-requests", type=int, default=50, help="timed calls of each old one")
-    add_redis_options(parser)
+    add_stack_options(parser, web=False)
     args = parser.parse_args()
 
     with (

@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from bench.kit.stack import (  # noqa: E402
-    add_redis_options,
+    add_stack_options,
     private_redis,
     production_env,
     scratch_database,
@@ -40,7 +40,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seconds-per-turn", type=int, default=10)
     parser.add_argument("--spread", type=float, default=10.0)
-    add_redis_options(parser)
+    add_stack_options(parser, web=False)
     args = parser.parse_args()
 
     db_name = args.db_name or f"remi_bench_timeouts_{secrets.token_hex(3)}"
