@@ -61,11 +61,10 @@ import uvloop
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from bench.kit.processes import RedisServer  # noqa: E402
-from bench.kit.seed import django_setup, make_players  # noqa: E402
+from bench.kit.seed import collector_settle, django_setup, make_players  # noqa: E402
 from bench.kit.stack import (  # noqa: E402
     Stack,
-    add_redis_options,
-    add_web_options,
+    add_stack_options,
 )
 from bench.soaking.checks import check_move_log, user_ids  # noqa: E402
 from bench.soaking.faults import Processes, ensure_bots, wait_healthy  # noqa: E402
@@ -125,8 +124,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     add("--late-after", type=positive(float, 600), default=15.0, help="seconds: a missed one")
     add("--bot-stall", type=positive(float, 600), default=10.0, help="BOT_STALL_S, seconds")
     add("--keep-db", action="store_true", help="keep the scratch database (debugging)")
-    add_redis_options(parser)
-    add_web_options(parser)
+    add_stack_options(parser)
     args = parser.parse_args(argv)
     soak_s = args.minutes * 60
     if args.redis_restart_at is None:
@@ -187,6 +185,7 @@ def run_with_stack(
         processes.start_background()
         stack.start_server()
         wait_healthy(stack.url)
+        collector_settle()
         print(f"stack up: {stack.url}, database {stack.db_name}, {redis_server.url}", flush=True)
         db_url = f"postgresql://postgres@127.0.0.1:5432/{stack.db_name}"
         with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
