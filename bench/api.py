@@ -38,6 +38,14 @@ What it does, all on 127.0.0.1:
    ``--time-server`` also splits each request's time in the web workers (waiting
    for a thread, in it and its CPU there, back to the event loop, sending).
 
+8. with ``--open-loop``, instead of 5 to 7: the maximum move rate in a closed loop
+   (``--seconds``), then moves and the cheapest GET as two Poisson arrival processes,
+   each at half that rate, for ``--cycles`` cycles of ``--cycle-seconds``, every latency
+   from the request's scheduled time (``bench/loadgen/open_loop.py``); prints each
+   cycle's move and GET p50/p99, their p99 ratio, the requests in flight and, second by
+   second, what the load generator, PostgreSQL, Redis and (with ``--time-server``) the
+   web workers' garbage collector were doing.
+
 The players are aiohttp clients on uvloop: the load generator shares the cores with
 the server, so its own cost per request counts.
 

@@ -21,6 +21,7 @@ import random
 import secrets
 import statistics
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,7 +29,7 @@ import aiohttp
 
 from bench.kit.measure import percentile
 from bench.loadgen.players import Client, choose
-from bench.loadgen.stalls import BUCKET_S, Sampler, Stalls, Timeline
+from bench.loadgen.stalls import BUCKET_S, Sampler, Stalls, Timeline, sort_samples
 
 
 @dataclass
@@ -49,8 +50,15 @@ class Cycle:
 class Game:
     """A 2-player match kept going; ``ready`` holds it whenever its next move is known."""
 
-    def __init__(self, client: Client, tokens: tuple[str, str], ready: asyncio.Queue[Game]):
+    def __init__(
+        self,
+        client: Client,
+        tokens: tuple[str, str],
+        ready: asyncio.Queue[Game],
+        chosen_in: Callable[[float], None],
+    ):
         self.client = client
+        self.chosen_in = chosen_in  # told how long each move took to choose
         self.headers = [{"Authorization": f"Bearer {token}"} for token in tokens]
         self.ready = ready
         self.url = ""
@@ -75,14 +83,15 @@ class Game:
             await self.new_match()
         mover = self.view["to_move"]
         current = self.views[mover]
-        if current is not None and current["ply"] == self.view["ply"]:
-            action = choose(current)
-        elif self.view["deal"]["phase"] == "draw":
-            action, current = {"type": "draw"}, self.view
-        else:
-            _status, current = await self.client.get(self.url, self.headers[mover])
-            self.views[mover] = current
-            action = choose(current)
+        if current is None or current["ply"] != self.view["ply"]:
+            if self.view["deal"]["phase"] == "draw":
+                current = self.view
+            else:
+                _status, current = await self.client.get(self.url, self.headers[mover])
+                self.views[mover] = current
+        began = time.perf_counter()
+        action = choose(current)
+        self.chosen_in(time.perf_counter() - began)
         self.next = (mover, action, current["ply"])
         self.ready.put_nowait(self)
 
@@ -198,10 +207,17 @@ async def open_loop(
     async with aiohttp.ClientSession(url, connector=connector, timeout=timeout) as session:
         client = Client(session)
         ready: asyncio.Queue[Game] = asyncio.Queue()
-        games = [Game(client, (tokens[i], tokens[i + 1]), ready) for i in range(0, len(tokens), 2)]
+        loop = OpenLoop(client, tokens, rate, Cycle(Stalls(time.perf_counter())))
+
+        def chosen_in(seconds: float) -> None:
+            loop.cycle.stalls.client_choice.note(seconds)
+
+        games = [
+            Game(client, (tokens[i], tokens[i + 1]), ready, chosen_in)
+            for i in range(0, len(tokens), 2)
+        ]
         await asyncio.gather(*(game.prepare() for game in games))
         began = time.perf_counter()
-        loop = OpenLoop(client, tokens, rate, Cycle(Stalls(began)))
         sampler = Sampler(db_name, redis_url, loop.cycle.stalls)
         sampler.start()
         total = warmup + cycles * cycle_seconds
@@ -225,10 +241,11 @@ async def open_loop(
                     await asyncio.gather(*loop.pending, return_exceptions=True)
                 done.append(cycle)
         finally:
-            sampler.stop()
+            samples = sampler.stop()
             for task in generators:
                 task.cancel()
             await asyncio.gather(*generators, *loop.pending, return_exceptions=True)
+    sort_samples(samples, [cycle.stalls for cycle in done], cycle_seconds)
     for cycle in done:
         cycle.moves.sort()
         cycle.gets.sort()
@@ -286,6 +303,7 @@ def print_open_loop(
             ("in flight", stalls.in_flight.values(buckets), 1),
             ("generator late ms", stalls.generator_lag.values(buckets), 1000),
             ("generator GC ms", stalls.client_gc.values(buckets), 1000),
+            ("generator choosing ms", stalls.client_choice.values(buckets), 1000),
             ("PostgreSQL busy", stalls.pg_active.values(buckets), 1),
             ("PostgreSQL lock waits", stalls.pg_lock_waits.values(buckets), 1),
             ("Redis PING ms", stalls.redis_ping.values(buckets), 1000),
