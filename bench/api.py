@@ -65,6 +65,7 @@ import uvloop
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from bench.kit.measure import percentile  # noqa: E402
+from bench.kit.report import write_json  # noqa: E402
 from bench.kit.seed import collector_settle, django_setup, make_players  # noqa: E402
 from bench.kit.stack import Stack, add_stack_options, private_redis  # noqa: E402
 from bench.loadgen.closed_loop import run_closed_loop  # noqa: E402
@@ -74,7 +75,7 @@ from bench.loadgen.diagnostics import (  # noqa: E402
     profile_moves,
     server_collections,
 )
-from bench.loadgen.open_loop import open_loop, print_open_loop  # noqa: E402
+from bench.loadgen.open_loop import cycles_json, open_loop, print_open_loop  # noqa: E402
 from bench.loadgen.players import choose, load  # noqa: E402
 from bench.loadgen.rounds import (  # noqa: E402
     Round,
@@ -122,6 +123,7 @@ def arguments() -> argparse.Namespace:
         default=64,
         help="with --open-loop: matches kept going, so that an arrival finds one ready",
     )
+    parser.add_argument("--json", metavar="FILE", help="with --open-loop: the cycles' figures")
     parser.add_argument(
         "--profile-server",
         metavar="FILE",
@@ -265,6 +267,8 @@ def run_open_loop(
     if args.time_server:
         collections = server_collections(Path(args.time_server).resolve())
     print_open_loop(cycles, max_rate / 2, max_rate, seconds, collections)
+    if args.json:
+        write_json(args.json, {"max move rate": max_rate, **cycles_json(cycles)})
 
 
 def measure_rounds(

@@ -41,7 +41,6 @@ compare (``--json`` writes the figures, ``--compare`` prints the ratio to such a
 from __future__ import annotations
 
 import argparse
-import json
 import shutil
 import signal
 import sys
@@ -65,6 +64,7 @@ from bench.atscale.setup import (  # noqa: E402
     static_collect,
 )
 from bench.kit.measure import CpuMeter, load_average  # noqa: E402
+from bench.kit.report import write_json  # noqa: E402
 from bench.kit.stack import add_stack_options, private_redis  # noqa: E402
 
 
@@ -118,7 +118,7 @@ def main() -> None:
             loads["after measuring"] = load_average()
             report(args, figures, seeding, database_facts(db_name), loads)
             if args.json:
-                Path(args.json).write_text(json.dumps(figures_json(figures), indent=1))
+                write_json(args.json, figures_json(figures))
         finally:
             shutil.rmtree(env["REMI_VAR_DIR"], ignore_errors=True)
 

@@ -28,6 +28,7 @@ from typing import Any
 import aiohttp
 
 from bench.kit.measure import percentile
+from bench.kit.report import table
 from bench.loadgen.players import Client, choose
 from bench.loadgen.stalls import BUCKET_S, Sampler, Stalls, Timeline, sort_samples
 
@@ -254,6 +255,56 @@ async def open_loop(
     return done
 
 
+CYCLE_COLUMNS = (
+    ("cycle", "d"),
+    ("load", ".1f"),
+    ("moves", "d"),
+    ("p50 ms", ".1f"),
+    ("p99 ms", ".1f"),
+    ("GETs", "d"),
+    ("p50 ms", ".1f"),
+    ("p99 ms", ".1f"),
+    ("p99 ratio", ".2f"),
+    ("in flight max", ".0f"),
+    ("late p99 ms", ".1f"),
+    ("late max ms", ".1f"),
+    ("no game", "d"),
+)
+
+
+def cycle_row(number: int, cycle: Cycle) -> tuple[Any, ...]:
+    stalls = cycle.stalls
+    return (
+        number,
+        cycle.load_average,
+        len(cycle.moves),
+        percentile(cycle.moves, 0.5),
+        percentile(cycle.moves, 0.99),
+        len(cycle.gets),
+        percentile(cycle.gets, 0.5),
+        percentile(cycle.gets, 0.99),
+        cycle.ratio(),
+        max(stalls.in_flight.peaks.values(), default=0.0),
+        percentile(stalls.lags, 0.99),
+        percentile(stalls.lags, 1.0),
+        cycle.no_game_ready,
+    )
+
+
+def cycles_json(cycles: list[Cycle]) -> dict[str, Any]:
+    """The cycles' figures by column (``--json``)."""
+    names = [
+        "cycle", "load", "moves", "move p50", "move p99", "GETs", "GET p50", "GET p99",
+        "p99 ratio", "in flight max", "late p99", "late max", "no game",
+    ]  # fmt: skip
+    return {
+        "cycles": [
+            dict(zip(names, cycle_row(number, cycle), strict=True))
+            for number, cycle in enumerate(cycles, 1)
+        ]
+    }
+
+
 def print_open_loop(
     cycles: list[Cycle],
     rate: float,
@@ -270,23 +321,11 @@ def print_open_loop(
         f"{seconds:.0f} s, latency from each request's scheduled time:"
     )
     print(
-        f"  {'cycle':>5} {'load':>5} {'moves':>6} {'p50 ms':>7} {'p99 ms':>7} {'GETs':>6} "
-        f"{'p50 ms':>7} {'p99 ms':>7} {'p99 ratio':>9} {'in flight max':>13} "
-        f"{'late p99/max ms':>15} {'no game':>7}"
+        table(CYCLE_COLUMNS, (cycle_row(number, cycle) for number, cycle in enumerate(cycles, 1)))
     )
     for number, cycle in enumerate(cycles, 1):
-        stalls = cycle.stalls
-        print(
-            f"  {number:>5} {cycle.load_average:>5.1f} {len(cycle.moves):>6} "
-            f"{percentile(cycle.moves, 0.5):>7.1f} {percentile(cycle.moves, 0.99):>7.1f} "
-            f"{len(cycle.gets):>6} {percentile(cycle.gets, 0.5):>7.1f} "
-            f"{percentile(cycle.gets, 0.99):>7.1f} {cycle.ratio():>9.2f} "
-            f"{max(stalls.in_flight.peaks.values(), default=0):>13.0f} "
-            f"{percentile(stalls.lags, 0.99):>7.1f}/{percentile(stalls.lags, 1.0):<7.1f} "
-            f"{cycle.no_game_ready:>7}"
-        )
         if cycle.statuses:
-            print(f"        not 200: {cycle.statuses}")
+            print(f"  cycle {number}, not 200: {cycle.statuses}")
     ratios = [cycle.ratio() for cycle in cycles]
     move_p99 = [percentile(cycle.moves, 0.99) for cycle in cycles]
     get_p99 = [percentile(cycle.gets, 0.99) for cycle in cycles]

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import aiohttp
 
 from bench.kit.measure import SERVER_PROCESSES, cpu_seconds, cpu_used, percentile
+from bench.kit.report import table
 from bench.kit.stack import (
     Stack,
 )
@@ -109,16 +110,22 @@ def print_rounds(rounds: list[Round]) -> None:
         f"\n{len(rounds)} rounds, each the baseline GET then the moves "
         "(load average at the start of each):"
     )
-    print(
-        f"  {'round':>5} {'GET/s':>7} {'moves/s':>8} {'ratio':>6} {'p50 ms':>7} {'p99 ms':>7} "
-        f"{'load':>5} settings"
+    columns = (
+        ("round", "d"),
+        ("GET/s", ".0f"),
+        ("moves/s", ".0f"),
+        ("ratio", ".2f"),
+        ("p50 ms", ".1f"),
+        ("p99 ms", ".1f"),
+        ("load", ".1f"),
+        ("settings", "<s"),
     )
-    for number, measured in enumerate(rounds, 1):
-        print(
-            f"  {number:>5} {measured.get_rate:>7.0f} {measured.move_rate:>8.0f} "
-            f"{measured.ratio:>6.2f} {measured.move_p50:>7.1f} {measured.move_p99:>7.1f} "
-            f"{measured.load_average:>5.1f} {measured.setting}"
-        )
+    rows = [
+        (number, measured.get_rate, measured.move_rate, measured.ratio, measured.move_p50)
+        + (measured.move_p99, measured.load_average, measured.setting)
+        for number, measured in enumerate(rounds, 1)
+    ]
+    print(table(columns, rows))
     for setting in dict.fromkeys(measured.setting for measured in rounds):
         print(f"  {setting + ': ' if setting else ''}" + _medians(rounds, setting))
     settings = list(dict.fromkeys(measured.setting for measured in rounds))

@@ -6,6 +6,7 @@ anything (the benchmarks do, outside the test suite)."""
 from __future__ import annotations
 
 import importlib
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from bench.kit.measure import percentile
+from bench.kit.report import table, write_json
 from bench.loadgen.stalls import BUCKET_S, Timeline
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -105,3 +107,21 @@ def test_an_open_loop_timeline_keeps_each_buckets_peak():
     timeline.note(5, at=100.0 + BUCKET_S / 2)
     timeline.note(2, at=100.0 + 2 * BUCKET_S)
     assert timeline.values(4) == [7, 0, 2, 0]
+
+
+def test_a_report_table_aligns_each_column_to_its_widest_cell():
+    printed = table(
+        (("round", "d"), ("GET/s", ".0f"), ("settings", "<s")),
+        [(1, 512.3, "WEB_THREADS=4"), (12, 61.0, "")],
+    )
+    assert printed.splitlines() == [
+        "  round GET/s settings",
+        "      1   512 WEB_THREADS=4",
+        "     12    61",
+    ]
+
+
+def test_a_json_dump_writes_what_was_not_measured_as_null(tmp_path):
+    path = tmp_path / "figures.json"
+    write_json(path, {"move p99": float("nan"), "cycles": [{"ratio": 1.25}]})
+    assert json.loads(path.read_text()) == {"move p99": None, "cycles": [{"ratio": 1.25}]}
