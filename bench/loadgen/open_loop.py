@@ -338,7 +338,7 @@ def print_open_loop(
     print(f"\n  each cycle, peak per {BUCKET_S:.0f} s:")
     for number, cycle in enumerate(cycles, 1):
         stalls = cycle.stalls
-        rows = (
+        rows: list[tuple[str, list[float], int]] = [
             ("in flight", stalls.in_flight.values(buckets), 1),
             ("generator late ms", stalls.generator_lag.values(buckets), 1000),
             ("generator GC ms", stalls.client_gc.values(buckets), 1000),
@@ -346,12 +346,12 @@ def print_open_loop(
             ("PostgreSQL busy", stalls.pg_active.values(buckets), 1),
             ("PostgreSQL lock waits", stalls.pg_lock_waits.values(buckets), 1),
             ("Redis PING ms", stalls.redis_ping.values(buckets), 1000),
-        )
+        ]
         if collections is not None:
             server_gc = Timeline(stalls.began)
             for event in collections:
                 server_gc.note(event["wall"], event["at"])
-            rows += (("server GC ms", server_gc.values(buckets), 1000),)
+            rows.append(("server GC ms", server_gc.values(buckets), 1000))
         print(f"  cycle {number}:")
         for label, values, scale in rows:
             print(f"    {label:<22} " + " ".join(f"{value * scale:>4.0f}" for value in values))
