@@ -19,7 +19,9 @@ largest value of each phase (``max wait`` ...: where a stall went), are written 
 ``$REMI_TIMING_OUT.<pid>`` as JSON every few seconds; and every garbage collection of
 ``SLOW_COLLECTION_S`` or more, wherever it ran (after an answer on the event loop, or an
 automatic one in a request thread), with its start on the monotonic clock that
-``bench/api.py --open-loop`` puts its timeline on, to ``$REMI_TIMING_OUT-collections.<pid>``.
+``bench/api.py --open-loop`` puts its timeline on, to
+``$REMI_TIMING_OUT-collections.<pid>``. ``REMI_COLLECT_MIDDLE_EVERY`` changes how often
+the middle generation is collected, to measure the collector's pauses at another pace.
 """
 
 from __future__ import annotations
@@ -155,6 +157,10 @@ asgi_http.ASGIHandler._respond = respond  # type: ignore[method-assign]
 asgi_http.ASGIHandler.send_response = send_response  # type: ignore[method-assign]
 collector.between_requests = between_requests
 gc.callbacks.append(_timed_collection)
+# An experiment on the collector's pace, never a setting of the site: the middle generation
+# collected every this many answers instead of ``collector.MIDDLE_EVERY``.
+if os.environ.get("REMI_COLLECT_MIDDLE_EVERY"):
+    collector.MIDDLE_EVERY = int(os.environ["REMI_COLLECT_MIDDLE_EVERY"])
 threading.Thread(target=_dump_every, args=(2.0,), daemon=True).start()
 
 __all__ = ["application"]

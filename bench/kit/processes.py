@@ -126,6 +126,14 @@ def celery_worker(env: dict[str, str], logs: Path) -> Service:
     return Service("worker", argv, env, logs / "worker.log")
 
 
+def celery_push_worker(env: dict[str, str], logs: Path) -> Service:
+    """The Web Push worker of docs/deploy.md's process model (``/healthz`` fails without
+    one): the ``push`` queue only."""
+    argv = [sys.executable, "-m", "celery", "-A", "remi_site", "worker", "--queues", "push"]
+    argv += ["--concurrency", "1", "--without-mingle", "--without-gossip", "--loglevel", "WARNING"]
+    return Service("push worker", argv, env, logs / "push-worker.log")
+
+
 def celery_beat(env: dict[str, str], logs: Path) -> Service:
     argv = [sys.executable, "-m", "celery", "-A", "remi_site", "beat", "--loglevel", "WARNING"]
     return Service("beat", argv, env, logs / "beat.log")

@@ -15,7 +15,13 @@ from typing import Any
 
 import aiohttp
 
-from bench.kit.processes import RedisServer, Service, celery_beat, celery_worker
+from bench.kit.processes import (
+    RedisServer,
+    Service,
+    celery_beat,
+    celery_push_worker,
+    celery_worker,
+)
 from bench.kit.stack import (
     ROOT,
     Stack,
@@ -26,23 +32,31 @@ from bench.soaking.players import pause, transport_kind
 
 @dataclass
 class Processes:
-    """The stack's processes that faults are injected into, and beat."""
+    """The stack's processes that faults are injected into, the push worker and beat."""
 
     redis: RedisServer
     env: dict[str, str]
     logs: Path
     worker: Service | None = None
     beat: Service | None = None
+    push_worker: Service | None = None
     worker_restarts: int = 0
     redis_restarts: int = 0
     restarting: str | None = None  # the service being killed and started again
 
     def services(self) -> list[tuple[str, Service | None]]:
-        return [("worker", self.worker), ("beat", self.beat), ("redis", self.redis)]
+        return [
+            ("worker", self.worker),
+            ("push worker", self.push_worker),
+            ("beat", self.beat),
+            ("redis", self.redis),
+        ]
 
     def start_background(self) -> None:
         self.worker = celery_worker(self.env, self.logs)
         self.worker.start()
+        self.push_worker = celery_push_worker(self.env, self.logs)
+        self.push_worker.start()
         self.beat = celery_beat(self.env, self.logs)
         self.beat.start()
 
@@ -67,7 +81,7 @@ class Processes:
         self.redis_restarts += 1
 
     def stop_background(self) -> None:
-        for service in (self.worker, self.beat):
+        for service in (self.worker, self.push_worker, self.beat):
             if service is not None:
                 service.stop()
 
