@@ -11,8 +11,9 @@ logs go to a temporary folder that it prints):
 1. starts a Redis server of its own on a free port (nothing persisted), creates a
    scratch PostgreSQL database (dropped at the end), migrates it and creates the
    built-in bots (``manage.py ensure_bots``);
-2. starts docs/deploy.md's process model in production mode (as ``bench/api.py`` does): the web
-   server (``python -m remi_site.serve --workers``), one Celery worker and the beat;
+2. starts docs/deploy.md's process model in production mode (as ``bench/api.py`` does):
+   the web server (``python -m remi_site.serve --workers``), one Celery worker, the push
+   worker and the beat;
 3. measures, for ``--ramp-seconds``: ``--games`` 2-player matches played as fast as
    they go, as in ``bench/api.py``; their accepted moves/s is this run's maximum;
 4. soaks, for ``--minutes``, at ``--fraction`` of that rate (one pace shared by every

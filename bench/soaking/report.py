@@ -90,7 +90,7 @@ def print_report(
     print(
         f"\nbench/soak.py: {seconds / 60:.1f} min at {args.fraction:.0%} of "
         f"{outcome.max_rate:.0f} moves/s, uvicorn x{args.web_workers}, 1 Celery worker "
-        f"(concurrency 2) + beat, PostgreSQL + Redis, production settings"
+        f"(concurrency 2) + push worker + beat, PostgreSQL + Redis, production settings"
     )
     rows = [
         ("moves accepted", f"{soak.accepted} ({rate:.0f}/s, target {outcome.target:.0f}/s: "
