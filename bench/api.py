@@ -185,8 +185,9 @@ def main() -> None:
             stack.env["REMI_PROFILE_OUT"] = str(Path(args.profile_server).resolve())
         if args.time_server:
             timing_out = Path(args.time_server).resolve()
-            for stale in timing_out.parent.glob(timing_out.name + ".*"):
-                stale.unlink()
+            for pattern in (".*", "-collections.*"):  # an earlier run's
+                for stale in timing_out.parent.glob(timing_out.name + pattern):
+                    stale.unlink()
             stack.env["REMI_TIMING_OUT"] = str(timing_out)
         django_setup(stack.env)
         # Before any --versus round restarts the server with other settings.
