@@ -25,7 +25,7 @@ import psycopg
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from bench.kit.stack import PG_ADMIN_URL  # noqa: E402
+from bench.kit.stack import PG_ADMIN_URL, add_database_option  # noqa: E402
 
 ROWS = 100
 SNAPSHOT = "x" * 3000  # about a deal's snapshot
@@ -62,8 +62,9 @@ def guarded(conn: psycopg.Connection, game: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--loops", type=int, default=3000, help="writes of each kind")
+    add_database_option(parser)
     args = parser.parse_args()
-    name = f"remi_bench_trips_{os.getpid()}"
+    name = args.db_name or f"remi_bench_trips_{os.getpid()}"
     with psycopg.connect(PG_ADMIN_URL, autocommit=True) as admin:
         admin.execute(f'CREATE DATABASE "{name}"')
     try:

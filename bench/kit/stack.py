@@ -62,6 +62,11 @@ def add_redis_options(parser: argparse.ArgumentParser) -> None:
         default=REDIS_DB,
         help=f"database number on it (default {REDIS_DB}; the tests use 1 to 15)",
     )
+    add_database_option(parser)
+
+
+def add_database_option(parser: argparse.ArgumentParser) -> None:
+    """``--db-name`` of the benchmark's scratch PostgreSQL database."""
     parser.add_argument(
         "--db-name",
         default=None,

@@ -39,8 +39,15 @@ def test_the_benchmarks_are_found():
     assert "bench.kit.stack" in MODULES
 
 
-# The benchmarks that start a stack of their own, and those of them with a web server.
+# The benchmarks that start a stack of their own (Redis and a scratch database), those of
+# them with a web server, and every benchmark with a scratch database.
 STACK_SCRIPTS = {"api.py", "scale.py", "soak.py", "notify.py", "timeouts.py", "stats.py"}
+DATABASE_SCRIPTS = STACK_SCRIPTS | {
+    "move_cost.py",
+    "turn_cost.py",
+    "move_reads.py",
+    "round_trips.py",
+}
 WEB_SCRIPTS = {"api.py", "soak.py", "notify.py"}
 
 
@@ -58,6 +65,7 @@ def test_every_bench_script_explains_its_command_line_with_its_ports_and_databas
     assert "usage:" in done.stdout
     if script.name in STACK_SCRIPTS:
         assert "--redis-port" in done.stdout
+    if script.name in DATABASE_SCRIPTS:
         assert "--db-name" in done.stdout
     if script.name in WEB_SCRIPTS:
         assert "--web-port" in done.stdout
