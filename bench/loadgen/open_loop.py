@@ -11,7 +11,8 @@ A move needs a game whose previous move has been answered: ``games`` matches are
 going, each ready for its next move in a queue; an arrival that finds none ready waits
 for one (counted as ``no game ready``: its latency still runs from its scheduled time).
 Reads a move needs first (the starter of a deal, a new match) are the game's own,
-untimed.
+untimed. A request counts in the cycle its answer arrives in; the last cycle waits for
+every answer, so no slow one is left out.
 """
 
 from __future__ import annotations
