@@ -124,6 +124,7 @@ class Cost:
     database_cpu: float = 0.0  # seconds of CPU of the database's backends, all calls
     statements: Counter[str] = field(default_factory=Counter)
     redis_commands: int = 0
+    redis_cpu: float = 0.0  # seconds of CPU of the Redis server, all calls
 
     def ms(self, q: float) -> float:
         ordered = sorted(self.cpu)

@@ -10,6 +10,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.authentication import request_user
+from games.api import progress_serializers as progress
 from games.api.action_serializers import ActionField
 from games.api.serializer_base import Serializer
 from games.api.view_serializers import GameViewSerializer, MoveEntrySerializer
@@ -19,11 +20,13 @@ from games.api.views import (
     MAX_IDEMPOTENCY_KEY,
     GameAPIView,
     action_input,
+    answer_headers,
+    game_after,
     idempotency_key,
 )
 from games.errors import GameError
 from games.play.turn import MAX_TURN_ACTIONS, TURN_KEY_SUFFIX, game_turn
-from games.read import move_log, selectors
+from games.read import move_log
 from remi_site import strict_fields as strict
 from remi_site.api_errors import error_response, error_responses
 
@@ -49,6 +52,11 @@ class TurnResultSerializer(Serializer):
     game = GameViewSerializer()
 
 
+TURN_ANSWER = progress.answer_schema(
+    "TurnAnswer", TurnResultSerializer, progress.TurnChangeSerializer
+)
+
+
 class GameTurnView(GameAPIView):
     @extend_schema(
         operation_id="games_turn",
@@ -59,11 +67,13 @@ class GameTurnView(GameAPIView):
         "logged as its own move, as if sent alone; the answer is the moves as you see "
         "them (the card you drew) and the game after them. A refused action refuses the "
         "whole turn, with its index in `details.action`. The turn may also stop before "
-        "the discard (e.g. a draw alone, to see the card) and go on with more requests.",
-        parameters=[GAME_ID, IDEMPOTENCY_KEY],
+        "the discard (e.g. a draw alone, to see the card) and go on with more requests. "
+        "With `Prefer: return=minimal`, the answer holds where the game stands after the "
+        "turn instead of the whole game.",
+        parameters=[GAME_ID, IDEMPOTENCY_KEY, progress.PREFER],
         request=TurnSerializer,
         responses={
-            200: TurnResultSerializer,
+            200: TURN_ANSWER,
             400: error_response(
                 description="An illegal action, with the engine's code and "
                 "`details.action` (its index); `bad_turn`; or `invalid`.",
@@ -93,13 +103,7 @@ class GameTurnView(GameAPIView):
             expected_ply=data.validated_data["ply"],
             idempotency_key=key,
         )
-        view = selectors.game_view_for(
-            game=result.game,
-            user=user,
-            deal=result.deal,
-            seats=result.seats or None,
-            views=result.views,
-        )
+        minimal = progress.wants_minimal(request.headers.get("Prefer"))
         position = result.seat.position
         body = {
             "replayed": result.replayed,
@@ -107,10 +111,9 @@ class GameTurnView(GameAPIView):
                 move_log.move_entry(move, position=position, full=False, own=True)
                 for move in result.moves
             ],
-            "game": view,
+            "game": game_after(result, user, minimal=minimal),
         }
-        headers = {"Idempotent-Replayed": "true"} if result.replayed else None
-        return Response(body, headers=headers)
+        return Response(body, headers=answer_headers(replayed=result.replayed, minimal=minimal))
 
 
 def _actions(given: list[Any]) -> list[Any]:

@@ -16,6 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.authentication import request_user
+from games.api import progress_serializers as progress
 from games.api import serializers as s
 from games.api import view_serializers as vs
 from games.api.errors import api_error
@@ -30,6 +31,7 @@ from games.play.lobby import game_abort, game_join, game_leave, game_start
 from games.play.pause import game_deal_ready
 from games.play.resign import game_resign
 from games.read import bots, catalogue, game_lists, move_log, selectors
+from games.read.progress import game_progress
 from remi_site.api_errors import ApiError, error_response, error_responses
 from remi_site.pagination import (
     CURSOR_PARAMETERS,
@@ -426,11 +428,12 @@ class GameActionView(GameAPIView):
         description="Send the action and the `ply` of the state you acted on. A turn is: "
         "`draw` (or `take` the top discard), then any `lay` / `off` / `swap`, then "
         "`discard`. The answer holds the move as you see it (the card you drew) and the "
-        "game after it.",
-        parameters=[GAME_ID, IDEMPOTENCY_KEY],
+        "game after it: the whole game, or with `Prefer: return=minimal` where it stands "
+        "(its `ply`, `to_move`, the deadline).",
+        parameters=[GAME_ID, IDEMPOTENCY_KEY, progress.PREFER],
         request=s.ActSerializer,
         responses={
-            200: vs.ActResultSerializer,
+            200: progress.ACT_ANSWER,
             400: error_response(
                 description="An illegal action, with the engine's code: `bad_action`, "
                 "`must_draw_first`, `already_drew`, `card_not_in_hand`, `opening_too_low`, "
@@ -465,22 +468,40 @@ class GameActionView(GameAPIView):
             expected_ply=data.validated_data["ply"],
             idempotency_key=key,
         )
-        view = selectors.game_view_for(
-            game=result.game,
-            user=user,
-            deal=result.deal,
-            seats=result.seats if result.seats else None,
-            views=result.views,
-        )
+        minimal = progress.wants_minimal(request.headers.get("Prefer"))
         body = {
             "replayed": result.replayed,
             "move": move_log.move_entry(
                 result.move, position=result.seat.position, full=False, own=True
             ),
-            "game": view,
+            "game": game_after(result, user, minimal=minimal),
         }
-        headers = {"Idempotent-Replayed": "true"} if result.replayed else None
-        return Response(body, headers=headers)
+        return Response(body, headers=answer_headers(replayed=result.replayed, minimal=minimal))
+
+
+def game_after(result: Any, user: Any, *, minimal: bool) -> dict[str, Any]:
+    """The game after a play command's ``result``: where it stands when the client
+    asked for ``return=minimal``, else the whole game as ``user`` sees it."""
+    if minimal:
+        return game_progress(result.game, result.deal)
+    return selectors.game_view_for(
+        game=result.game,
+        user=user,
+        deal=result.deal,
+        seats=result.seats or None,
+        views=result.views,
+    )
+
+
+def answer_headers(*, replayed: bool, minimal: bool) -> dict[str, str]:
+    """A move's answer's headers: a retry's mark, the preference applied, and that the
+    answer depends on ``Prefer`` (for a cache on the way)."""
+    headers = {"Vary": "Prefer"}
+    if replayed:
+        headers["Idempotent-Replayed"] = "true"
+    if minimal:
+        headers.update(progress.MINIMAL_APPLIED)
+    return headers
 
 
 def action_input(action: Any) -> Any:
