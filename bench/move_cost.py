@@ -54,7 +54,7 @@ WARMUP_MOVES = 30
 PARTS = (
     ("accounts.authentication", "ApiTokenAuthentication.authenticate_credentials", "API token"),
     ("rest_framework.throttling", "SimpleRateThrottle.allow_request", "throttles (Redis)"),
-    ("games.api.serializers", "ActSerializer.is_valid", "action validated (DRF)"),
+    ("games.api.move_io", "move_input", "action read (its body as sent)"),
     ("games.api.views", "game_act", "play command"),
     ("games.play.store", "lock_for_move", "  game locked and read, with seats"),
     ("games.models", "Deal.restore", "  snapshot to engine deal"),
@@ -65,7 +65,7 @@ PARTS = (
     ("games.live.publisher", "game_committed", "  after the commit: publisher"),
     ("games.live.publisher", "_groups_with_members", "    listeners asked of Redis"),
     ("games.read.selectors", "game_view_for", "answer: the game as the player sees it"),
-    ("games.api.views", "game_progress", "answer: where the game stands (minimal)"),
+    ("games.api.move_io", "game_progress", "answer: where the game stands (minimal)"),
     ("remi_site.renderers", "JSONRenderer.render", "answer: JSON"),
 )
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import QueryDict
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -12,6 +13,7 @@ from rest_framework.response import Response
 from accounts.authentication import request_user
 from games.api import progress_serializers as progress
 from games.api.action_serializers import ActionField
+from games.api.move_io import answer_headers, game_after
 from games.api.serializer_base import Serializer
 from games.api.view_serializers import GameViewSerializer, MoveEntrySerializer
 from games.api.views import (
@@ -20,8 +22,6 @@ from games.api.views import (
     MAX_IDEMPOTENCY_KEY,
     GameAPIView,
     action_input,
-    answer_headers,
-    game_after,
     idempotency_key,
 )
 from games.errors import GameError
@@ -91,16 +91,15 @@ class GameTurnView(GameAPIView):
         },
     )
     def post(self, request: Request, game_id: str) -> Response:
-        data = TurnSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
+        given, ply = _turn_input(request.data)
         # The turn's n-th move keeps the key with "#n" in the log's 128 characters.
         key = idempotency_key(request, longest=MAX_IDEMPOTENCY_KEY - TURN_KEY_SUFFIX)
         user = request_user(request)
         result = game_turn(
             game=game_id,
             user=user,
-            actions=_actions(data.validated_data["actions"]),
-            expected_ply=data.validated_data["ply"],
+            actions=_actions(given),
+            expected_ply=ply,
             idempotency_key=key,
         )
         minimal = progress.wants_minimal(request.headers.get("Prefer"))
@@ -114,6 +113,24 @@ class GameTurnView(GameAPIView):
             "game": game_after(result, user, minimal=minimal),
         }
         return Response(body, headers=answer_headers(replayed=result.replayed, minimal=minimal))
+
+
+def _turn_input(data: Any) -> tuple[list[Any], int]:
+    """A turn's actions and ply: the usual body as it is (as ``views.move_input``), any
+    other through ``TurnSerializer``, whose refusal is the API's 400."""
+    if isinstance(data, dict) and not isinstance(data, QueryDict):
+        actions, ply = data.get("actions"), data.get("ply")
+        if (
+            type(actions) is list
+            and 1 <= len(actions) <= MAX_TURN_ACTIONS
+            and None not in actions
+            and type(ply) is int
+            and ply >= 0
+        ):
+            return actions, ply
+    checked = TurnSerializer(data=data)
+    checked.is_valid(raise_exception=True)
+    return checked.validated_data["actions"], checked.validated_data["ply"]
 
 
 def _actions(given: list[Any]) -> list[Any]:

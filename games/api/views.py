@@ -20,6 +20,7 @@ from games.api import progress_serializers as progress
 from games.api import serializers as s
 from games.api import view_serializers as vs
 from games.api.errors import api_error
+from games.api.move_io import answer_headers, game_after, move_input
 from games.challenges import pairing
 from games.engine import IllegalAction, parse_action
 from games.errors import GameError, IllegalMove, illegal_move
@@ -31,7 +32,6 @@ from games.play.lobby import game_abort, game_join, game_leave, game_start
 from games.play.pause import game_deal_ready
 from games.play.resign import game_resign
 from games.read import bots, catalogue, game_lists, move_log, selectors
-from games.read.progress import game_progress
 from remi_site.api_errors import ApiError, error_response, error_responses
 from remi_site.pagination import (
     CURSOR_PARAMETERS,
@@ -454,19 +454,14 @@ class GameActionView(GameAPIView):
         },
     )
     def post(self, request: Request, game_id: str) -> Response:
-        data = s.ActSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
+        given, ply = move_input(request.data)
         key = idempotency_key(request)
-        action = action_input(data.validated_data["action"])
+        action = action_input(given)
         user = request_user(request)
         # The service finds and locks the game in one query, checks the seat and hides a
         # private game from others.
         result = game_act(
-            game=game_id,
-            user=user,
-            action=action,
-            expected_ply=data.validated_data["ply"],
-            idempotency_key=key,
+            game=game_id, user=user, action=action, expected_ply=ply, idempotency_key=key
         )
         minimal = progress.wants_minimal(request.headers.get("Prefer"))
         body = {
@@ -477,31 +472,6 @@ class GameActionView(GameAPIView):
             "game": game_after(result, user, minimal=minimal),
         }
         return Response(body, headers=answer_headers(replayed=result.replayed, minimal=minimal))
-
-
-def game_after(result: Any, user: Any, *, minimal: bool) -> dict[str, Any]:
-    """The game after a play command's ``result``: where it stands when the client
-    asked for ``return=minimal``, else the whole game as ``user`` sees it."""
-    if minimal:
-        return game_progress(result.game, result.deal)
-    return selectors.game_view_for(
-        game=result.game,
-        user=user,
-        deal=result.deal,
-        seats=result.seats or None,
-        views=result.views,
-    )
-
-
-def answer_headers(*, replayed: bool, minimal: bool) -> dict[str, str]:
-    """A move's answer's headers: a retry's mark, the preference applied, and that the
-    answer depends on ``Prefer`` (for a cache on the way)."""
-    headers = {"Vary": "Prefer"}
-    if replayed:
-        headers["Idempotent-Replayed"] = "true"
-    if minimal:
-        headers.update(progress.MINIMAL_APPLIED)
-    return headers
 
 
 def action_input(action: Any) -> Any:
