@@ -7,9 +7,9 @@ The set-up is ``bench/move_cost.py``'s (a scratch PostgreSQL database and a Redi
 of its own, production settings, Django's test client through the whole stack). Two
 players play 2-player serbian games turn after turn, each turn a draw and a discard (a
 card from the hand before the draw: the plan is made before it is sent). Each round
-plays ``--turns`` turns in each of four ways, then ``--turns`` GETs
-(``/api/v1/me/vacation``), so that a change in the host's load reaches all of them
-alike:
+plays ``--turns`` turns in each of four ways and ``--turns`` GETs
+(``/api/v1/me/vacation``), every other round in the reverse order, so that a change in
+the host's load reaches all of them alike:
 
 - one by one (``POST /games/{id}/actions`` twice), answered with the whole game;
 - one by one, answered with where the game stands (``Prefer: return=minimal``);
@@ -195,14 +195,19 @@ def run(args: argparse.Namespace, redis_url: str) -> None:
                 cost.database_cpu = cost.redis_cpu = cost.redis_commands = 0
     get = Cost("GET /api/v1/me/vacation")
     draws = 0
-    for _ in range(args.rounds):
-        for way in every:
+    for number in range(args.rounds):
+        # Every other round in the reverse order, so that no way always comes first.
+        for way in every if number % 2 == 0 else [None, *reversed(every)]:
             for _ in range(args.turns):
+                if way is None:
+                    meter.timed([get], lambda: table.clients[0].get("/api/v1/me/vacation"))
+                    continue
                 client, turn = table.plan()
                 draws += turn["actions"][0] == "draw"
                 way.play(table, meter, client, turn)
-        for _ in range(args.turns):
-            meter.timed([get], lambda: table.clients[0].get("/api/v1/me/vacation"))
+        if number % 2 == 0:
+            for _ in range(args.turns):
+                meter.timed([get], lambda: table.clients[0].get("/api/v1/me/vacation"))
     report(every, get, draws, args)
 
 
