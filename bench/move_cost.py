@@ -126,6 +126,7 @@ class Cost:
     statements: Counter[str] = field(default_factory=Counter)
     redis_commands: int = 0
     redis_cpu: float = 0.0  # seconds of CPU of the Redis server, all calls
+    python_calls: int = 0  # Python function calls, all calls (counted by a profiler)
 
     def ms(self, q: float) -> float:
         ordered = sorted(self.cpu)

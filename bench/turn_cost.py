@@ -40,7 +40,13 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from bench.move_cost import Cost, Table, database_cpu, redis_calls  # noqa: E402
+from bench.move_cost import (  # noqa: E402
+    Cost,
+    Table,
+    database_cpu,
+    redis_calls,
+    statements_counted,
+)
 from bench.stack import add_redis_options, production_django  # noqa: E402
 
 WARMUP_TURNS = 20
@@ -108,6 +114,29 @@ class Meter:
         return result
 
 
+class Counter(Meter):
+    """Counts instead of timing: the Python function calls (cProfile's count) and the
+    SQL statements of each stretch, which the host's load does not change."""
+
+    def timed(self, costs: list[Cost], calls: Callable[[], Any]) -> Any:
+        import cProfile
+        import pstats
+        from collections import Counter as Tally
+
+        statements: Tally[str] = Tally()
+        profile = cProfile.Profile()
+        with statements_counted(statements):
+            profile.enable()
+            result = calls()
+            profile.disable()
+        python_calls = pstats.Stats(profile).total_calls  # type: ignore[attr-defined]
+        for cost in costs:
+            cost.cpu.append(0.0)
+            cost.python_calls += python_calls
+            cost.statements.update(statements)
+        return result
+
+
 @dataclass
 class Way:
     """One way of sending a turn, and what it cost."""
@@ -137,6 +166,8 @@ class Way:
             self.turn.database_cpu += step.database_cpu
             self.turn.redis_cpu += step.redis_cpu
             self.turn.redis_commands += step.redis_commands
+            self.turn.python_calls += step.python_calls
+            self.turn.statements.update(step.statements)
 
 
 def send(table: Turns, client: Any, action: str, ply: int, way: Way) -> None:
@@ -209,6 +240,15 @@ def run(args: argparse.Namespace, redis_url: str) -> None:
             for _ in range(args.turns):
                 meter.timed([get], lambda: table.clients[0].get("/api/v1/me/vacation"))
     report(every, get, draws, args)
+    if args.counts:
+        counted, counted_get = ways(), Cost(get.name)
+        counter = Counter(redis_url, meter.redis_cpu)
+        for _ in range(args.counts):
+            for way in counted:
+                client, turn = table.plan()
+                way.play(table, counter, client, turn)
+            counter.timed([counted_get], lambda: table.clients[0].get("/api/v1/me/vacation"))
+        report_counts(counted, counted_get, args)
 
 
 def total(cost: Cost) -> float:
@@ -248,6 +288,24 @@ def report(every: list[Way], get: Cost, draws: int, args: argparse.Namespace) ->
     )
 
 
+def report_counts(counted: list[Way], get: Cost, args: argparse.Namespace) -> None:
+    print(
+        f"\n--counts: {args.counts} turns each way and {args.counts} GETs, each call's Python "
+        "function calls (cProfile's count) and SQL statements: what the host's load does not "
+        "change"
+    )
+    print(f"{'call':<34} {'Python calls':>12} {'x GET':>6} {'SQL':>5}")
+    rows: list[Cost] = []
+    for way in counted:
+        rows += [cost for cost in (way.draw, way.discard, way.turn) if cost is not None]
+    for cost in (*rows, get):
+        calls = cost.per_call(cost.python_calls)
+        print(
+            f"{cost.name:<34} {calls:>12.0f} {calls / get.per_call(get.python_calls):>5.2f}x "
+            f"{cost.per_call(sum(cost.statements.values())):>5.2f}"
+        )
+
+
 def _pooled(name: str, way: Way) -> Cost:
     assert way.draw is not None and way.discard is not None
     pooled = Cost(name, cpu=way.draw.cpu + way.discard.cpu)
@@ -262,6 +320,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--turns", type=int, default=100, help="timed turns each way per round")
     parser.add_argument("--rounds", type=int, default=4, help="rounds (alternating the kinds)")
+    parser.add_argument(
+        "--counts",
+        type=int,
+        default=0,
+        metavar="N",
+        help="then count the Python function calls and SQL statements of N turns each way",
+    )
     add_redis_options(parser)
     args = parser.parse_args()
     with production_django(
