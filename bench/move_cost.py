@@ -27,7 +27,6 @@ A benchmark, not a test: it asserts nothing.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import cProfile
 import io
 import os
@@ -37,14 +36,14 @@ import statistics
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from bench.kit.measure import database_cpu, redis_calls, statements_counted  # noqa: E402
 from bench.kit.stack import add_redis_options, production_django  # noqa: E402
 
 WARMUP_MOVES = 30
@@ -54,7 +53,7 @@ WARMUP_MOVES = 30
 PARTS = (
     ("accounts.authentication", "ApiTokenAuthentication.authenticate_credentials", "API token"),
     ("rest_framework.throttling", "SimpleRateThrottle.allow_request", "throttles (Redis)"),
-    ("games.api.serializers", "ActSerializer.is_valid", "action validated (DRF)"),
+    ("games.api.move_io", "move_input", "action read (its body as sent)"),
     ("games.api.views", "game_act", "play command"),
     ("games.play.store", "lock_for_move", "  game locked and read, with seats"),
     ("games.models", "Deal.restore", "  snapshot to engine deal"),
@@ -65,6 +64,7 @@ PARTS = (
     ("games.live.publisher", "game_committed", "  after the commit: publisher"),
     ("games.live.publisher", "_groups_with_members", "    listeners asked of Redis"),
     ("games.read.selectors", "game_view_for", "answer: the game as the player sees it"),
+    ("games.api.move_io", "game_progress", "answer: where the game stands (minimal)"),
     ("remi_site.renderers", "JSONRenderer.render", "answer: JSON"),
 )
 
@@ -124,6 +124,8 @@ class Cost:
     database_cpu: float = 0.0  # seconds of CPU of the database's backends, all calls
     statements: Counter[str] = field(default_factory=Counter)
     redis_commands: int = 0
+    redis_cpu: float = 0.0  # seconds of CPU of the Redis server, all calls
+    python_calls: int = 0  # Python function calls, all calls (counted by a profiler)
 
     def ms(self, q: float) -> float:
         ordered = sorted(self.cpu)
@@ -139,27 +141,6 @@ class Cost:
 
     def per_call(self, count: float) -> float:
         return count / max(len(self.cpu), 1)
-
-
-@contextmanager
-def statements_counted(into: Counter[str]) -> Iterator[None]:
-    """Count the SQL statements run meanwhile, by their first word."""
-    from django.db import connection
-
-    def count(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
-        into[sql.split(None, 1)[0].upper()] += 1
-        return execute(sql, params, many, context)
-
-    with connection.execute_wrapper(count):
-        yield
-
-
-def redis_calls(url: str) -> int:
-    """Commands the Redis server has run so far (``INFO commandstats``, minus INFO)."""
-    import redis
-
-    stats = redis.Redis.from_url(url).info("commandstats")
-    return sum(int(v["calls"]) for k, v in stats.items() if k != "cmdstat_info")
 
 
 class Table:
@@ -213,7 +194,10 @@ class Table:
         if response.status_code != 200:
             raise RuntimeError(f"a move was refused: {response.status_code} {response.content!r}")
         self.view = response.json()["game"]
-        self.views[self.view["you"]] = self.view
+        if "you" in self.view:
+            self.views[self.view["you"]] = self.view
+        else:  # the short answer (``--minimal``): the movers read the game untimed
+            self.views = [None, None]
 
 
 def measure(
@@ -224,6 +208,7 @@ def measure(
     redis_url: str,
     profiler: cProfile.Profile | None = None,
     parts: Parts | None = None,
+    headers: dict[str, str] | None = None,
 ) -> Cost:
     """``count`` calls: ``prepare()`` (untimed) gives the client, URL and JSON body (None:
     a GET), ``answered(response)`` sees each answer."""
@@ -243,7 +228,11 @@ def measure(
             else:
                 key = secrets.token_hex(8)
                 response = client.post(
-                    url, body, content_type="application/json", HTTP_IDEMPOTENCY_KEY=key
+                    url,
+                    body,
+                    content_type="application/json",
+                    HTTP_IDEMPOTENCY_KEY=key,
+                    **(headers or {}),
                 )
             cost.cpu.append(time.process_time() - began)
             if parts is not None:
@@ -254,21 +243,6 @@ def measure(
         cost.database_cpu += database_cpu() - database_before
         answered(response)
     return cost
-
-
-def database_cpu() -> float:
-    """Seconds on a CPU so far of the bench database's backends (the scheduler's own
-    count in ``/proc/<pid>/schedstat``, to the nanosecond; 0 where there is none)."""
-    from django.db import connection
-
-    total = 0
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pid FROM pg_stat_activity WHERE datname = current_database()")
-        pids = [pid for (pid,) in cursor.fetchall()]
-    for pid in pids:
-        with contextlib.suppress(OSError, ValueError, IndexError):
-            total += int(Path(f"/proc/{pid}/schedstat").read_text().split()[0])
-    return total / 1e9
 
 
 def report(move: Cost, get: Cost, extra: list[Cost]) -> None:
@@ -332,6 +306,11 @@ def main() -> None:
         action="store_true",
         help="also time the parts of a move (the CPU of each, wrapped; adds a little)",
     )
+    parser.add_argument(
+        "--minimal",
+        action="store_true",
+        help="the moves ask for the short answer (Prefer: return=minimal)",
+    )
     add_redis_options(parser)
     args = parser.parse_args()
     with production_django(
@@ -359,6 +338,7 @@ def run(args: argparse.Namespace, redis_url: str) -> None:
         redis_url,
         profiler,
         parts,
+        {"HTTP_PREFER": "return=minimal"} if args.minimal else None,
     )
     get = measure(
         "GET /api/v1/me/vacation",

@@ -1,6 +1,7 @@
 """What the benchmarks measure, one way: percentiles, the CPU time of the stack's
 processes (web server, PostgreSQL's backends of one database, Redis, the load generator),
-the web workers' memory, and the load average.
+the web workers' memory, the load average, and in-process: the SQL statements run, the
+Redis server's command count and the CPU of one database's backends.
 """
 
 from __future__ import annotations
@@ -9,6 +10,11 @@ import asyncio
 import contextlib
 import os
 import time
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
 
 import psycopg
 
@@ -133,3 +139,39 @@ class CpuMeter:
 
 def load_average() -> str:
     return " / ".join(f"{value:.2f}" for value in os.getloadavg())
+
+
+@contextmanager
+def statements_counted(into: Counter[str]) -> Iterator[None]:
+    """Count the SQL statements run meanwhile, by their first word."""
+    from django.db import connection
+
+    def count(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        into[sql.split(None, 1)[0].upper()] += 1
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(count):
+        yield
+
+
+def redis_calls(url: str) -> int:
+    """Commands the Redis server has run so far (``INFO commandstats``, minus INFO)."""
+    import redis
+
+    stats = redis.Redis.from_url(url).info("commandstats")
+    return sum(int(v["calls"]) for k, v in stats.items() if k != "cmdstat_info")
+
+
+def database_cpu() -> float:
+    """Seconds on a CPU so far of the bench database's backends (the scheduler's own
+    count in ``/proc/<pid>/schedstat``, to the nanosecond; 0 where there is none)."""
+    from django.db import connection
+
+    total = 0
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pid FROM pg_stat_activity WHERE datname = current_database()")
+        pids = [pid for (pid,) in cursor.fetchall()]
+    for pid in pids:
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            total += int(Path(f"/proc/{pid}/schedstat").read_text().split()[0])
+    return total / 1e9

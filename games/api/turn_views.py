@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import QueryDict
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.authentication import request_user
+from games.api import progress_serializers as progress
 from games.api.action_serializers import ActionField
+from games.api.move_io import answer_headers, game_after
 from games.api.serializer_base import Serializer
 from games.api.view_serializers import GameViewSerializer, MoveEntrySerializer
 from games.api.views import (
@@ -23,7 +26,7 @@ from games.api.views import (
 )
 from games.errors import GameError
 from games.play.turn import MAX_TURN_ACTIONS, TURN_KEY_SUFFIX, game_turn
-from games.read import move_log, selectors
+from games.read import move_log
 from remi_site import strict_fields as strict
 from remi_site.api_errors import error_response, error_responses
 
@@ -49,6 +52,11 @@ class TurnResultSerializer(Serializer):
     game = GameViewSerializer()
 
 
+TURN_ANSWER = progress.answer_schema(
+    "TurnAnswer", TurnResultSerializer, progress.TurnChangeSerializer
+)
+
+
 class GameTurnView(GameAPIView):
     @extend_schema(
         operation_id="games_turn",
@@ -59,11 +67,13 @@ class GameTurnView(GameAPIView):
         "logged as its own move, as if sent alone; the answer is the moves as you see "
         "them (the card you drew) and the game after them. A refused action refuses the "
         "whole turn, with its index in `details.action`. The turn may also stop before "
-        "the discard (e.g. a draw alone, to see the card) and go on with more requests.",
-        parameters=[GAME_ID, IDEMPOTENCY_KEY],
+        "the discard (e.g. a draw alone, to see the card) and go on with more requests. "
+        "With `Prefer: return=minimal`, the answer holds where the game stands after the "
+        "turn instead of the whole game.",
+        parameters=[GAME_ID, IDEMPOTENCY_KEY, progress.PREFER],
         request=TurnSerializer,
         responses={
-            200: TurnResultSerializer,
+            200: TURN_ANSWER,
             400: error_response(
                 description="An illegal action, with the engine's code and "
                 "`details.action` (its index); `bad_turn`; or `invalid`.",
@@ -81,25 +91,18 @@ class GameTurnView(GameAPIView):
         },
     )
     def post(self, request: Request, game_id: str) -> Response:
-        data = TurnSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
+        given, ply = _turn_input(request.data)
         # The turn's n-th move keeps the key with "#n" in the log's 128 characters.
         key = idempotency_key(request, longest=MAX_IDEMPOTENCY_KEY - TURN_KEY_SUFFIX)
         user = request_user(request)
         result = game_turn(
             game=game_id,
             user=user,
-            actions=_actions(data.validated_data["actions"]),
-            expected_ply=data.validated_data["ply"],
+            actions=_actions(given),
+            expected_ply=ply,
             idempotency_key=key,
         )
-        view = selectors.game_view_for(
-            game=result.game,
-            user=user,
-            deal=result.deal,
-            seats=result.seats or None,
-            views=result.views,
-        )
+        minimal = progress.wants_minimal(request.headers.get("Prefer"))
         position = result.seat.position
         body = {
             "replayed": result.replayed,
@@ -107,10 +110,27 @@ class GameTurnView(GameAPIView):
                 move_log.move_entry(move, position=position, full=False, own=True)
                 for move in result.moves
             ],
-            "game": view,
+            "game": game_after(result, user, minimal=minimal),
         }
-        headers = {"Idempotent-Replayed": "true"} if result.replayed else None
-        return Response(body, headers=headers)
+        return Response(body, headers=answer_headers(replayed=result.replayed, minimal=minimal))
+
+
+def _turn_input(data: Any) -> tuple[list[Any], int]:
+    """A turn's actions and ply: the usual body as it is (as ``views.move_input``), any
+    other through ``TurnSerializer``, whose refusal is the API's 400."""
+    if isinstance(data, dict) and not isinstance(data, QueryDict):
+        actions, ply = data.get("actions"), data.get("ply")
+        if (
+            type(actions) is list
+            and 1 <= len(actions) <= MAX_TURN_ACTIONS
+            and None not in actions
+            and type(ply) is int
+            and ply >= 0
+        ):
+            return actions, ply
+    checked = TurnSerializer(data=data)
+    checked.is_valid(raise_exception=True)
+    return checked.validated_data["actions"], checked.validated_data["ply"]
 
 
 def _actions(given: list[Any]) -> list[Any]:

@@ -16,9 +16,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.authentication import request_user
+from games.api import progress_serializers as progress
 from games.api import serializers as s
 from games.api import view_serializers as vs
 from games.api.errors import api_error
+from games.api.move_io import answer_headers, game_after, move_input
 from games.challenges import pairing
 from games.engine import IllegalAction, parse_action
 from games.errors import GameError, IllegalMove, illegal_move
@@ -426,11 +428,12 @@ class GameActionView(GameAPIView):
         description="Send the action and the `ply` of the state you acted on. A turn is: "
         "`draw` (or `take` the top discard), then any `lay` / `off` / `swap`, then "
         "`discard`. The answer holds the move as you see it (the card you drew) and the "
-        "game after it.",
-        parameters=[GAME_ID, IDEMPOTENCY_KEY],
+        "game after it: the whole game, or with `Prefer: return=minimal` where it stands "
+        "(its `ply`, `to_move`, the deadline).",
+        parameters=[GAME_ID, IDEMPOTENCY_KEY, progress.PREFER],
         request=s.ActSerializer,
         responses={
-            200: vs.ActResultSerializer,
+            200: progress.ACT_ANSWER,
             400: error_response(
                 description="An illegal action, with the engine's code: `bad_action`, "
                 "`must_draw_first`, `already_drew`, `card_not_in_hand`, `opening_too_low`, "
@@ -451,36 +454,24 @@ class GameActionView(GameAPIView):
         },
     )
     def post(self, request: Request, game_id: str) -> Response:
-        data = s.ActSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
+        given, ply = move_input(request.data)
         key = idempotency_key(request)
-        action = action_input(data.validated_data["action"])
+        action = action_input(given)
         user = request_user(request)
         # The service finds and locks the game in one query, checks the seat and hides a
         # private game from others.
         result = game_act(
-            game=game_id,
-            user=user,
-            action=action,
-            expected_ply=data.validated_data["ply"],
-            idempotency_key=key,
+            game=game_id, user=user, action=action, expected_ply=ply, idempotency_key=key
         )
-        view = selectors.game_view_for(
-            game=result.game,
-            user=user,
-            deal=result.deal,
-            seats=result.seats if result.seats else None,
-            views=result.views,
-        )
+        minimal = progress.wants_minimal(request.headers.get("Prefer"))
         body = {
             "replayed": result.replayed,
             "move": move_log.move_entry(
                 result.move, position=result.seat.position, full=False, own=True
             ),
-            "game": view,
+            "game": game_after(result, user, minimal=minimal),
         }
-        headers = {"Idempotent-Replayed": "true"} if result.replayed else None
-        return Response(body, headers=headers)
+        return Response(body, headers=answer_headers(replayed=result.replayed, minimal=minimal))
 
 
 def action_input(action: Any) -> Any:

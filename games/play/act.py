@@ -126,7 +126,7 @@ def _act(
     )
     for changed in changed_seats:
         changed.save(update_fields=store.SEAT_PLAY_FIELDS)
-    store.save_play(game, row, move)
+    store.save_play(game, row, [move])
     new_deal = game.deal_number != deal_number
     state = events.committed(
         game,

@@ -11,7 +11,7 @@ rebuild it exactly (see ``games.read.replay``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -230,24 +230,24 @@ def deal_create(game: Game, deal: EngineDeal, *, number: int) -> Deal:
     return row
 
 
-def save_play(game: Game, row: Deal, move: Move | None) -> None:
-    """The three writes of a move in one statement on PostgreSQL: insert ``move`` (a
-    unique index refuses a reused idempotency key: ``IntegrityError``), save the
-    current deal's snapshot, save the game (``GAME_PLAY_FIELDS``); without ``move``
-    (a server's turn, its moves inserted already), the last two. Elsewhere (the
+def save_play(game: Game, row: Deal, moves: Sequence[Move]) -> None:
+    """The writes of a move (or of a whole turn) in one statement on PostgreSQL: insert
+    ``moves`` (a unique index refuses a reused idempotency key: ``IntegrityError``),
+    save the current deal's snapshot, save the game (``GAME_PLAY_FIELDS``); without
+    moves (a server's turn, its moves inserted already), the last two. Elsewhere (the
     embedded SQLite), a statement each. Values are prepared by the model fields, as
     ``save()`` prepares them (``auto_now`` fields included); no model has save signals.
     """
     connection = transaction.get_connection()
     if connection.vendor != "postgresql":
-        if move is not None:
+        for move in moves:
             move.save(force_insert=True)
         row.save(update_fields=["state"])
         game.save(update_fields=GAME_PLAY_FIELDS)
         return
-    move_fields, state_field, game_fields, sql = _play_statement(connection, move is not None)
+    move_fields, state_field, game_fields, sql = _play_statement(connection, len(moves))
     params = []
-    if move is not None:
+    for move in moves:
         params += _values(move, move_fields, connection, adding=True)
     params += [state_field.get_db_prep_save(row.state, connection), row.pk]
     params += _values(game, game_fields, connection, adding=False)
@@ -257,8 +257,9 @@ def save_play(game: Game, row: Deal, move: Move | None) -> None:
         found = cursor.fetchone()
     if found is None:  # pragma: no cover - the game row is locked by this transaction
         raise Conflict(gettext("the game was not saved"), code="conflict")
-    if move is not None:
-        move.pk = found[0]
+    # The moves' ids in the order of their values (one statement draws them in order).
+    for move, pk in zip(moves, found[0] if moves else (), strict=True):
+        move.pk = pk
         move._state.adding = False
         move._state.db = connection.alias
 
@@ -292,11 +293,12 @@ def _values(obj: Any, fields: list[tuple[Any, int]], connection: Any, *, adding:
     return values
 
 
-_play_statements: dict[tuple[str, bool], Any] = {}
+_play_statements: dict[tuple[str, int], Any] = {}
 
 
-def _play_statement(connection: Any, with_move: bool) -> Any:
-    found = _play_statements.get((connection.alias, with_move))
+def _play_statement(connection: Any, moves: int) -> Any:
+    """``save_play``'s statement for ``moves`` moves (a turn has a few), built once."""
+    found = _play_statements.get((connection.alias, moves))
     if found is not None:
         return found
     quote = connection.ops.quote_name
@@ -304,19 +306,24 @@ def _play_statement(connection: Any, with_move: bool) -> Any:
     state_field: Any = Deal._meta.get_field("state")
     game_fields: list[Any] = [Game._meta.get_field(name) for name in GAME_PLAY_FIELDS]
     columns = ", ".join(quote(f.column) for f in move_fields)
-    values = ", ".join(["%s"] * len(move_fields))
+    values = ", ".join([f"({', '.join(['%s'] * len(move_fields))})"] * moves)
     sets = ", ".join(f"{quote(f.column)} = %s" for f in game_fields)
+    move_pk = quote(Move._meta.pk.column)
     insert = (
-        f"m AS (INSERT INTO {quote(Move._meta.db_table)} ({columns}) VALUES ({values}) "
-        f"RETURNING {quote(Move._meta.pk.column)}), "
+        f"m AS (INSERT INTO {quote(Move._meta.db_table)} ({columns}) VALUES {values} "
+        f"RETURNING {move_pk}), "
     )
     sql = (
-        f"WITH {insert if with_move else ''}"
+        f"WITH {insert if moves else ''}"
         f"d AS (UPDATE {quote(Deal._meta.db_table)} SET {quote(state_field.column)} = %s "
         f"WHERE {quote(Deal._meta.pk.column)} = %s) "
         f"UPDATE {quote(Game._meta.db_table)} SET {sets} "
         f"WHERE {quote(Game._meta.pk.column)} = %s RETURNING "
-        + ("(SELECT * FROM m)" if with_move else quote(Game._meta.pk.column))
+        + (
+            f"(SELECT array_agg({move_pk} ORDER BY {move_pk}) FROM m)"
+            if moves
+            else quote(Game._meta.pk.column)
+        )
     )
     found = (
         [(f, _preparation(f)) for f in move_fields],
@@ -324,5 +331,5 @@ def _play_statement(connection: Any, with_move: bool) -> Any:
         [(f, _preparation(f)) for f in game_fields],
         sql,
     )
-    _play_statements[(connection.alias, with_move)] = found
+    _play_statements[(connection.alias, moves)] = found
     return found

@@ -80,7 +80,7 @@ def game_timeout_turn(
             resign.seat_out(game, row, seat, seats, changed, reason="timeout")
         for changed_seat in changed:
             changed_seat.save(update_fields=store.SEAT_PLAY_FIELDS)
-        store.save_play(game, row, None)
+        store.save_play(game, row, ())
         if not out:
             # (A seat put out played on in ``resign.seat_out``: its deal is read after the commit.)
             new_deal = game.deal_number != deal_number

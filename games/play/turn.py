@@ -120,14 +120,13 @@ def _turn(
                 save=False,
             )
         )
-    # Every move but the last goes in first; the last with the game and the snapshot.
-    Move.objects.bulk_create(logged[:-1])
     deal, row = turns.after_move(
         game, row, deal, seats, changed_seats, mover=seat.position, save_deal=False
     )
     for changed in changed_seats:
         changed.save(update_fields=store.SEAT_PLAY_FIELDS)
-    store.save_play(game, row, logged[-1])
+    # The turn's moves go in with the snapshot and the game, in one statement.
+    store.save_play(game, row, logged)
     new_deal = game.deal_number != deal_number
     state = events.committed(
         game,

@@ -65,6 +65,27 @@ def test_a_move_stays_within_its_budget(players, deals_seeded, django_assert_max
     assert response.status_code == 200
 
 
+def test_a_whole_turn_in_one_request_takes_the_statements_of_one_move(players, deals_seeded):
+    table = table_create(players(2), preset="serbian")
+    play_one(table)  # the starter's discard: the next turn starts with a draw
+    game = table.game
+    deal = current_engine_deal(game)
+    drawn = deal.apply(greedy_action(deal))
+    turn = [greedy_action(deal).to_dict(), greedy_action(drawn).to_dict()]
+
+    with CaptureQueriesContext(connection) as statements:
+        response = table.clients[deal.to_move].post(
+            table.url("/turn"), {"actions": turn, "ply": game.ply}, format="json"
+        )
+
+    assert response.status_code == 200, response.json()
+    assert [move["kind"] for move in response.json()["moves"]] == ["draw", "discard"]
+    sql = [statement["sql"] for statement in statements.captured_queries]
+    # Both moves go in with the snapshot and the game, in the one statement.
+    assert len(sql) == MOVE_STATEMENTS
+    assert sum("INSERT INTO" in each for each in sql) == 1
+
+
 def finish_with_quick_deals(table):
     """Every deal's starter goes out in their first turn (``quick_deals``)."""
     while (game := table.game).status == Game.Status.ACTIVE:

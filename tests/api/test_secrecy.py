@@ -140,3 +140,25 @@ def test_deal_results_legal_moves_and_hints_show_no_hidden_card(players, spectat
     final = spectator.get(table.url()).json()
     assert_results_show_only_finished_deals(final, table.game)
     assert len(final["deals"]) == 2
+
+
+def test_the_short_answer_of_a_move_shows_only_what_the_movers_log_shows(players, deals_seeded):
+    """``Prefer: return=minimal``: the move as the mover's own log shows it, and no card
+    at all in where the game stands."""
+    table = table_create(players(2), preset="serbian")
+    rng = random.Random(11)
+
+    for _move in range(60):
+        game = table.game
+        if game.status != Game.Status.ACTIVE:
+            break
+        deal = current_engine_deal(game)
+        seat = deal.to_move
+        response = table.act(
+            seat, curious_action(deal, rng), game.ply, HTTP_PREFER="return=minimal"
+        )
+        assert response.status_code == 200, response.json()
+        body = response.json()
+        assert not list(card_pairs(body["game"])) and not SERVER_ONLY_KEYS & keys_in(body)
+        log = table.clients[seat].get(table.url(f"/moves?after={body['move']['ply'] - 1}"))
+        assert log.json()["results"][0] == body["move"]
