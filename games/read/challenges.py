@@ -180,11 +180,12 @@ def cancelled_for_account_rows(*, user: User, days: int = 7) -> list[dict[str, A
     since = timezone.now() - timedelta(days=days)
     cancelled = _with_people(
         Challenge.objects.filter(
-            Q(destination=user) | Q(challenger=user),
+            Q(destination=user) | Q(challenger=user) | Q(pk__in=invited_to(user)),
             status=Challenge.Status.CANCELLED,
             updated_at__gte=since,
         )
-        .exclude(cancel_reason="")
+        # Cancelled by their challenger, or expired: no account's change to tell of.
+        .exclude(cancel_reason__in=["", Challenge.CancelReason.EXPIRED])
         .order_by("-updated_at")
     )[:20]
     rows = []

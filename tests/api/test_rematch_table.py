@@ -19,7 +19,7 @@ from accounts.moderation import services as moderation
 from games.challenges.services import challenges_expire
 from games.models import Challenge
 from tests.conftest import PASSWORD
-from tests.gamekit import SchemaChecker, error_of
+from tests.gamekit import SERVER_ONLY_KEYS, SchemaChecker, card_pairs, error_of, keys_in
 
 pytestmark = pytest.mark.django_db
 
@@ -142,6 +142,8 @@ def test_the_state_of_a_rematch_shows_who_has_answered_to_its_players_only(
     assert answers(seen.json()) == {"mila": "accepted", "robo": "pending"}
     assert table["robo"].get(state).status_code == 200
     assert client_for(user_factory()).get(state).status_code == 404
+    # A rematch names terms and people: no card of the finished game, nothing of its deck.
+    assert not list(card_pairs(seen.json())) and not SERVER_ONLY_KEYS & keys_in(seen.json())
 
 
 def test_one_decline_ends_the_rematch_for_everyone(table: dict[str, Any]) -> None:
