@@ -43,7 +43,7 @@ from games.challenges.invitees import (
 from games.challenges.pairing import rated_pairing_check
 from games.errors import Conflict, GameNotFound, InvalidRequest, NotAllowed
 from games.live import outbox
-from games.models import Challenge, Game
+from games.models import Challenge, ChallengeInvitee, Game
 from games.play import sanctions
 from games.play.create import game_create
 from games.play.lobby import game_join, game_start
@@ -236,7 +236,7 @@ def challenge_accept(*, public_id: str, user: User) -> Challenge:
     return challenge
 
 
-def _invitation_accept(challenge: Challenge, rows: list[Any], user: User) -> None:
+def _invitation_accept(challenge: Challenge, rows: list[ChallengeInvitee], user: User) -> None:
     """``user``'s yes to a challenge to several accounts (locked): the game starts with
     the last yes; until then everyone hears who answered (``challenge_answered``).
     Accepting twice changes nothing."""
