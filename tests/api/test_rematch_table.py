@@ -336,3 +336,31 @@ def test_answering_a_rematch_needs_the_challenge_scope(table: dict[str, Any]) ->
 
     assert refused.status_code == 403 and error_of(refused)["details"] == {"scope": "challenge"}
     assert state.status_code == 200
+
+
+def test_a_six_seat_table_is_offered_again_whole(
+    user_factory: Callable[..., Any], client_for: Callable[[Any], APIClient], bots: list[Any]
+) -> None:
+    people = [client_for(user_factory()) for _ in range(5)]
+    assert people[4].post("/api/v1/me/bot").status_code == 200  # a bot account among them
+    game_id = table_finished(
+        people[0],
+        people[1:],
+        bots=[bots[0].username],
+        preset="polish51",
+        overrides={"max_players": 6},
+    )
+
+    offered = rematch(people[2], game_id).json()
+    for invited in [people[0], people[1], people[3], people[4]]:
+        answered = invited.post(f"/api/v1/challenges/{offered['id']}/accept")
+        assert answered.status_code == 200, answered.json()
+
+    started = people[2].get(f"/api/v1/games/{game_id}/rematch").json()
+    assert started["status"] == "accepted" and started["players"] == 6
+    assert started["overrides"] == {"max_players": 6}
+    new_game = people[2].get(f"/api/v1/games/{started['game']}").json()
+    # Remik 51 draws for seats again: the same six, in the order the cards said.
+    assert sorted(s["user"]["username"] for s in new_game["seats"]) == sorted(
+        [*(p.user.username for p in people), bots[0].username]
+    )
