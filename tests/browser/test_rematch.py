@@ -1,6 +1,7 @@
 """A rematch in the browser: at the finished table of two people and a built-in bot, one
 offers it, the bot has accepted at once, the other sees who has answered and accepts,
-and both pages go to the new game (the answers arrive on the account's event stream)."""
+and both pages go to the new game (the answers arrive on the account's event stream,
+or by the table's poll)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
@@ -17,6 +19,8 @@ from games.play.create import game_create
 from games.play.lobby import game_join, game_start
 from games.play.resign import game_resign
 from tests.browser.test_table import PASSWORD
+
+pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def finished_with_a_bot() -> tuple[Game, str]:
@@ -35,14 +39,18 @@ def finished_with_a_bot() -> tuple[Game, str]:
     return game, bot.profile.display_name
 
 
+# Pushed on the account's event stream (the ASGI site's websocket), or read by the
+# table's poll (a site without websockets).
+@pytest.mark.parametrize("site", ["asgi_player_factory", "player_factory"])
 def test_a_rematch_offered_at_the_table_starts_when_the_other_person_accepts(
-    asgi_player_factory: Callable[..., Any],
+    site: str, request: pytest.FixtureRequest
 ) -> None:
+    new_player: Callable[..., Any] = request.getfixturevalue(site)
     game, bot_name = finished_with_a_bot()
-    vera = asgi_player_factory("vera")
+    vera = new_player("vera")
     vera.log_in("vera", PASSWORD)
     vera.goto(f"/games/{game.public_id}/")
-    mila = asgi_player_factory("mila", width=390, height=844)
+    mila = new_player("mila", width=390, height=844)
     mila.log_in("mila", PASSWORD)
     mila.goto(f"/games/{game.public_id}/")
     expect(mila.page.locator("#rematch-offer")).to_be_visible()

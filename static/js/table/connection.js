@@ -26,7 +26,9 @@ export function connect(chat) {
         onRematchFrame(event);
         return;
       }
-      if (!event) reloadRematch();
+      // Without the socket's stream (the stream's state is sent again on reconnecting),
+      // the poll reads the rematch.
+      if (!event && !live.connected) reloadRematch();
       if (event && event.type === "absent_decided") noteDecidedBy(event.by);
       if (!state.busy && !state.missing) await refresh();
     },
