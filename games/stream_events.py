@@ -16,7 +16,11 @@ from typing import Any, Literal
 STREAM = "events"
 
 ChallengeEvent = Literal[
-    "challenge", "challenge_accepted", "challenge_declined", "challenge_cancelled"
+    "challenge",
+    "challenge_answered",
+    "challenge_accepted",
+    "challenge_declined",
+    "challenge_cancelled",
 ]
 Direction = Literal["in", "out"]
 
@@ -24,8 +28,9 @@ Direction = Literal["in", "out"]
 def challenge_event(
     kind: ChallengeEvent, challenge: Mapping[str, Any], *, direction: Direction
 ) -> dict[str, Any]:
-    """A challenge changed (``challenge``: it was made); ``direction`` is ``in`` for the
-    account challenged and ``out`` for the challenger."""
+    """A challenge changed (``challenge``: it was made; ``challenge_answered``: one of
+    several invited accounts accepted, the game waits for the others); ``direction`` is
+    ``in`` for an account challenged and ``out`` for the challenger."""
     return {"type": kind, "stream": STREAM, "direction": direction, "challenge": dict(challenge)}
 
 

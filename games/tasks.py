@@ -19,6 +19,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
 
+from games.challenges import services as challenges
 from games.chips import services as chips
 from games.notify import digests, notices, push, reminders
 from games.play import bot_turns, premoves, timeouts
@@ -139,6 +140,12 @@ def strike_notice(game_id: str, ply: int, position: int, strikes: int, out: bool
 def game_over_notice(game_id: str) -> int:
     """Tell the players of a finished game its result."""
     return notices.game_over_notice(game_id=game_id)
+
+
+@shared_task(name="games.tasks.sweep_expired_challenges", ignore_result=True)
+def sweep_expired_challenges() -> int:
+    """End the challenges (rematch offers) whose time to answer is up; how many."""
+    return len(challenges.challenges_expire())
 
 
 @shared_task(name="games.tasks.challenge_notice", ignore_result=True)

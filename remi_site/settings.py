@@ -322,6 +322,15 @@ CELERY_BEAT_SCHEDULE["chips-top-up"] = {"task": "games.tasks.chips_top_up", "sch
 # lichess: bots then play rated games among themselves only).
 CHALLENGES_PER_USER = env.int("CHALLENGES_PER_USER", default=20)
 REMI_BOTS_RATED_VS_HUMANS = env.bool("REMI_BOTS_RATED_VS_HUMANS", default=False)
+# A live table's rematch offer ends unanswered after this long (a correspondence one after
+# the game's days per move); the sweep ends the offers whose time is up.
+REMATCH_LIVE_EXPIRY_S = env.int("REMATCH_LIVE_EXPIRY_S", default=600)
+CHALLENGE_EXPIRY_SWEEP_S = env.float("CHALLENGE_EXPIRY_SWEEP_S", default=15.0)
+CELERY_BEAT_SCHEDULE["sweep-expired-challenges"] = {
+    "task": "games.tasks.sweep_expired_challenges",
+    "schedule": CHALLENGE_EXPIRY_SWEEP_S,
+    "options": {"expires": CHALLENGE_EXPIRY_SWEEP_S},
+}
 # ------------------------------------------------------------------ notifications (games.notify)
 
 # The site's address in every link sent out (emails, push, the calendar feed). ``make

@@ -8,7 +8,7 @@ from games.api.action_serializers import seconds_per_turn_field
 from games.api.serializer_base import Serializer
 from games.api.view_serializers import UserCardSerializer
 from games.engine import PRESETS
-from games.models import Challenge, Game
+from games.models import Challenge, ChallengeInvitee, Game
 from remi_site import strict_fields as strict
 from remi_site.pagination import page_serializer
 
@@ -20,6 +20,15 @@ class ChallengeTimeControlSerializer(Serializer):
     time_bank_s = serializers.IntegerField(allow_null=True)
 
 
+class ChallengeInviteeSerializer(Serializer):
+    user = UserCardSerializer()
+    answer = serializers.ChoiceField(
+        choices=ChallengeInvitee.Answer.choices,
+        help_text="`unavailable`: their account was banned, deleted, closed or playbanned "
+        "while invited, which ended the challenge.",
+    )
+
+
 class ChallengeSerializer(Serializer):
     id = serializers.CharField(help_text="The challenge's public id.")
     status = serializers.ChoiceField(choices=Challenge.Status.choices)
@@ -29,7 +38,10 @@ class ChallengeSerializer(Serializer):
     preset = serializers.CharField()
     preset_name = serializers.CharField(help_text="The preset's name, in the active language.")
     overrides = serializers.DictField(help_text="House rules over the preset.")
-    players = serializers.IntegerField(help_text="2 plus the built-in bots of `bots`.")
+    players = serializers.IntegerField(
+        help_text="The seats: 1 + the built-in bots of `bots` + the invited accounts (1 "
+        "when `invitees` is empty)."
+    )
     bots = serializers.ListField(
         child=serializers.CharField(), help_text="Built-in bots seated after the challenger."
     )
@@ -42,7 +54,8 @@ class ChallengeSerializer(Serializer):
     cancel_reason = serializers.ChoiceField(
         choices=Challenge.CancelReason.choices,
         allow_null=True,
-        help_text="Set when the server cancelled it: what happened to the other account.",
+        help_text="Set when the server cancelled it: what happened to another account, or "
+        "`expired` (not everyone answered by `expires_at`).",
     )
     cancel_message = serializers.CharField(
         allow_null=True, help_text="`cancel_reason` in words, in the reader's language."
@@ -55,6 +68,17 @@ class ChallengeSerializer(Serializer):
         allow_null=True,
         help_text="A rematch: the finished game it offers again "
         "(`POST /games/{id}/rematch`); null for any other challenge.",
+    )
+    invitees = ChallengeInviteeSerializer(
+        many=True,
+        help_text="A rematch (`rematch_of`) invites every other person and bot account of "
+        "its table: each in the order they will be seated, with their answer. The game "
+        "starts when all have accepted; one decline ends it. Empty for any other challenge.",
+    )
+    expires_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text="When it ends unanswered (`cancel_reason` `expired`); null: it waits "
+        "until it is answered or cancelled.",
     )
     created_at = serializers.DateTimeField()
 

@@ -143,7 +143,9 @@ class ChallengeAcceptView(GameAPIView):
         summary="Accept a challenge",
         description="A challenge made to you, or an open one. The game is created on its "
         "terms with the challenger as host, you take the last seat, and it starts at "
-        "once: `game` is its id.",
+        "once: `game` is its id. A challenge to several accounts (a rematch: `invitees`) "
+        "records your answer and starts the game when everyone has accepted; until then "
+        "it stays `pending`. Accepting twice changes nothing.",
         parameters=[CHALLENGE_ID],
         request=None,
         responses={
@@ -153,7 +155,7 @@ class ChallengeAcceptView(GameAPIView):
             ),
             409: error_response(
                 description="`challenge_not_pending` (accepted, declined or cancelled "
-                "already; `details.status`).",
+                "already; `details.status`), `challenge_expired` (`details.expires_at`).",
             ),
             **error_responses(400, 401, 404, 429),
         },
@@ -169,7 +171,7 @@ class ChallengeDeclineView(GameAPIView):
         tags=["challenges"],
         summary="Decline a challenge made to you",
         description="With a `reason` from a fixed list (`generic` if none): the challenger "
-        "sees it.",
+        "sees it. One invitee's decline ends a challenge to several accounts for all.",
         parameters=[CHALLENGE_ID],
         request=cs.ChallengeDeclineSerializer,
         responses={
@@ -215,33 +217,61 @@ class ChallengeCancelView(GameAPIView):
 
 class RematchView(GameAPIView):
     @extend_schema(
+        operation_id="games_rematch_retrieve",
+        tags=["challenges"],
+        summary="The rematch offered of a finished game",
+        description="The challenge that offers the game again (as `GET /challenges/{id}`), "
+        "with `invitees`: who has answered so far. Its players who offered it or are asked "
+        "may read it; 404 while none was offered.",
+        parameters=[GAME_ID],
+        responses={200: cs.ChallengeSerializer, **error_responses(401, 404, 429)},
+    )
+    def get(self, request: Request, game_id: str) -> Response:
+        challenge = selectors.rematch_get(game_id=game_id, user=request_user(request))
+        return Response(selectors.challenge_entry(challenge))
+
+    @extend_schema(
         operation_id="games_rematch",
         tags=["challenges"],
         summary="Offer a finished game again",
         description="A challenge on the same terms as the finished game (its preset and "
-        "house rules, time control, visibility, rated or not) to its other player, with "
-        "its built-in bots seated again; `rematch_of` names the game. The other player "
-        "gets a `challenge` event (with `rematch_of`) and accepts or declines it as any "
-        "challenge; a table of built-in bots only accepts at once (the answer is then "
-        "`accepted`, with the new `game`). A game is offered again once, whoever asks.",
+        "house rules, time control, visibility, rated or not) to every other seat: each "
+        "person and bot account is in `invitees` and gets a `challenge` event (with "
+        "`rematch_of`); built-in bots are seated again and need not be asked. Each invitee "
+        "accepts or declines with `POST /challenges/{id}/accept` or `/decline` (or accepts "
+        "by asking for the rematch too: this call, answered 200); everyone hears each "
+        "acceptance (`challenge_answered`), and the game starts with the last one "
+        "(`challenge_accepted`, with the new `game`). A decline, your `cancel`, the expiry "
+        "(`expires_at`: `REMATCH_LIVE_EXPIRY_S` after the offer at a live table, the game's "
+        "days per move at a correspondence one) or an invitee's account closing ends it "
+        "for all. You host the new game in seat 0, its built-in bots follow, then the "
+        "invitees in their old order. A table of built-in bots only accepts at once (the "
+        "answer is then `accepted`). A game is offered again once, whatever the answer.",
         parameters=[GAME_ID],
         request=None,
         responses={
+            200: OpenApiResponse(
+                cs.ChallengeSerializer,
+                description="Another player's offer was waiting for you: this is your "
+                "acceptance of it.",
+            ),
             201: cs.ChallengeSerializer,
             403: error_response(
                 description="`player_unavailable` (another player is banned or deleted: "
                 "`details.username`), `bots_rated_vs_humans` (a rated game between a bot "
-                "account and a person, which this site no longer allows).",
+                "account and a person, which this site no longer allows), "
+                "`account_unavailable`, `playban`.",
             ),
             404: error_response(description="No such game of yours."),
             409: error_response(
                 description="`game_not_finished` (`details.status`), `rematch_exists` "
-                "(`details.challenge`: the rematch already offered), "
-                "`rematch_table_too_big` (more than one other person or bot account at the "
-                "table), `too_many_challenges`.",
+                "(`details.challenge`: the rematch already offered, by you or answered), "
+                "`challenge_expired`, `too_many_challenges`.",
             ),
+            **error_responses(401, 429),
         },
     )
     def post(self, request: Request, game_id: str) -> Response:
-        challenge = rematch.rematch_offer(public_id=game_id, user=request_user(request))
-        return Response(selectors.challenge_entry(challenge), status=status.HTTP_201_CREATED)
+        offer = rematch.rematch_offer(public_id=game_id, user=request_user(request))
+        answer = status.HTTP_201_CREATED if offer.created else status.HTTP_200_OK
+        return Response(selectors.challenge_entry(offer.challenge), status=answer)

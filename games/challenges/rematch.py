@@ -1,46 +1,67 @@
 """A rematch: after a finished game, one of its players offers the same table again
 (the preset, the house rules, the time control, rated or not, the same players) as a
-challenge to the others, who accept or decline it as any challenge; a built-in bot
-accepts at once. A game is offered again once, whoever asks and whatever the answer.
+challenge to every other seat. Each invited account (a person or a bot account)
+accepts or declines for itself; built-in bots are seated again without asking. The
+new game starts when the last invitee accepts; a decline, the offerer's cancellation,
+the expiry (``expiry_for``) or an invitee's account closing ends the offer for all.
 
-The table the challenge can hold: the player who asks, one other account (a person or
-a bot account) and any built-in bots, or built-in bots only.
+A game has one rematch offer, whatever its answer: a second offer from another player
+while it waits is their acceptance of it. The seats: the offerer hosts in seat 0, the
+built-in bots follow in their old order, then the invited accounts in their old order
+(a preset that draws for seats draws them again at the start).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import is_builtin_bot
 from accounts.moderation.selectors import ban_in_force
-from games.challenges.services import challenge_create
+from games.challenges.services import challenge_accept, challenge_create
 from games.engine import PRESETS
 from games.errors import Conflict, GameNotFound, NotAllowed
-from games.models import Challenge, Game
+from games.models import Challenge, ChallengeInvitee, Game
 
 
-def rematch_offer(*, public_id: str, user: User) -> Challenge:
-    """Offer ``user``'s finished game again; the challenge, accepted at once when only
-    built-in bots are asked. ``Conflict`` while the game runs, once it was offered
-    again, or for a table a challenge cannot hold; ``NotAllowed`` when another player
-    can no longer play (banned, deleted) or may not play this rated game."""
+@dataclass(frozen=True)
+class Offer:
+    """The rematch and whether this call made it (``False``: it joined the one waiting)."""
+
+    challenge: Challenge
+    created: bool
+
+
+def rematch_offer(*, public_id: str, user: User) -> Offer:
+    """Offer ``user``'s finished game again to its other seats; accepted at once when
+    only built-in bots are asked. While another player's offer waits for ``user``'s
+    answer, this is their acceptance. ``Conflict`` while the game runs and once it was
+    offered again; ``NotAllowed`` when another player can no longer play (banned,
+    deleted) or may not play this rated game."""
     with transaction.atomic():
         # The game's row is the lock: two players asking at once make one rematch.
         game = Game.objects.select_for_update().filter(public_id=public_id).first()
         if game is None:
             raise GameNotFound(_("no such game of yours"), code="not_found")
         others = _others_of(game, user)
+        waiting = _waiting_for(game, user)
+        if waiting is not None:
+            return Offer(challenge_accept(public_id=waiting, user=user), created=False)
         _offer_check(game, others)
-        people = [other for other in others if not is_builtin_bot(other)]
+        invitees = [other for other in others if not is_builtin_bot(other)]
         builtin = [other for other in others if is_builtin_bot(other)]
-        destination = people[0] if people else builtin.pop(0)
-        return challenge_create(
+        destination = invitees[0] if invitees else builtin.pop(0)
+        challenge = challenge_create(
             challenger=user,
             destination=destination,
+            invitees=invitees,
             preset=game.preset,
             overrides=_house_rules(game),
             bots=[bot.username for bot in builtin],
@@ -51,7 +72,19 @@ def rematch_offer(*, public_id: str, user: User) -> Challenge:
             time_bank_s=game.time_bank_s if game.time_control == Game.TimeControl.LIVE else None,
             rated=game.rated,
             rematch_of=game,
+            expires_at=expiry_for(game) if invitees else None,
         )
+        return Offer(challenge, created=True)
+
+
+def expiry_for(game: Game, *, now: datetime | None = None) -> datetime:
+    """When a rematch of ``game`` ends unanswered: ``REMATCH_LIVE_EXPIRY_S`` after the
+    offer for a live table (its players are at the table now, or gone), the game's own
+    time for a move for a correspondence one."""
+    now = now or timezone.now()
+    if game.time_control == Game.TimeControl.LIVE:
+        return now + timedelta(seconds=settings.REMATCH_LIVE_EXPIRY_S)
+    return now + timedelta(days=game.days_per_move or 1)
 
 
 def _others_of(game: Game, user: User) -> list[User]:
@@ -60,6 +93,16 @@ def _others_of(game: Game, user: User) -> list[User]:
     if user.pk not in {seat.user_id for seat in seats}:
         raise GameNotFound(_("no such game of yours"), code="not_found")
     return [seat.user for seat in seats if seat.user_id != user.pk]
+
+
+def _waiting_for(game: Game, user: User) -> str | None:
+    """The public id of the game's pending rematch that asks ``user``, if there is one."""
+    asked = ChallengeInvitee.objects.filter(
+        user=user,
+        challenge__rematch_of=game,
+        challenge__status=Challenge.Status.PENDING,
+    )
+    return asked.values_list("challenge__public_id", flat=True).first()
 
 
 def _offer_check(game: Game, others: list[User]) -> None:
@@ -75,14 +118,6 @@ def _offer_check(game: Game, others: list[User]) -> None:
             _("this game was already offered again"),
             code="rematch_exists",
             details={"challenge": offered},
-        )
-    if len([other for other in others if not is_builtin_bot(other)]) > 1:
-        raise Conflict(
-            _(
-                "a rematch is offered to one other player (with any built-in bots): "
-                "for a bigger table, create a game and invite them"
-            ),
-            code="rematch_table_too_big",
         )
     for other in others:
         if _gone(other):

@@ -1,7 +1,12 @@
-"""Every write to challenges: make one, accept, decline, cancel, and the server's
+"""Every write to challenges: make one, accept, decline, cancel, the server's
 cancellation of an account's pending challenges when the account is banned, deleted,
 deactivated or playbanned (``challenges_cancel_for``, a handler of the account's
-lifecycle). A closed or banned account is challenged by nobody and accepts nothing.
+lifecycle), and the end of those whose ``expires_at`` passed (``challenges_expire``, a
+beat sweep). A closed or banned account is challenged by nobody and accepts nothing.
+
+A challenge names one account (``destination``), or several (``invitees``: a rematch
+of a bigger table, ``games.challenges.invitees``), each of whom answers; its game
+starts when the last of them accepts, and one decline ends it for all.
 
 Each public function is one transaction that locks the challenge row (accepting an
 open challenge twice at once is impossible: the second finds it accepted). Accepting
@@ -14,6 +19,7 @@ event streams through the outbox, after the commit.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -25,15 +31,24 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from accounts.models import is_builtin_bot
+from games.challenges.invitees import (
+    Answer,
+    all_accepted,
+    answer_record,
+    invitee_of,
+    invitees_create,
+    invitees_of,
+    unavailable_mark,
+)
 from games.challenges.pairing import rated_pairing_check
 from games.errors import Conflict, GameNotFound, InvalidRequest, NotAllowed
 from games.live import outbox
-from games.models import Challenge, Game
+from games.models import Challenge, ChallengeInvitee, Game
 from games.play import sanctions
 from games.play.create import game_create
 from games.play.lobby import game_join, game_start
 from games.read.catalogue import bot_users
-from games.read.challenges import challenge_entry
+from games.read.challenges import challenge_entry, invited_to
 from games.stream_events import ChallengeEvent, challenge_event
 
 
@@ -55,10 +70,16 @@ def challenge_create(
     time_bank_s: int | None = None,
     rated: bool = False,
     rematch_of: Game | None = None,
+    invitees: Sequence[User] = (),
+    expires_at: datetime | None = None,
 ) -> Challenge:
     """Challenge ``destination`` (None: an open challenge, anyone may accept) to a game
     of ``2 + len(bots)`` seats: the challenger hosts it in seat 0, the ``bots`` (built-in
     bots, by username) take the next seats, the one who accepts the last.
+
+    ``invitees`` (people or bot accounts, ``destination`` the first of them): a game of
+    ``1 + len(bots) + len(invitees)`` seats that starts once each has accepted, the
+    invitees seated in this order after the bots. ``expires_at``: when it ends unanswered.
 
     A built-in bot challenged accepts at once: the answer is the accepted challenge with
     its game started. ``InvalidRequest`` names terms no game could be created with
@@ -66,20 +87,23 @@ def challenge_create(
     ``Conflict`` a challenger with ``CHALLENGES_PER_USER`` challenges pending.
     ``rematch_of``: the finished game this offers again (``games.challenges.rematch``).
     """
-    if destination is not None and destination.pk == challenger.pk:
+    invited = list(invitees) or ([destination] if destination is not None else [])
+    if invitees and destination is not invitees[0]:
+        raise ValueError("the destination of a challenge to several accounts is its first")
+    if challenger.pk in {user.pk for user in invited}:
         raise InvalidRequest(_("you cannot challenge yourself"), code="challenge_self")
     if len(set(bots)) != len(bots):
         raise InvalidRequest(_("each bot may sit once"), code="invalid_players")
     seated_bots = bot_users(usernames=bots)
-    if destination is not None:
-        if destination.username in bots:
+    if invited:
+        if {user.username for user in invited} & set(bots):
             raise InvalidRequest(_("each bot may sit once"), code="invalid_players")
-        rated_pairing_check(rated=rated, users=[challenger, destination])
-    _players_check(challenger, destination, rated=rated, acting=challenger)
+        rated_pairing_check(rated=rated, users=[challenger, *invited])
+    _players_check([challenger, *invited], rated=rated, acting=challenger)
     terms: dict[str, Any] = {
         "preset": preset,
         "overrides": dict(overrides or {}),
-        "players": 2 + len(bots),
+        "players": 1 + len(bots) + max(len(invitees), 1),
         "visibility": visibility,
         "time_control": time_control,
         "seconds_per_turn": seconds_per_turn,
@@ -97,8 +121,10 @@ def challenge_create(
             destination=destination,
             bots=list(bots),
             rematch_of=rematch_of,
+            expires_at=expires_at,
             **terms,
         )
+        invitees_create(challenge, invitees)
         if destination is not None and is_builtin_bot(destination):
             # The server plays for a built-in bot, and it always says yes: the challenger's
             # stream shows the challenge made, then accepted.
@@ -110,12 +136,10 @@ def challenge_create(
     return challenge
 
 
-def _players_check(challenger: User, other: User | None, *, rated: bool, acting: User) -> None:
-    """Both accounts open and not banned, and for a rated game neither playbanned:
+def _players_check(users: Sequence[User], *, rated: bool, acting: User) -> None:
+    """Every account open and not banned, and for a rated game none playbanned:
     ``NotAllowed`` ``account_unavailable`` or ``playban``, before anything is written."""
-    for user in (challenger, other):
-        if user is None:
-            continue
+    for user in users:
         sanctions.account_check(user=user)
         if rated:
             sanctions.playban_check(user=user, acting=acting)
@@ -182,6 +206,13 @@ def _pending_check(challenge: Challenge) -> None:
             code="challenge_not_pending",
             details={"status": challenge.status},
         )
+    # Past its expiry but not swept yet: it is over all the same.
+    if challenge.expires_at is not None and challenge.expires_at <= timezone.now():
+        raise Conflict(
+            _("the challenge expired before everyone answered"),
+            code="challenge_expired",
+            details={"expires_at": challenge.expires_at.isoformat().replace("+00:00", "Z")},
+        )
 
 
 def challenge_accept(*, public_id: str, user: User) -> Challenge:
@@ -191,18 +222,45 @@ def challenge_accept(*, public_id: str, user: User) -> Challenge:
         challenge = _lock(public_id)
         if challenge.challenger_id == user.pk:
             raise NotAllowed(_("you cannot accept your own challenge"), code="own_challenge")
+        rows = invitees_of(challenge)
+        if rows:
+            _invitation_accept(challenge, rows, user)
+            return challenge
         if not challenge.is_open and challenge.destination_id != user.pk:
             raise GameNotFound(_("no such challenge"), code="not_found")
         _pending_check(challenge)
         rated_pairing_check(rated=challenge.rated, users=[challenge.challenger, user])
-        _players_check(challenge.challenger, user, rated=challenge.rated, acting=user)
+        _players_check([challenge.challenger, user], rated=challenge.rated, acting=user)
         _tell(challenge, "challenge_accepted", acceptor=user)
         _accept(challenge, user)
     return challenge
 
 
-def _accept(challenge: Challenge, acceptor: User) -> None:
-    """Create, fill and start the game of ``challenge`` (locked, or just made)."""
+def _invitation_accept(challenge: Challenge, rows: list[ChallengeInvitee], user: User) -> None:
+    """``user``'s yes to a challenge to several accounts (locked): the game starts with
+    the last yes; until then everyone hears who answered (``challenge_answered``).
+    Accepting twice changes nothing."""
+    row = invitee_of(rows, user)
+    if row is None:
+        raise GameNotFound(_("no such challenge"), code="not_found")
+    _pending_check(challenge)
+    if row.answer == Answer.ACCEPTED:
+        return
+    seated = [challenge.challenger, *(invitee.user for invitee in rows)]
+    rated_pairing_check(rated=challenge.rated, users=seated)
+    _players_check(seated, rated=challenge.rated, acting=user)
+    answer_record(row, Answer.ACCEPTED)
+    if not all_accepted(rows):
+        _tell(challenge, "challenge_answered")
+        return
+    _tell(challenge, "challenge_accepted", acceptor=user)
+    _accept(challenge, user, joiners=[invitee.user for invitee in rows])
+
+
+def _accept(challenge: Challenge, acceptor: User, *, joiners: Sequence[User] = ()) -> None:
+    """Create, fill and start the game of ``challenge`` (locked, or just made): the
+    challenger in seat 0, the built-in bots next, then the one who accepted (or the
+    ``joiners``, every invitee in their order)."""
     host = challenge.challenger
     bots = bot_users(usernames=challenge.bots)
     if is_builtin_bot(acceptor):
@@ -220,8 +278,9 @@ def _accept(challenge: Challenge, acceptor: User) -> None:
         rated=challenge.rated,
         bots=bots,
     )
-    if not is_builtin_bot(acceptor):
-        game_join(game=game, user=acceptor, invite_code=game.invite_code)
+    people = list(joiners) or ([] if is_builtin_bot(acceptor) else [acceptor])
+    for person in people:
+        game_join(game=game, user=person, invite_code=game.invite_code)
     challenge.game = game_start(game=game, user=host)
     challenge.status = Challenge.Status.ACCEPTED
     challenge.accepted_by = acceptor
@@ -238,7 +297,9 @@ def challenge_decline(
         )
     with transaction.atomic():
         challenge = _lock(public_id)
-        if challenge.destination_id != user.pk:
+        rows = invitees_of(challenge)
+        row = invitee_of(rows, user)
+        if challenge.destination_id != user.pk and row is None:
             if challenge.is_open or challenge.challenger_id == user.pk:
                 raise NotAllowed(
                     _("only the account challenged may decline: cancel your own challenges"),
@@ -246,6 +307,9 @@ def challenge_decline(
                 )
             raise GameNotFound(_("no such challenge"), code="not_found")
         _pending_check(challenge)
+        if row is not None:
+            # One no ends it for everyone; the others read whose it was.
+            answer_record(row, Answer.DECLINED)
         challenge.status = Challenge.Status.DECLINED
         challenge.decline_reason = reason
         challenge.save(update_fields=["status", "decline_reason", "updated_at"])
@@ -258,7 +322,8 @@ def challenge_cancel(*, public_id: str, user: User) -> Challenge:
     with transaction.atomic():
         challenge = _lock(public_id)
         if challenge.challenger_id != user.pk:
-            if challenge.is_open or challenge.destination_id == user.pk:
+            invited = invitee_of(invitees_of(challenge), user) is not None
+            if challenge.is_open or challenge.destination_id == user.pk or invited:
                 raise NotAllowed(
                     _("only the challenger may cancel: decline a challenge made to you"),
                     code="not_challenger",
@@ -278,7 +343,8 @@ def challenges_cancel_for(*, user: User, reason: str, rated_only: bool = False) 
     ids. Idempotent: a second call finds none pending."""
     with transaction.atomic():
         pending = Challenge.objects.select_for_update(of=("self",)).filter(
-            Q(challenger=user) | Q(destination=user), status=Challenge.Status.PENDING
+            Q(challenger=user) | Q(destination=user) | Q(pk__in=invited_to(user)),
+            status=Challenge.Status.PENDING,
         )
         if rated_only:
             pending = pending.filter(rated=True)
@@ -291,21 +357,47 @@ def challenges_cancel_for(*, user: User, reason: str, rated_only: bool = False) 
             challenge.cancel_reason = reason
             challenge.updated_at = now
         Challenge.objects.bulk_update(cancelled, ["status", "cancel_reason", "updated_at"])
+        unavailable_mark(challenge_ids=[challenge.pk for challenge in cancelled], user=user)
         for challenge in cancelled:
             _tell(challenge, "challenge_cancelled")
     return [challenge.public_id for challenge in cancelled]
 
 
+def challenges_expire(*, now: datetime | None = None, limit: int = 500) -> list[str]:
+    """End the pending challenges whose ``expires_at`` has passed (cancelled, reason
+    ``expired``), telling everyone they named; their public ids. Rows another worker
+    holds are left to the next sweep."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        due = list(
+            Challenge.objects.select_for_update(of=("self",), skip_locked=True)
+            .filter(status=Challenge.Status.PENDING, expires_at__lte=now)
+            .select_related("challenger__profile", "destination__profile")
+            .order_by("expires_at", "pk")[:limit]
+        )
+        for challenge in due:
+            challenge.status = Challenge.Status.CANCELLED
+            challenge.cancel_reason = Challenge.CancelReason.EXPIRED
+            challenge.updated_at = now
+        Challenge.objects.bulk_update(due, ["status", "cancel_reason", "updated_at"])
+        for challenge in due:
+            _tell(challenge, "challenge_cancelled")
+    return [challenge.public_id for challenge in due]
+
+
 def _tell(challenge: Challenge, kind: ChallengeEvent, *, acceptor: User | None = None) -> None:
     """``kind`` to the event streams of the challenger (``out``) and of the account
-    challenged or the one who accepted (``in``), after the commit, with the challenge
-    as committed. Built-in bots have no stream."""
+    challenged or the one who accepted, or of every invitee (``in``), after the commit,
+    with the challenge as committed. Built-in bots have no stream."""
     other = acceptor if acceptor is not None else challenge.destination
 
     def frames() -> list[tuple[int, dict[str, Any]]]:
         entry = challenge_entry(challenge)
         out = [(challenge.challenger_id, challenge_event(kind, entry, direction="out"))]
-        if other is not None and not is_builtin_bot(other):
+        rows = invitees_of(challenge)
+        if rows:
+            out += [(row.user_id, challenge_event(kind, entry, direction="in")) for row in rows]
+        elif other is not None and not is_builtin_bot(other):
             out.append((other.pk, challenge_event(kind, entry, direction="in")))
         return out
 

@@ -9,7 +9,7 @@ Only the commands of ``games.play`` write the game tables. ``Deal.deck`` and
 engine's per-seat view.
 """
 
-from games.models.challenges import Challenge
+from games.models.challenges import Challenge, ChallengeInvitee
 from games.models.chat import CHAT_MAX_LENGTH, ChatMessage
 from games.models.chips import ChipAccount, ChipLedger
 from games.models.correspondence import (
@@ -36,6 +36,7 @@ __all__ = [
     "AbsentWait",
     "CHAT_MAX_LENGTH",
     "Challenge",
+    "ChallengeInvitee",
     "ChatMessage",
     "ChipAccount",
     "ChipLedger",

@@ -79,6 +79,8 @@ class Challenge(models.Model):
             "playban",
             gettext_lazy("A player of this challenge may not play rated games for now."),
         )
+        # Not every invited account answered before ``expires_at`` (a rematch).
+        EXPIRED = "expired", gettext_lazy("Not everyone answered in time.")
 
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     decline_reason = models.CharField(
@@ -103,11 +105,20 @@ class Challenge(models.Model):
     rematch_of = models.OneToOneField(
         Game, on_delete=models.SET_NULL, null=True, blank=True, related_name="rematch"
     )
+    # When a pending challenge ends by itself (``challenges_expire``); null: never (a
+    # challenge to one account waits until it is answered or cancelled).
+    expires_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         indexes = [
+            # The expiry sweep: pending challenges with a deadline.
+            models.Index(
+                fields=["expires_at"],
+                name="challenge_pending_expiry",
+                condition=Q(status="pending", expires_at__isnull=False),
+            ),
             # A user's pending challenges, both ways, newest first (lists, the stream).
             models.Index(
                 fields=["destination", "-created_at"],
@@ -134,3 +145,37 @@ class Challenge(models.Model):
     @property
     def is_open(self) -> bool:
         return self.destination_id is None
+
+
+class ChallengeInvitee(models.Model):
+    """One invited account of a challenge to several accounts (a rematch of a bigger
+    table): a person or a bot account, each answering for themselves. The challenge is
+    accepted (its game started) when every invitee has accepted; one decline ends it for
+    all. A challenge to one account has no rows here (``destination`` answers it), and
+    built-in bots are seated without asking (``Challenge.bots``)."""
+
+    class Answer(models.TextChoices):
+        PENDING = "pending"
+        ACCEPTED = "accepted"
+        DECLINED = "declined"
+        # The account was banned, deleted, closed or playbanned while invited.
+        UNAVAILABLE = "unavailable"
+
+    challenge = models.ForeignKey(Challenge, on_delete=models.CASCADE, related_name="invitees")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="challenge_invitations"
+    )
+    # The order the invitees take their seats in (after the challenger and the bots).
+    position = models.PositiveSmallIntegerField()
+    answer = models.CharField(max_length=12, choices=Answer.choices, default=Answer.PENDING)
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("position",)
+        constraints = [
+            models.UniqueConstraint(fields=["challenge", "user"], name="challenge_invitee_once"),
+        ]
+        indexes = [models.Index(fields=["user", "challenge"], name="challenge_invitee_user")]
+
+    def __str__(self) -> str:
+        return f"invitee {self.user_id} of challenge {self.challenge_id} ({self.answer})"

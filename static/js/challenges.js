@@ -91,14 +91,21 @@ function incomingRow(challenge, names, refresh) {
   const row = el("li", "game-row challenge-row");
   const main = el("div", "game-row-main");
   main.append(
-    el("div", "game-row-title", interpolate(gettext("%(name)s challenges you"), { name: name(challenge.challenger) }, true)),
+    el(
+      "div",
+      "game-row-title",
+      challenge.rematch_of
+        ? interpolate(gettext("%(name)s offers a rematch."), { name: name(challenge.challenger) }, true)
+        : interpolate(gettext("%(name)s challenges you"), { name: name(challenge.challenger) }, true),
+    ),
     el("div", "game-row-meta", terms(challenge, names)),
   );
   const accept = button(gettext("Accept"), "button button-small", async () => {
     accept.disabled = true;
     try {
       const accepted = await api(`/api/v1/challenges/${challenge.id}/accept`, { method: "POST" });
-      window.location.href = `/games/${accepted.game}/`;
+      // A rematch waiting for others' answers: its finished table shows who has answered.
+      window.location.href = `/games/${accepted.game || accepted.rematch_of}/`;
     } catch (error) {
       main.append(el("div", "game-row-meta", error.message));
       refresh();
@@ -130,7 +137,9 @@ function outgoingRow(challenge, names, refresh) {
     el(
       "div",
       "game-row-title",
-      challenge.destination
+      challenge.rematch_of
+        ? gettext("You offered a rematch: it starts when everyone has accepted.")
+        : challenge.destination
         ? interpolate(gettext("You challenged %(name)s"), { name: name(challenge.destination) }, true)
         : gettext("Your open challenge to anyone"),
     ),

@@ -13,6 +13,15 @@ export class Live {
     this.timer = null;
     this.backoff = 1000;
     this.stopped = false;
+    this.streams = [];
+  }
+
+  // Also pass on the frames of the account's event ``stream`` (on this connection and
+  // every one after it).
+  follow(stream) {
+    if (this.streams.includes(stream)) return;
+    this.streams.push(stream);
+    if (this.socket && this.socket.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify({ type: "subscribe", stream }));
   }
 
   get connected() {
@@ -66,6 +75,7 @@ export class Live {
     socket.addEventListener("open", () => {
       this.backoff = 1000;
       if (this.game) socket.send(JSON.stringify({ type: "subscribe", game: this.game, ply: this.ply() }));
+      for (const stream of this.streams) socket.send(JSON.stringify({ type: "subscribe", stream }));
       this.schedule();
     });
     socket.addEventListener("message", (message) => {

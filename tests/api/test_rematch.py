@@ -1,7 +1,8 @@
 """POST /api/v1/games/{id}/rematch: after a finished game, the same table offered again
 as a challenge (same preset, house rules, time control, rated or not, same players);
-the other accepts or declines, a built-in bot accepts at once, the other's event stream
-hears of it; refused while the game runs, twice, or when another player cannot play."""
+the other accepts or declines (or asks for the rematch too), a built-in bot accepts at
+once, the other's event stream hears of it; refused while the game runs, twice, or when
+another player cannot play. Bigger tables: test_rematch_table.py."""
 
 from __future__ import annotations
 
@@ -149,7 +150,7 @@ def test_a_rematch_is_refused_while_the_game_runs_and_for_outsiders(
 
 
 @pytest.mark.django_db
-def test_a_game_is_offered_again_only_once_whoever_asks(
+def test_a_game_is_offered_again_once_and_the_other_asking_too_accepts_it(
     two: list[APIClient], deals_seeded: Any
 ) -> None:
     host, guest = two
@@ -158,11 +159,14 @@ def test_a_game_is_offered_again_only_once_whoever_asks(
 
     again = rematch(host, game_id)
     by_the_other = rematch(guest, game_id)
+    after_it = rematch(guest, game_id)
 
-    for refused in (again, by_the_other):
-        assert refused.status_code == 409
-        assert error_of(refused)["code"] == "rematch_exists"
-        assert error_of(refused)["details"] == {"challenge": first["id"]}
+    assert again.status_code == 409 and error_of(again)["code"] == "rematch_exists"
+    assert error_of(again)["details"] == {"challenge": first["id"]}
+    assert by_the_other.status_code == 200, by_the_other.json()
+    assert by_the_other.json()["id"] == first["id"]
+    assert by_the_other.json()["status"] == "accepted" and by_the_other.json()["game"]
+    assert after_it.status_code == 409 and error_of(after_it)["code"] == "rematch_exists"
 
 
 @pytest.mark.django_db

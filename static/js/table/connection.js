@@ -6,6 +6,7 @@ import { Live } from "../live.js";
 import { noteDecidedBy } from "./absent.js";
 import { GAME, WS_URL } from "./page.js";
 import { refresh } from "./refresh.js";
+import { onRematchFrame, reloadRematch } from "./rematch.js";
 import { state } from "./store.js";
 
 const POLL_MS = 2000;
@@ -19,6 +20,15 @@ export function connect(chat) {
     onHint: async (event) => {
       // A chat line changes nothing else: the state need not be read again for it.
       if (chat.onEvent(event)) return;
+      // The account's event stream (followed for a finished game's rematch) says nothing
+      // about this table.
+      if (event && event.stream) {
+        onRematchFrame(event);
+        return;
+      }
+      // Without the socket's stream (the stream's state is sent again on reconnecting),
+      // the poll reads the rematch.
+      if (!event && !live.connected) reloadRematch();
       if (event && event.type === "absent_decided") noteDecidedBy(event.by);
       if (!state.busy && !state.missing) await refresh();
     },

@@ -19,6 +19,7 @@ import { syncLog } from "./log.js";
 import { API } from "./page.js";
 import { refresh } from "./refresh.js";
 import { render } from "./render.js";
+import { syncRematch, wireRematch } from "./rematch.js";
 import { syncScoreSheet } from "./score-sheet.js";
 import { wireReorder } from "./reorder.js";
 import { reportSeen } from "./seen.js";
@@ -71,6 +72,7 @@ function onView(chat, before) {
   syncScoreSheet();
   syncPause();
   syncSummaryReopen();
+  syncRematch();
   if (!state.log.started || view.ply > state.log.ply || (before && before.status !== view.status)) {
     syncLog();
   }
@@ -90,6 +92,7 @@ function main() {
   subscribe("change", render);
   wireControls();
   const live = connect(chat);
+  wireRematch(() => live.follow("events"));
   refresh().then(() => {
     live.start();
     reportSeen();

@@ -1,0 +1,143 @@
+// A finished game's rematch, for its players: offer it, see who has answered, accept or
+// decline it, or cancel one's own offer (GET/POST /api/v1/games/{id}/rematch and the
+// challenge's accept, decline and cancel). The answers arrive on the account's event
+// stream (challenge frames naming this game in `rematch_of`), else by the table's poll;
+// once everyone has accepted, the page goes to the new game.
+
+import { api } from "../api.js";
+import { $ } from "../dom.js";
+import { gettext, interpolate } from "../i18n.js";
+import { API, GAME, root } from "./page.js";
+import { state } from "./store.js";
+
+const ME = root.dataset.username;
+let offer = null; // the rematch as the API shows it; null while none was offered
+let shown = false;
+let busy = false;
+let follow = () => {};
+
+// ``followEvents``: subscribes the page's live connection to the account's events.
+export function wireRematch(followEvents) {
+  follow = followEvents;
+  $("rematch-offer").addEventListener("click", () => act(`${API}/rematch`));
+  $("rematch-accept").addEventListener("click", () => act(`/api/v1/challenges/${offer.id}/accept`));
+  $("rematch-decline").addEventListener("click", () => act(`/api/v1/challenges/${offer.id}/decline`));
+  $("rematch-cancel").addEventListener("click", () => act(`/api/v1/challenges/${offer.id}/cancel`));
+}
+
+function isPlayer(view) {
+  return view.you !== null && view.you !== undefined;
+}
+
+// A new view of the game: the panel appears once a game of the viewer's is finished.
+export function syncRematch() {
+  const view = state.view;
+  if (!view || view.status !== "finished" || !isPlayer(view) || shown) return;
+  shown = true;
+  $("rematch-panel").hidden = false;
+  follow();
+  reloadRematch();
+}
+
+// The table's poll (no event stream, or a missed frame): read the offer again.
+export async function reloadRematch() {
+  if (!shown || busy || (offer && offer.status !== "pending")) return;
+  try {
+    offer = await api(`${API}/rematch`);
+  } catch (error) {
+    if (error.status !== 404) return showError(error);
+    offer = null;
+  }
+  draw();
+}
+
+// A frame of the account's event stream: true if it was about this game's rematch.
+export function onRematchFrame(frame) {
+  const challenge = frame && frame.challenge;
+  if (!challenge || challenge.rematch_of !== GAME) return false;
+  if (shown) {
+    offer = challenge;
+    draw();
+  }
+  return true;
+}
+
+async function act(path) {
+  if (busy) return;
+  busy = true;
+  showError(null);
+  try {
+    offer = await api(path, { method: "POST" });
+  } catch (error) {
+    showError(error);
+  } finally {
+    busy = false;
+  }
+  draw();
+}
+
+function showError(error) {
+  $("rematch-error").textContent = error ? error.message : "";
+}
+
+// Display names by username, from the seats of the finished game.
+function names() {
+  const byUsername = {};
+  for (const seat of state.view.seats || []) {
+    if (seat.user) byUsername[seat.user.username] = seat.user.display_name;
+  }
+  return byUsername;
+}
+
+const ANSWERS = {
+  pending: () => gettext("waiting"),
+  accepted: () => gettext("accepted"),
+  declined: () => gettext("declined"),
+  unavailable: () => gettext("can no longer play"),
+};
+
+function answerRow(name, answer) {
+  const row = document.createElement("li");
+  row.dataset.answer = answer;
+  const who = document.createElement("b");
+  who.textContent = name;
+  row.append(who, " ", ANSWERS[answer]());
+  return row;
+}
+
+function statusText() {
+  if (!offer) return gettext("Play the same table again: everyone at it is asked, the bots accept at once.");
+  const by = offer.challenger.display_name;
+  if (offer.status === "accepted") return gettext("Everyone accepted: the new game has started.");
+  if (offer.status === "declined") return gettext("The rematch was declined.");
+  if (offer.status === "cancelled") return offer.cancel_message || gettext("The rematch was cancelled.");
+  if (offer.challenger.username === ME) return gettext("You offered a rematch: it starts when everyone has accepted.");
+  return interpolate(gettext("%(name)s offers a rematch."), { name: by }, true);
+}
+
+function draw() {
+  const pending = Boolean(offer && offer.status === "pending");
+  const mine = offer ? offer.invitees.find((invitee) => invitee.user.username === ME) : null;
+  $("rematch-status").textContent = statusText();
+  const list = $("rematch-answers");
+  list.replaceChildren();
+  if (offer) {
+    const byUsername = names();
+    list.append(answerRow(offer.challenger.display_name, "accepted"));
+    for (const bot of offer.bots) list.append(answerRow(byUsername[bot] || bot, "accepted"));
+    // A table of built-in bots only: the one asked in its name accepted at once.
+    if (!offer.invitees.length && offer.destination) list.append(answerRow(offer.destination.display_name, "accepted"));
+    for (const invitee of offer.invitees) list.append(answerRow(invitee.user.display_name, invitee.answer));
+  }
+  list.hidden = !offer;
+  $("rematch-offer").hidden = Boolean(offer);
+  $("rematch-accept").hidden = !(pending && mine && mine.answer === "pending");
+  $("rematch-decline").hidden = !(pending && mine);
+  $("rematch-cancel").hidden = !(pending && offer.challenger.username === ME);
+  const link = $("rematch-game");
+  link.hidden = !(offer && offer.game);
+  if (offer && offer.game) {
+    link.href = `/games/${offer.game}/`;
+    window.location.assign(link.href);
+  }
+}

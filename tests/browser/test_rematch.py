@@ -1,0 +1,78 @@
+"""A rematch in the browser: at the finished table of two people and a built-in bot, one
+offers it, the bot has accepted at once, the other sees who has answered and accepts,
+and both pages go to the new game (the answers arrive on the account's event stream,
+or by the table's poll)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from playwright.sync_api import expect
+
+from accounts import services as account_services
+from games.models import Challenge, Game
+from games.play.create import game_create
+from games.play.lobby import game_join, game_start
+from games.play.resign import game_resign
+from tests.browser.test_table import PASSWORD
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def finished_with_a_bot() -> tuple[Game, str]:
+    """vera, mila and a built-in bot; both people resign, the bot is left the winner."""
+    users = {
+        name: get_user_model().objects.create_user(username=name, password=PASSWORD)
+        for name in ("vera", "mila")
+    }
+    bot = account_services.bots_ensure()[0]
+    game = game_create(owner=users["vera"], preset="serbian", players=3, bots=[bot])
+    game_join(game=game, user=users["mila"])
+    game = game_start(game=game, user=users["vera"])
+    for name in ("mila", "vera"):
+        game = game_resign(game=game, user=users[name])
+    assert game.status == Game.Status.FINISHED
+    return game, bot.profile.display_name
+
+
+# Pushed on the account's event stream (the ASGI site's websocket), or read by the
+# table's poll (a site without websockets).
+@pytest.mark.parametrize("site", ["asgi_player_factory", "player_factory"])
+def test_a_rematch_offered_at_the_table_starts_when_the_other_person_accepts(
+    site: str, request: pytest.FixtureRequest
+) -> None:
+    new_player: Callable[..., Any] = request.getfixturevalue(site)
+    game, bot_name = finished_with_a_bot()
+    vera = new_player("vera")
+    vera.log_in("vera", PASSWORD)
+    vera.goto(f"/games/{game.public_id}/")
+    mila = new_player("mila", width=390, height=844)
+    mila.log_in("mila", PASSWORD)
+    mila.goto(f"/games/{game.public_id}/")
+    expect(mila.page.locator("#rematch-offer")).to_be_visible()
+
+    vera.page.get_by_role("button", name="Offer a rematch").click()
+
+    expect(vera.page.locator("#rematch-status")).to_contain_text("You offered a rematch")
+    answers = mila.page.locator("#rematch-answers")
+    expect(mila.page.locator("#rematch-status")).to_contain_text("vera offers a rematch.")
+    expect(answers.locator('li[data-answer="accepted"]')).to_have_count(2)
+    expect(answers).to_contain_text(bot_name)
+    expect(answers.locator('li[data-answer="pending"]')).to_contain_text("mila")
+    expect(vera.page.locator("#rematch-cancel")).to_be_visible()
+    mila.screenshot("rematch-offered-phone")
+
+    mila.page.get_by_role("button", name="Accept the rematch").click()
+
+    for player in (mila, vera):
+        player.page.wait_for_url(lambda url: "/games/" in url and game.public_id not in url)
+    challenge = Challenge.objects.select_related("game").get(rematch_of=game)
+    assert challenge.status == Challenge.Status.ACCEPTED and challenge.game is not None
+    assert challenge.game.status == Game.Status.ACTIVE
+    for player in (mila, vera):
+        expect(player.page).to_have_url(re.compile(f"/games/{challenge.game.public_id}/$"))
+        expect(player.page.locator("#hand .pcard").first).to_be_visible()
