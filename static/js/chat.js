@@ -1,6 +1,8 @@
 // The table chat: GET/POST /api/v1/games/{id}/chat, live `chat` and `chat_hidden`
 // events from the websocket, and a catch-up read (`after` the last line seen) on every
-// poll, so a page without a websocket still sees new lines.
+// poll, so a page without a websocket still sees new lines. A hidden line leaves the
+// page; shown again, it comes back as a `chat` event in its place. A moderator reads
+// every line (the hidden ones marked, with "Show again") from chat-moderation.js.
 
 import { api } from "./api.js";
 import { reportButton } from "./chat-report.js";
@@ -10,8 +12,10 @@ import { formatTime, gettext } from "./i18n.js";
 const MAX_LENGTH = 300;
 
 export class TableChat {
-  constructor({ api: path, list, form, input, note, count, me = "" }) {
+  constructor({ api: path, list, form, input, note, count, me = "", moderation = null }) {
     this.path = `${path}/chat`;
+    this.moderation = moderation;
+    if (moderation) moderation.onLost = () => this.unmoderate();
     this.me = me; // the signed-in user's username ("" for a visitor): who may report a line
     this.list = list;
     this.form = form;
@@ -47,7 +51,8 @@ export class TableChat {
       return true;
     }
     if (event && event.type === "chat_hidden") {
-      this.remove(event.id);
+      if (this.moderating()) this.mark({ id: event.id, hidden: true });
+      else this.remove(event.id);
       return true;
     }
     // A poll, or a (re)subscription: lines may have been missed meanwhile.
@@ -55,10 +60,18 @@ export class TableChat {
     return false;
   }
 
+  moderating() {
+    return Boolean(this.moderation && this.moderation.active);
+  }
+
   async sync() {
     if (this.syncing) return this.syncing;
     this.syncing = (async () => {
       try {
+        if (this.moderating()) {
+          for (const message of await this.moderation.lines()) this.add(message);
+          if (this.moderating()) return;
+        }
         // The lines after the last one shown, page by page (`next` until null).
         let page = await api(`${this.path}?after=${this.lastId}`);
         for (const message of page.results) this.add(message);
@@ -96,7 +109,11 @@ export class TableChat {
   }
 
   add(message) {
-    if (this.shown.has(message.id)) return;
+    if (this.shown.has(message.id)) {
+      if (this.moderating()) this.mark({ id: message.id, hidden: Boolean(message.hidden) });
+      return;
+    }
+    if (message.hidden && !this.moderating()) return;
     this.shown.add(message.id);
     this.lastId = Math.max(this.lastId, message.id);
     const item = el("li");
@@ -108,6 +125,10 @@ export class TableChat {
     time.dateTime = message.sent_at;
     item.append(time, who, text);
     if (this.me && message.user.username !== this.me) item.append(" ", reportButton(message));
+    if (this.moderating()) {
+      item.append(" ", this.moderation.control(message, (line) => this.mark(line)));
+      item.classList.toggle("chat-hidden", Boolean(message.hidden));
+    }
     // Lines arrive in id order except when a post's answer races its own event.
     const later = [...this.list.children].find((node) => Number(node.dataset.id) > message.id);
     this.list.insertBefore(item, later || null);
@@ -119,6 +140,22 @@ export class TableChat {
   remove(id) {
     const node = this.list.querySelector(`li[data-id="${Number(id)}"]`);
     if (node) node.remove();
+    this.shown.delete(Number(id)); // shown again later, it comes back
+  }
+
+  // A moderator's line hidden or shown again: marked, with the other control.
+  mark(line) {
+    const node = this.list.querySelector(`li[data-id="${Number(line.id)}"]`);
+    if (!node || node.classList.contains("chat-hidden") === Boolean(line.hidden)) return;
+    const old = node.querySelector(".chat-mod");
+    const message = { ...line, user: line.user || { display_name: node.querySelector("b").textContent } };
+    if (old) old.replaceWith(this.moderation.control(message, (next) => this.mark(next)));
+    node.classList.toggle("chat-hidden", Boolean(line.hidden));
+  }
+
+  // The moderator lost the role: the hidden lines leave the page like everyone's.
+  unmoderate() {
+    for (const node of this.list.querySelectorAll("li.chat-hidden")) this.remove(node.dataset.id);
   }
 
   renderCount() {
