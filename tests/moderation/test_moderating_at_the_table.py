@@ -21,6 +21,7 @@ from games.play import chat
 from games.play.create import game_create
 from games.play.lobby import game_join, game_start
 from games.play.resign import game_resign
+from tests.gamekit import SERVER_ONLY_KEYS, card_pairs, current_engine_deal, keys_in
 from tests.moderation.conftest import logged_in
 
 pytestmark = pytest.mark.django_db
@@ -250,3 +251,21 @@ def test_the_record_shows_the_suspicious_pairs_the_account_is_in(
         assert "honest" not in pairs
     honest_page = moderator_client.get("/moderation/players/honest/").content.decode()
     assert "None" in honest_page.split('id="pairs"')[1].split("</ul>")[0]
+
+
+def test_the_moderators_chat_read_and_table_page_carry_no_card_of_any_hand(
+    table: tuple[Game, Any, Any, ChatMessage], moderator_client: Client
+) -> None:
+    game, _ana, _ben, _line = table
+    lines = moderator_client.get(chat_url(game)).json()
+    assert keys_in(lines) <= {"next", "previous", "results", "id", "ply", "user", "text"} | {
+        "sent_at",
+        "hidden",
+        *keys_in(lines["results"][0]["user"]),
+    }
+    assert not SERVER_ONLY_KEYS & keys_in(lines) and not list(card_pairs(lines))
+    page = moderator_client.get(f"/games/{game.public_id}/").content.decode()
+    deal = current_engine_deal(game)
+    for hand in deal.hands:
+        for card in hand:
+            assert f'"{card}"' not in page and f">{card}<" not in page
