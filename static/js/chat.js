@@ -123,7 +123,7 @@ export class TableChat {
     const text = el("span", null, ` ${message.text}`); // el() sets textContent: a line is never HTML
     const time = el("time", null, formatTime(message.sent_at));
     time.dateTime = message.sent_at;
-    item.append(time, who, text);
+    item.append(time, " ", who, text);
     if (this.me && message.user.username !== this.me) item.append(" ", reportButton(message));
     if (this.moderating()) {
       item.append(" ", this.moderation.control(message, (line) => this.mark(line)));

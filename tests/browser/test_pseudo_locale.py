@@ -18,7 +18,7 @@ from playwright.sync_api import Page, expect
 
 from accounts.models import Profile, Sanction
 from games.challenges.services import challenge_create
-from games.models import Game
+from games.models import Challenge, Game
 from games.play.create import game_create
 from games.play.lobby import game_join, game_start
 from tests import pseudo_locale_kit as pseudo
@@ -131,6 +131,7 @@ def _names() -> frozenset[str]:
     no catalogue translates them."""
     people = Profile.objects.values_list("user__username", "display_name")
     games = set(Game.objects.values_list("public_id", flat=True))
+    games |= set(Challenge.objects.values_list("public_id", flat=True))
     languages = {name for _code, name in django_settings.LANGUAGES}
     return frozenset(name for pair in people for name in pair if name) | games | languages
 
