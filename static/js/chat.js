@@ -55,8 +55,10 @@ export class TableChat {
       else this.remove(event.id);
       return true;
     }
-    // A poll, or a (re)subscription: lines may have been missed meanwhile.
-    if (!event || event.type === "subscribed") this.sync();
+    // A poll: lines may have been missed meanwhile. A (re)subscription: lines may
+    // also have been hidden while the socket was down, so the whole chat is read again.
+    if (!event) this.sync();
+    else if (event.type === "subscribed") this.sync({ whole: true });
     return false;
   }
 
@@ -64,7 +66,7 @@ export class TableChat {
     return Boolean(this.moderation && this.moderation.active);
   }
 
-  async sync() {
+  async sync({ whole = false } = {}) {
     if (this.syncing) return this.syncing;
     this.syncing = (async () => {
       try {
@@ -72,13 +74,23 @@ export class TableChat {
           for (const message of await this.moderation.lines()) this.add(message);
           if (this.moderating()) return;
         }
-        // The lines after the last one shown, page by page (`next` until null).
-        let page = await api(`${this.path}?after=${this.lastId}`);
-        for (const message of page.results) this.add(message);
+        // The lines after the last one shown (all of them: `whole`), page by page
+        // (`next` until null).
+        const seen = new Set();
+        const take = (results) => {
+          for (const message of results) {
+            seen.add(message.id);
+            this.add(message);
+          }
+        };
+        let page = await api(`${this.path}?after=${whole ? 0 : this.lastId}`);
+        take(page.results);
         while (page.next) {
           page = await api(page.next);
-          for (const message of page.results) this.add(message);
+          take(page.results);
         }
+        // Read whole, a line shown here but not in the answer was hidden meanwhile.
+        if (whole) for (const id of [...this.shown]) if (!seen.has(id)) this.remove(id);
       } catch {
         // The chat is a side panel: a failed read is retried on the next poll.
       } finally {
