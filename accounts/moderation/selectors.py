@@ -244,6 +244,9 @@ def suspicious_pairs(
     ``user``, only the pairs that account is in."""
     both = Q(created_at__gte=since, reverted=False, game__rating_changes__user_id__gt=F("user_id"))
     if user is not None:
+        # Only the account's own games (read by its index), then the pairs it is in.
+        theirs = RatingChange.objects.filter(user_id=user.pk, created_at__gte=since, reverted=False)
+        both &= Q(game_id__in=theirs.values("game_id"))
         both &= Q(user_id=user.pk) | Q(game__rating_changes__user_id=user.pk)
     together = (
         # One filter() call: a second would join the other player's changes again.
