@@ -16,7 +16,6 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.http import HttpRequest, JsonResponse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import Report
 from accounts.moderation import roles
@@ -99,10 +98,15 @@ def _reason(body: dict[str, Any], default: str) -> str:
     return reason.strip() or default
 
 
-@require_GET
+def _method(request: HttpRequest, allowed: str) -> None:
+    if request.method != allowed:
+        raise _Refused(405, "method_not_allowed", _("Use %(method)s here.") % {"method": allowed})
+
+
 def chat_lines(request: HttpRequest, game_id: str) -> JsonResponse:
     """The table's chat as a moderator reads it: every line, the hidden ones marked."""
     try:
+        _method(request, "GET")
         _moderator(request, roles.HIDE_CHAT)
         game = _game(game_id)
     except _Refused as refused:
@@ -113,6 +117,7 @@ def chat_lines(request: HttpRequest, game_id: str) -> JsonResponse:
 
 def _change(request: HttpRequest, game_id: str, message_id: int, *, hide: bool) -> JsonResponse:
     try:
+        _method(request, "POST")
         moderator = _moderator(request, roles.HIDE_CHAT)
         line = _line(_game(game_id), message_id)
         body = _body(request)
@@ -136,11 +141,9 @@ def _change(request: HttpRequest, game_id: str, message_id: int, *, hide: bool) 
     return JsonResponse({**message_entry(line), "hidden": line.hidden_at is not None})
 
 
-@require_POST
 def chat_hide(request: HttpRequest, game_id: str, message_id: int) -> JsonResponse:
     return _change(request, game_id, message_id, hide=True)
 
 
-@require_POST
 def chat_show(request: HttpRequest, game_id: str, message_id: int) -> JsonResponse:
     return _change(request, game_id, message_id, hide=False)

@@ -125,7 +125,8 @@ def test_bad_input_to_the_chat_controls_is_a_clear_4xx(
         )
         assert answer.status_code in (400, 404), body
         assert "error" in answer.json()
-    assert moderator_client.get(chat_url(game, line, "hide")).status_code == 405
+    wrong = moderator_client.get(chat_url(game, line, "hide"))
+    assert wrong.status_code == 405 and wrong.json()["error"]["code"] == "method_not_allowed"
     assert ChatMessage.objects.get().hidden_at is None
 
 
