@@ -520,6 +520,7 @@ class ModAction(models.Model):
         PLAYBAN = "playban", _("Playban (automatic)")
         LIFT_PLAYBAN = "lift_playban", _("Lift a playban")
         HIDE_CHAT = "hide_chat", _("Hide a chat line")
+        SHOW_CHAT = "show_chat", _("Show a hidden chat line again")
         MARK = "mark", _("Fair-play mark")
         UNMARK = "unmark", _("Remove a fair-play mark")
         REVERT = "revert", _("Revert rated results")

@@ -24,6 +24,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from accounts.authentication import request_user
 from accounts.models import BUILTIN_BOTS
+from accounts.moderation import at_table
 from games.engine import PRESETS
 from games.engine_words import preset_display_name
 from games.errors import GameNotFound, InvalidRequest
@@ -155,6 +156,10 @@ def detail(request: HttpRequest, game_id: str) -> HttpResponse:
             return redirect_to_login(request.get_full_path())
         raise Http404(_("no such game")) from None
     context: dict[str, Any] = {"game_id": game.public_id, "invite": invite, "preset": game.preset}
+    # A moderator's controls (None, and nothing drawn, for everyone else).
+    context["moderation"] = at_table.table_moderation(
+        viewer=user, game=game, report_id=request.GET.get("report", "")[:12]
+    )
     if game.status == Game.Status.FINISHED:
         # The finished game's score sheet is on the page itself (the table's script
         # keeps it in step while the game runs).

@@ -38,6 +38,7 @@ class ReasonForm(forms.Form):
     reason = forms.CharField(
         max_length=MODERATION_REASON_MAX_LENGTH,
         widget=forms.Textarea(attrs={"rows": 3, "cols": 70}),
+        label=_("Reason"),
         help_text=_("Required. Recorded in the modlog with your name."),
     )
 
@@ -165,7 +166,7 @@ class CloseReportsForm(ReasonForm):
 
 
 class MarkForm(ReasonForm):
-    kind = forms.ChoiceField(choices=FairPlayMark.Kind.choices)
+    kind = forms.ChoiceField(choices=FairPlayMark.Kind.choices, label=_("Kind"))
     revert = forms.BooleanField(
         required=False,
         label=_("Also take back the account's rated results"),
@@ -177,7 +178,7 @@ class MarkForm(ReasonForm):
 
 
 class UnmarkForm(ReasonForm):
-    kind = forms.ChoiceField(choices=FairPlayMark.Kind.choices)
+    kind = forms.ChoiceField(choices=FairPlayMark.Kind.choices, label=_("Kind"))
 
 
 class PairsForm(forms.Form):

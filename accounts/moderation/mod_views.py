@@ -23,7 +23,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
 from accounts.models import Appeal, Report, Sanction
-from accounts.moderation import appeals, queue, record, roles, services
+from accounts.moderation import appeals, at_table, queue, record, roles, services
 from accounts.moderation.errors import ModerationError
 from accounts.moderation.forms import (
     AppealDecideForm,
@@ -164,7 +164,9 @@ def reports_close(request: HttpRequest, username: str) -> HttpResponse:
 
 @login_required
 def player(request: HttpRequest, username: str) -> HttpResponse:
-    return _player_page(request, _moderator(request), _player(username))
+    user = _player(username)
+    origin = at_table.origin_of(request.GET, user=user)
+    return _player_page(request, _moderator(request), user, origin=origin)
 
 
 def _player_page(
@@ -174,6 +176,7 @@ def _player_page(
     *,
     failed: tuple[str, forms.Form] | None = None,
     status: int = 200,
+    origin: at_table.Origin = at_table.NO_ORIGIN,
 ) -> HttpResponse:
     found = record.account_record(user)
     allowed = _may_act(moderator, user)
@@ -199,6 +202,7 @@ def _player_page(
         "held": held,
         "close_form": close_form,
         "sanctions_allowed": allowed,
+        "origin": origin,
         "appeals": [
             (found_appeal, _form_of_appeal(found_appeal, failed))
             for found_appeal in user_appeals
@@ -224,14 +228,19 @@ def act(request: HttpRequest, username: str, action: str) -> HttpResponse:
         raise Http404(_("No such action."))
     if not moderator.has_perm(found.permission):
         raise PermissionDenied
+    # Coming from a table (or a report's line there): the game and report the modlog
+    # row links.
+    origin = at_table.origin_of(request.POST, user=user)
     form = found.form(request.POST, prefix=found.name)
     if not form.is_valid():
-        return _player_page(request, moderator, user, failed=(found.name, form), status=400)
+        return _player_page(
+            request, moderator, user, failed=(found.name, form), status=400, origin=origin
+        )
     if found.name == "ban" and "confirm" not in request.POST:
         return _ban_confirm(request, user, form)
     reports = found.sanctions and request.POST.get("reports") == "on"
     try:
-        done = _perform(found.name, moderator, user, form, reports=reports)
+        done = _perform(found.name, moderator, user, form, reports=reports, origin=origin)
     except Refused as error:
         form.add_error(None, error.message)
         return _player_page(
@@ -240,6 +249,7 @@ def act(request: HttpRequest, username: str, action: str) -> HttpResponse:
             user,
             failed=(found.name, form),
             status=getattr(error, "status", 400),
+            origin=origin,
         )
     messages.success(request, done)
     return HttpResponseRedirect(_page_url(user))
@@ -263,16 +273,26 @@ def _ban_confirm(request: HttpRequest, user: User, form: forms.Form) -> HttpResp
     return render(request, "moderation/ban_confirm.html", context)
 
 
-def _perform(name: str, moderator: User, user: User, form: forms.Form, *, reports: bool) -> str:
-    """Do the action; with ``reports``, link it to the account's oldest open report
-    and close them all as action taken (the moderator must hold them)."""
+def _perform(
+    name: str,
+    moderator: User,
+    user: User,
+    form: forms.Form,
+    *,
+    reports: bool,
+    origin: at_table.Origin = at_table.NO_ORIGIN,
+) -> str:
+    """Do the action, linked to the game and report it was taken from; with
+    ``reports``, link it to that report (else the account's oldest open one) and close
+    them all as action taken (the moderator must hold them)."""
     data: dict[str, Any] = form.cleaned_data
-    report: Report | None = None
+    report: Report | None = origin.report
     if reports:
         queue.claim_check(reported=user, moderator=moderator)
-        report = record.open_reports_of(user=user).first()
+        report = report or record.open_reports_of(user=user).first()
+    data["game"] = origin.game
     done = _PERFORM[name](moderator, user, form, data, report)
-    if report is not None:
+    if reports and report is not None:
         closed = queue.reports_close_all(
             reported=user,
             moderator=moderator,
@@ -285,7 +305,12 @@ def _perform(name: str, moderator: User, user: User, form: forms.Form, *, report
 
 def _warn(moderator: User, user: User, form: Any, data: dict[str, Any], report: Any) -> str:
     services.warning_create(
-        user=user, moderator=moderator, reason=data["reason"], preset=data["preset"], report=report
+        user=user,
+        moderator=moderator,
+        reason=data["reason"],
+        preset=data["preset"],
+        report=report,
+        game=data["game"],
     )
     return _("%(user)s is warned; they will read it at their next page.") % {"user": user}
 
@@ -298,6 +323,7 @@ def _mute(moderator: User, user: User, form: Any, data: dict[str, Any], report: 
         preset=data["preset"],
         ends_at=form.ends_at(),
         report=report,
+        game=data["game"],
     )
     assert mute.ends_at is not None  # a mute always ends
     return _("%(user)s is muted in chat until %(until)s (%(zone)s).") % {
@@ -315,6 +341,7 @@ def _playban(moderator: User, user: User, form: Any, data: dict[str, Any], repor
         preset=data["preset"],
         ends_at=form.ends_at(),
         report=report,
+        game=data["game"],
     )
     assert playban.ends_at is not None  # a playban always ends
     return _("%(user)s may not play rated games until %(until)s (%(zone)s).") % {
@@ -333,6 +360,7 @@ def _ban(moderator: User, user: User, form: Any, data: dict[str, Any], report: A
         ends_at=form.ends_at(),
         permanent=data["permanent"],
         report=report,
+        game=data["game"],
     )
     # The ban ran the account's lifecycle on its commit (accounts.lifecycle): its games
     # are forfeited and its seats given up by now; this says what was done.
@@ -365,7 +393,9 @@ def _mark(moderator: User, user: User, form: Any, data: dict[str, Any], report: 
 
 
 def _note(moderator: User, user: User, form: Any, data: dict[str, Any], report: Any) -> str:
-    services.note_create(user=user, moderator=moderator, text=data["text"])
+    services.note_create(
+        user=user, moderator=moderator, text=data["text"], report=report, game=data["game"]
+    )
     return _("Note added.")
 
 

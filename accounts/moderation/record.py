@@ -12,8 +12,12 @@ from django.db.models import Count, Min, Q, QuerySet
 from django.utils import timezone
 
 from accounts.models import Appeal, FairPlayMark, ModAction, Report, Sanction
-from accounts.moderation.selectors import in_force
+from accounts.moderation.selectors import in_force, suspicious_pairs
 from games.models import Challenge, Game, Seat
+
+# The record's suspicious pairs look at this many days of rated games (the admin's
+# pairs page starts from the same).
+PAIRS_DAYS = 90
 
 # A moderator's claim on an account's reports lapses after this long (a moderator who
 # walked away does not block the queue).
@@ -35,6 +39,47 @@ def warnings_unread(*, user_id: int) -> QuerySet[Sanction]:
     ).order_by("created_at", "id")
 
 
+@dataclass(frozen=True)
+class PairOnRecord:
+    """A suspicious pair seen from one of its accounts: the other account, their rated
+    games together, how many each finished ahead, and the share of the games of the
+    one who played fewer that were against the other."""
+
+    other: User
+    games: int
+    ahead: int  # games the account finished ahead of the other
+    behind: int
+    share: float
+
+    @property
+    def share_percent(self) -> int:
+        return round(self.share * 100)
+
+    @property
+    def lopsided_percent(self) -> int:
+        """The share of their games the same one of the two finished ahead in."""
+        return round(100 * max(self.ahead, self.behind) / self.games)
+
+
+def pairs_of(user: User, *, days: int = PAIRS_DAYS) -> list[PairOnRecord]:
+    """The suspicious pairs (``selectors.suspicious_pairs``, its thresholds) ``user``
+    is in, most games first."""
+    since = timezone.now() - timedelta(days=days)
+    found = []
+    for pair in suspicious_pairs(since=since, user=user):
+        first = pair.first.pk == user.pk
+        found.append(
+            PairOnRecord(
+                other=pair.second if first else pair.first,
+                games=pair.games,
+                ahead=pair.first_ahead if first else pair.second_ahead,
+                behind=pair.second_ahead if first else pair.first_ahead,
+                share=pair.share,
+            )
+        )
+    return found
+
+
 @dataclass
 class AccountRecord:
     """What a moderator reads on a player's page."""
@@ -47,11 +92,13 @@ class AccountRecord:
     games: list[Game]
     in_force: dict[str, Sanction] = field(default_factory=dict)
     marked: list[str] = field(default_factory=list)
+    pairs: list[PairOnRecord] = field(default_factory=list)
 
 
 def account_record(user: User, *, history: int = 20) -> AccountRecord:
     """The account's reports (newest first, with the modlog rows each led to), its
-    sanctions, marks and notes, its recent games, and what is in force now."""
+    sanctions, marks and notes, its recent games, the suspicious pairs it is in, and
+    what is in force now."""
     now = timezone.now()
     sanctions = list(Sanction.objects.filter(user=user).select_related("created_by")[:history])
     in_force_now: dict[str, Sanction] = {}
@@ -76,6 +123,7 @@ def account_record(user: User, *, history: int = 20) -> AccountRecord:
         games=list(Game.objects.filter(seats__user=user).order_by("-created_at")[:history]),
         in_force=in_force_now,
         marked=[mark.kind for mark in marks if mark.removed_at is None],
+        pairs=pairs_of(user),
     )
 
 

@@ -235,17 +235,22 @@ def suspicious_pairs(
     min_share: float = 0.5,
     min_lopsided: float = 0.8,
     limit: int = 100,
+    user: User | None = None,
 ) -> list[SuspiciousPair]:
     """Pairs of accounts that play each other unusually often (at least ``min_games``
     rated games together since ``since``, and at least ``min_share`` of the rated
     games of one of them) with lopsided results (one finished ahead in at least
-    ``min_lopsided`` of them): the pattern of boosting. Most games first."""
+    ``min_lopsided`` of them): the pattern of boosting. Most games first. With
+    ``user``, only the pairs that account is in."""
+    both = Q(created_at__gte=since, reverted=False, game__rating_changes__user_id__gt=F("user_id"))
+    if user is not None:
+        # Only the account's own games (read by its index), then the pairs it is in.
+        theirs = RatingChange.objects.filter(user_id=user.pk, created_at__gte=since, reverted=False)
+        both &= Q(game_id__in=theirs.values("game_id"))
+        both &= Q(user_id=user.pk) | Q(game__rating_changes__user_id=user.pk)
     together = (
-        RatingChange.objects.filter(
-            created_at__gte=since,
-            reverted=False,
-            game__rating_changes__user_id__gt=F("user_id"),
-        )
+        # One filter() call: a second would join the other player's changes again.
+        RatingChange.objects.filter(both)
         .values("user_id", "game__rating_changes__user_id")
         .annotate(
             games=Count("game_id"),

@@ -201,10 +201,11 @@ def _sanction_create(
     ends_at: datetime | None,
     report: Report | None,
     preset: str = "",
+    game: Game | None = None,
 ) -> Sanction:
     """A new sanction of ``kind`` in force from now; it replaces the one in force (a
     shorter ban made longer, a permanent one made temporary). The modlog row links the
-    report it came from and that report's game."""
+    report it came from and the game (given at a table, else the report's)."""
     target_check(moderator=moderator, user=user)
     sanction_target_check(user=user)
     reason = reason_clean(reason)
@@ -230,11 +231,18 @@ def _sanction_create(
         action=action,
         reason=reason,
         target=user,
-        game=None if report is None else report.game,
+        game=_game_of(game, report),
         report=report,
         details={"sanction": sanction.pk, "until": _iso(ends_at)},
     )
     return sanction
+
+
+def _game_of(game: Game | None, report: Report | None) -> Game | None:
+    """The game a modlog row links: the one the moderator acted from, else the report's."""
+    if game is not None:
+        return game
+    return None if report is None else report.game
 
 
 def preset_check(preset: str) -> None:
@@ -275,6 +283,7 @@ def ban_create(
     permanent: bool = False,
     report: Report | None = None,
     preset: str = "",
+    game: Game | None = None,
 ) -> Sanction:
     """Ban ``user`` until ``ends_at``, or for good when ``permanent`` is chosen (a ban
     without an end that was not chosen so is refused). From the commit on, their
@@ -303,6 +312,7 @@ def ban_create(
         ends_at=ends_at,
         report=report,
         preset=preset,
+        game=game,
     )
     sanction.enforced = lifecycle.account_changed_on_commit(  # type: ignore[attr-defined]
         user=user, change=lifecycle.Change.BAN
@@ -331,6 +341,7 @@ def mute_create(
     ends_at: datetime,
     report: Report | None = None,
     preset: str = "",
+    game: Game | None = None,
 ) -> Sanction:
     """Mute ``user`` in every table chat until ``ends_at`` (over the API and the
     websocket alike: ``games.play.chat`` refuses their lines)."""
@@ -345,6 +356,7 @@ def mute_create(
         ends_at=ends_at,
         report=report,
         preset=preset,
+        game=game,
     )
     lifecycle.account_changed_on_commit(user=user, change=lifecycle.Change.MUTE)
     return sanction
@@ -352,7 +364,13 @@ def mute_create(
 
 @transaction.atomic
 def warning_create(
-    *, user: User, moderator: User, reason: str, report: Report | None = None, preset: str = ""
+    *,
+    user: User,
+    moderator: User,
+    reason: str,
+    report: Report | None = None,
+    preset: str = "",
+    game: Game | None = None,
 ) -> Sanction:
     """Warn ``user``: their next page shows the warning (its preset reason in their
     language, and the moderator's words) until they acknowledge it."""
@@ -365,6 +383,7 @@ def warning_create(
         ends_at=None,
         report=report,
         preset=preset,
+        game=game,
     )
 
 
@@ -386,7 +405,12 @@ def warning_acknowledge(*, user: User, pk: int) -> Sanction:
 
 @transaction.atomic
 def note_create(
-    *, user: User, moderator: User, text: str, report: Report | None = None
+    *,
+    user: User,
+    moderator: User,
+    text: str,
+    report: Report | None = None,
+    game: Game | None = None,
 ) -> ModAction:
     """A moderator's note on the account's record (the modlog keeps it; the player
     never sees it)."""
@@ -397,7 +421,7 @@ def note_create(
         action=ModAction.Action.NOTE,
         reason=text,
         target=user,
-        game=None if report is None else report.game,
+        game=_game_of(game, report),
         report=report,
     )
 
@@ -422,6 +446,7 @@ def playban_create(
     ends_at: datetime,
     report: Report | None = None,
     preset: str = "",
+    game: Game | None = None,
 ) -> Sanction:
     """A moderator's playban: no rated game until ``ends_at`` (besides the site's own
     for abandoning rated games)."""
@@ -436,6 +461,7 @@ def playban_create(
         ends_at=ends_at,
         report=report,
         preset=preset,
+        game=game,
     )
     # As a playban for abandoned games does (accounts.moderation.playbans): rated
     # challenges cancelled, rated lobby seats given up.

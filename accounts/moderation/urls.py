@@ -1,6 +1,6 @@
 from django.urls import path
 
-from accounts.moderation import mod_views, player_views, views
+from accounts.moderation import mod_views, player_views, table_views, views
 
 app_name = "moderation"
 
@@ -17,4 +17,16 @@ urlpatterns = [
     path("players/<str:username>/", mod_views.player, name="player"),
     path("players/<str:username>/close/", mod_views.reports_close, name="close"),
     path("players/<str:username>/act/<str:action>/", mod_views.act, name="act"),
+    # A moderator at a table: the chat's lines, a line hidden or shown again.
+    path("games/<str:game_id>/chat/", table_views.chat_lines, name="table-chat"),
+    path(
+        "games/<str:game_id>/chat/<int:message_id>/hide/",
+        table_views.chat_hide,
+        name="table-chat-hide",
+    ),
+    path(
+        "games/<str:game_id>/chat/<int:message_id>/show/",
+        table_views.chat_show,
+        name="table-chat-show",
+    ),
 ]

@@ -7,10 +7,11 @@ public ``chat`` event after it commits. Chat never changes the game: its events
 carry the game's current ply but do not advance it, so a client must not take a
 chat event for a gap in the move log.
 
-Moderators hide lines from the admin (``hide_message``, through
+Moderators hide lines at the table or from the admin (``hide_message``, through
 ``games.play.moderation.chat_hide`` for the modlog); a hidden line is left
 in the table for the record and disappears for everyone, live too
-(``chat_hidden`` event).
+(``chat_hidden`` event). Shown again (``show_message``), it comes back as a
+``chat`` event, in its place by its id.
 """
 
 from __future__ import annotations
@@ -81,5 +82,21 @@ def hide_message(*, message: ChatMessage, moderator: User) -> bool:
     locked.save(update_fields=["hidden_at", "hidden_by"])
     game = locked.game
     event = {"type": "chat_hidden", "id": locked.pk}
+    transaction.on_commit(lambda: publish_game_event(game.public_id, game.ply, event))
+    return True
+
+
+@transaction.atomic
+def show_message(*, message: ChatMessage) -> bool:
+    """Show a hidden line again, for everyone; ``False`` when it was not hidden."""
+    locked = ChatMessage.objects.select_for_update().select_related("game").get(pk=message.pk)
+    if locked.hidden_at is None:
+        return False
+    locked.hidden_at = None
+    locked.hidden_by = None
+    locked.save(update_fields=["hidden_at", "hidden_by"])
+    game = locked.game
+    shown = ChatMessage.objects.select_related("user__profile").get(pk=locked.pk)
+    event = {"type": "chat", "message": message_entry(shown)}
     transaction.on_commit(lambda: publish_game_event(game.public_id, game.ply, event))
     return True

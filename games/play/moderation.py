@@ -17,7 +17,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext
 
-from accounts.models import ModAction
+from accounts.models import ModAction, Report
 from accounts.moderation.errors import Conflict as ModerationConflict
 from accounts.moderation.modlog import modlog_record, reason_clean
 from accounts.moderation.services import target_check
@@ -88,9 +88,12 @@ def game_adjudicate(*, game: Game, position: int, moderator: User, reason: str) 
     raise Conflict(gettext("the game kept moving: try again"), code="conflict")
 
 
-def chat_hide(*, message: ChatMessage, moderator: User, reason: str) -> bool:
+def chat_hide(
+    *, message: ChatMessage, moderator: User, reason: str, report: Report | None = None
+) -> bool:
     """Hide a chat line from everyone; ``False`` (and no modlog row) when it was
-    hidden already."""
+    hidden already. The modlog row links the game, and the report the moderator came
+    from."""
     reason = reason_clean(reason)
     with transaction.atomic():
         hidden = chat.hide_message(message=message, moderator=moderator)
@@ -101,9 +104,31 @@ def chat_hide(*, message: ChatMessage, moderator: User, reason: str) -> bool:
                 reason=reason,
                 target=message.user,
                 game=message.game,
+                report=report,
                 details={"message": message.pk, "text": message.text},
             )
     return hidden
+
+
+def chat_show(
+    *, message: ChatMessage, moderator: User, reason: str, report: Report | None = None
+) -> bool:
+    """Show a hidden chat line again (a hide undone); ``False`` (and no modlog row)
+    when it was not hidden."""
+    reason = reason_clean(reason)
+    with transaction.atomic():
+        shown = chat.show_message(message=message)
+        if shown:
+            modlog_record(
+                moderator=moderator,
+                action=ModAction.Action.SHOW_CHAT,
+                reason=reason,
+                target=message.user,
+                game=message.game,
+                report=report,
+                details={"message": message.pk},
+            )
+    return shown
 
 
 def results_revert(*, user: User, moderator: User, reason: str) -> dict[str, int]:

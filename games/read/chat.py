@@ -1,5 +1,6 @@
-"""Table chat as a viewer reads it: the visible lines of a game, oldest first. The
-writes (a line posted, a line hidden by a moderator) are ``games.play.chat``.
+"""Table chat as a viewer reads it: the visible lines of a game, oldest first (and,
+for a moderator, every line with the hidden ones marked). The writes (a line posted,
+a line hidden by a moderator) are ``games.play.chat``.
 """
 
 from __future__ import annotations
@@ -25,6 +26,18 @@ def messages_for(*, game: Game, after: int = 0, limit: int = CHAT_PAGE) -> list[
         .order_by("id")[:limit]
     )
     return [message_entry(row) for row in rows]
+
+
+def lines_for_moderator(*, game: Game, limit: int = CHAT_PAGE) -> list[dict[str, Any]]:
+    """The last ``limit`` lines of ``game``'s chat, hidden ones included and marked,
+    oldest first: what a moderator at the table judges (and may show again). Only for
+    moderators: the callers check the role."""
+    rows = (
+        ChatMessage.objects.filter(game=game)
+        .select_related("user__profile")
+        .order_by("-id")[:limit]
+    )
+    return [{**message_entry(row), "hidden": row.hidden_at is not None} for row in reversed(rows)]
 
 
 def message_entry(message: ChatMessage) -> dict[str, Any]:

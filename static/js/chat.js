@@ -1,6 +1,8 @@
 // The table chat: GET/POST /api/v1/games/{id}/chat, live `chat` and `chat_hidden`
 // events from the websocket, and a catch-up read (`after` the last line seen) on every
-// poll, so a page without a websocket still sees new lines.
+// poll, so a page without a websocket still sees new lines. A hidden line leaves the
+// page; shown again, it comes back as a `chat` event in its place. A moderator reads
+// every line (the hidden ones marked, with "Show again") from chat-moderation.js.
 
 import { api } from "./api.js";
 import { reportButton } from "./chat-report.js";
@@ -10,8 +12,10 @@ import { formatTime, gettext } from "./i18n.js";
 const MAX_LENGTH = 300;
 
 export class TableChat {
-  constructor({ api: path, list, form, input, note, count, me = "" }) {
+  constructor({ api: path, list, form, input, note, count, me = "", moderation = null }) {
     this.path = `${path}/chat`;
+    this.moderation = moderation;
+    if (moderation) moderation.onLost = () => this.unmoderate();
     this.me = me; // the signed-in user's username ("" for a visitor): who may report a line
     this.list = list;
     this.form = form;
@@ -47,25 +51,46 @@ export class TableChat {
       return true;
     }
     if (event && event.type === "chat_hidden") {
-      this.remove(event.id);
+      if (this.moderating()) this.mark({ id: event.id, hidden: true });
+      else this.remove(event.id);
       return true;
     }
-    // A poll, or a (re)subscription: lines may have been missed meanwhile.
-    if (!event || event.type === "subscribed") this.sync();
+    // A poll: lines may have been missed meanwhile. A (re)subscription: lines may
+    // also have been hidden while the socket was down, so the whole chat is read again.
+    if (!event) this.sync();
+    else if (event.type === "subscribed") this.sync({ whole: true });
     return false;
   }
 
-  async sync() {
+  moderating() {
+    return Boolean(this.moderation && this.moderation.active);
+  }
+
+  async sync({ whole = false } = {}) {
     if (this.syncing) return this.syncing;
     this.syncing = (async () => {
       try {
-        // The lines after the last one shown, page by page (`next` until null).
-        let page = await api(`${this.path}?after=${this.lastId}`);
-        for (const message of page.results) this.add(message);
+        if (this.moderating()) {
+          for (const message of await this.moderation.lines()) this.add(message);
+          if (this.moderating()) return;
+        }
+        // The lines after the last one shown (all of them: `whole`), page by page
+        // (`next` until null).
+        const seen = new Set();
+        const take = (results) => {
+          for (const message of results) {
+            seen.add(message.id);
+            this.add(message);
+          }
+        };
+        let page = await api(`${this.path}?after=${whole ? 0 : this.lastId}`);
+        take(page.results);
         while (page.next) {
           page = await api(page.next);
-          for (const message of page.results) this.add(message);
+          take(page.results);
         }
+        // Read whole, a line shown here but not in the answer was hidden meanwhile.
+        if (whole) for (const id of [...this.shown]) if (!seen.has(id)) this.remove(id);
       } catch {
         // The chat is a side panel: a failed read is retried on the next poll.
       } finally {
@@ -96,7 +121,11 @@ export class TableChat {
   }
 
   add(message) {
-    if (this.shown.has(message.id)) return;
+    if (this.shown.has(message.id)) {
+      if (this.moderating()) this.mark({ id: message.id, hidden: Boolean(message.hidden) });
+      return;
+    }
+    if (message.hidden && !this.moderating()) return;
     this.shown.add(message.id);
     this.lastId = Math.max(this.lastId, message.id);
     const item = el("li");
@@ -106,8 +135,12 @@ export class TableChat {
     const text = el("span", null, ` ${message.text}`); // el() sets textContent: a line is never HTML
     const time = el("time", null, formatTime(message.sent_at));
     time.dateTime = message.sent_at;
-    item.append(time, who, text);
+    item.append(time, " ", who, text);
     if (this.me && message.user.username !== this.me) item.append(" ", reportButton(message));
+    if (this.moderating()) {
+      item.append(" ", this.moderation.control(message, (line) => this.mark(line)));
+      item.classList.toggle("chat-hidden", Boolean(message.hidden));
+    }
     // Lines arrive in id order except when a post's answer races its own event.
     const later = [...this.list.children].find((node) => Number(node.dataset.id) > message.id);
     this.list.insertBefore(item, later || null);
@@ -119,6 +152,22 @@ export class TableChat {
   remove(id) {
     const node = this.list.querySelector(`li[data-id="${Number(id)}"]`);
     if (node) node.remove();
+    this.shown.delete(Number(id)); // shown again later, it comes back
+  }
+
+  // A moderator's line hidden or shown again: marked, with the other control.
+  mark(line) {
+    const node = this.list.querySelector(`li[data-id="${Number(line.id)}"]`);
+    if (!node || node.classList.contains("chat-hidden") === Boolean(line.hidden)) return;
+    const old = node.querySelector(".chat-mod");
+    const message = { ...line, user: line.user || { display_name: node.querySelector("b").textContent } };
+    if (old) old.replaceWith(this.moderation.control(message, (next) => this.mark(next)));
+    node.classList.toggle("chat-hidden", Boolean(line.hidden));
+  }
+
+  // The moderator lost the role: the hidden lines leave the page like everyone's.
+  unmoderate() {
+    for (const node of this.list.querySelectorAll("li.chat-hidden")) this.remove(node.dataset.id);
   }
 
   renderCount() {

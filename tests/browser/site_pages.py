@@ -3,18 +3,26 @@ checks and the screenshots walk through."""
 
 from __future__ import annotations
 
+import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.utils import timezone
 from playwright.sync_api import Page, Request
 
 from accounts import services as account_services
-from accounts.models import Rating
-from games.models import Game
+from accounts.models import Rating, RatingChange
+from accounts.moderation import appeals
+from accounts.moderation import services as moderation
+from accounts.moderation.roles import MODERATOR_GROUP, moderator_group_ensure
+from games.models import ChatMessage, Game
+from games.play import chat
 from games.play.create import game_create
 from games.play.lobby import game_join, game_start
 from tests.browser.conftest import TIMEOUT_MS
@@ -26,6 +34,17 @@ PHONE = {"width": 360, "height": 640}
 SIZES = {"desktop": DESKTOP, "phone": PHONE}
 
 
+# Who visits a page: a visitor, a player (dana), a moderator (mona, of the moderator
+# group), or a sanctioned player (hugo, with a warning to read and a mute he appealed).
+VISITOR, PLAYER, MODERATOR, SANCTIONED = "visitor", "player", "moderator", "sanctioned"
+USER_OF_ROLE = {PLAYER: "dana", MODERATOR: "mona", SANCTIONED: "hugo"}
+
+# A step on a page before it is looked at: ("open", selector) opens a <details>,
+# ("select", selector, value), ("fill", selector, value), and ("submit", selector)
+# clicks a button that loads the next page (the page looked at).
+Step = tuple[str, ...]
+
+
 @dataclass(frozen=True)
 class SitePage:
     name: str
@@ -34,19 +53,35 @@ class SitePage:
     path: str
     # A selector whose element shows once the page's own script has drawn it.
     ready: str = "main"
+    # MODERATOR or SANCTIONED; otherwise PLAYER when signed in, else VISITOR.
+    role: str = ""
+    steps: tuple[Step, ...] = ()
+
+    @property
+    def who(self) -> str:
+        return self.role or (PLAYER if self.signed_in else VISITOR)
 
     def url(self, data: SiteData) -> str:
         return self.path.format(
-            finished=data.finished.public_id, playing=data.playing.public_id, player="emil"
+            finished=data.finished.public_id,
+            playing=data.playing.public_id,
+            player="emil",
+            report=data.report,
+            warning=data.warning,
         )
 
 
 @dataclass(frozen=True)
 class SiteData:
-    """dana beat emil in a rated game (finished) and is to move in another (playing)."""
+    """dana beat emil in a rated game (finished) and is to move in another (playing),
+    where fern's chat line is reported by dana (``report``) and another is hidden;
+    hugo, reported twice and in a suspicious pair with gale, has a mute he appealed
+    and a warning to read (``warning``)."""
 
     finished: Game
     playing: Game
+    report: int = 0
+    warning: int = 0
 
 
 PAGES = [
@@ -71,8 +106,72 @@ PAGES = [
     # A player's side of moderation: the outcomes of their reports, their sanctions.
     SitePage("my-reports", signed_in=True, path="/moderation/reports/"),
     SitePage("my-sanctions", signed_in=True, path="/moderation/sanctions/"),
+    # A moderator's pages: the queue with open reports and an appeal, a player's record,
+    # a ban's confirmation (with the running game it forfeits), the table seen by a
+    # moderator (its chat lines with their controls, the seats' menus).
+    SitePage("moderation-queue", True, "/moderation/queue/", role=MODERATOR),
+    SitePage("moderation-record", True, "/moderation/players/hugo/", role=MODERATOR),
+    SitePage(
+        "moderation-ban-confirm",
+        True,
+        "/moderation/players/fern/",
+        ready="#ban-confirm",
+        role=MODERATOR,
+        steps=(
+            ("open", "#action-ban"),
+            ("select", "#id_ban-preset", "abuse"),
+            ("fill", "#id_ban-length", "2"),
+            ("select", "#id_ban-unit", "days"),
+            ("submit", "#action-ban button[type=submit]"),
+        ),
+    ),
+    SitePage(
+        "table-moderated",
+        True,
+        "/games/{playing}/?report={report}",
+        ready="#chat-log li .chat-mod",
+        role=MODERATOR,
+    ),
+    # The sanctioned player's: the warning shown at his next page, and his appeal of it.
+    SitePage("warning", True, "/moderation/warning/", role=SANCTIONED),
+    SitePage("appeal", True, "/moderation/sanctions/{warning}/appeal/", role=SANCTIONED),
 ]
 SIGNED_IN_AS = "dana"
+
+
+def log_in_as(person: Any, site_page: SitePage) -> None:
+    """Sign ``person`` (made by ``player_factory`` as ``person_name(site_page)``) in
+    as the page's visitor needs."""
+    if site_page.who == SANCTIONED:
+        # Signed in, he is taken to his warning first (not back to a page of the site).
+        person.goto("/accounts/login/")
+        person.page.fill("#id_username", USER_OF_ROLE[SANCTIONED])
+        person.page.fill("#id_password", PASSWORD)
+        person.page.click("form button[type=submit]")
+        person.page.wait_for_url(re.compile(r".*/moderation/warning/"))
+    elif site_page.who != VISITOR:
+        person.log_in(USER_OF_ROLE[site_page.who], PASSWORD)
+
+
+def person_name(site_page: SitePage) -> str:
+    return USER_OF_ROLE.get(site_page.who, "visitor")
+
+
+class People:
+    """One signed-in browser per role, made when a page first needs it."""
+
+    def __init__(self, player_factory: Callable[..., Any], **options: Any) -> None:
+        self.player_factory = player_factory
+        self.options = options
+        self.made: dict[str, Any] = {}
+
+    def __getitem__(self, site_page: SitePage) -> Any:
+        who = site_page.who
+        if who not in self.made:
+            person = self.player_factory(person_name(site_page), **self.options)
+            log_in_as(person, site_page)
+            self.made[who] = person
+        return self.made[who]
 
 
 def make_site_data() -> SiteData:
@@ -88,7 +187,82 @@ def make_site_data() -> SiteData:
     account_services.bots_ensure()
     robo = get_user_model().objects.create_user(username="robo", password=PASSWORD)
     account_services.account_upgrade_to_bot(user=robo)
-    return SiteData(finished=finished, playing=playing)
+    report, warning = moderation_data(playing, dana=users[0], fern=fern)
+    return SiteData(finished=finished, playing=playing, report=report, warning=warning)
+
+
+# What people wrote in ``moderation_data`` (chat, reports, moderators' words, an
+# appeal): no catalogue translates it.
+WRITTEN = {
+    "rude": "what a slow donkey you are",
+    "reply": "take your time",
+    "hidden": "hidden insult",
+    "report": "rude",
+    "report-hugo": "boosting",
+    "mute": "insults",
+    "appeal": "I was provoked.",
+    "note": "Watch his games with gale.",
+    "warning": "spam",
+}
+
+
+def moderation_data(playing: Game, *, dana: Any, fern: Any) -> tuple[int, int]:
+    """What the moderator's pages show (see ``SiteData``): the report of fern's line
+    and hugo's warning, by id."""
+    users = get_user_model().objects
+    moderator_group_ensure()
+    mona = users.create_user(username="mona", password=PASSWORD)
+    mona.groups.add(Group.objects.get(name=MODERATOR_GROUP))
+    rude = chat.post_message(game=playing, user=fern, text=WRITTEN["rude"])
+    chat.post_message(game=playing, user=dana, text=WRITTEN["reply"])
+    hidden = chat.post_message(game=playing, user=fern, text=WRITTEN["hidden"])
+    chat.hide_message(message=hidden, moderator=mona)
+    report = moderation.report_create(
+        reporter=dana, reported=fern, reason="abuse", chat_message=rude, text=WRITTEN["report"]
+    )
+    hugo, gale = (users.create_user(username=name, password=PASSWORD) for name in ("hugo", "gale"))
+    suspicious_pair(hugo, gale)
+    moderation.report_create(
+        reporter=dana, reported=hugo, reason="cheating", text=WRITTEN["report-hugo"]
+    )
+    moderation.report_create(reporter=fern, reported=hugo, reason="name")
+    mute = moderation.mute_create(
+        user=hugo,
+        moderator=mona,
+        reason=WRITTEN["mute"],
+        preset="abuse",
+        ends_at=timezone.now() + timedelta(hours=2),
+    )
+    appeals.appeal_create(sanction=mute, text=WRITTEN["appeal"])
+    moderation.note_create(user=hugo, moderator=mona, text=WRITTEN["note"])
+    warning = moderation.warning_create(
+        user=hugo, moderator=mona, reason=WRITTEN["warning"], preset="spam"
+    )
+    assert ChatMessage.objects.filter(game=playing).count() == 3
+    return report.pk, warning.pk
+
+
+def suspicious_pair(first: Any, second: Any, games: int = 5) -> None:
+    """``first`` ahead of ``second`` in ``games`` rated results of their own (private
+    tables: no other page lists them), the pattern ``suspicious_pairs`` flags."""
+    for _ in range(games):
+        game = game_create(
+            owner=first, preset="serbian", players=2, visibility=Game.Visibility.PRIVATE
+        )
+        for position, (user, rank) in enumerate(((first, 1), (second, 2))):
+            RatingChange.objects.create(
+                game=game,
+                user=user,
+                rules="serbian",
+                position=position,
+                rank=rank,
+                mu_before=25,
+                sigma_before=8,
+                mu_after=25,
+                sigma_after=8,
+                rating_before=1500,
+                rating_after=1500,
+            )
 
 
 # Playwright's "networkidle" waits for half a second without a request, on every page
@@ -103,9 +277,27 @@ def open_page(page: Page, base_url: str, site_page: SitePage, data: SiteData) ->
     the response."""
     with requests_watched(page) as network:
         response = page.goto(base_url + site_page.url(data))
+        for step in site_page.steps:
+            response = _step(page, step) or response
         page.locator(site_page.ready).first.wait_for(state="attached")
         network.wait_until_quiet()
     return response
+
+
+def _step(page: Page, step: Step) -> Any:
+    """One of a page's ``steps``; the response of the page a ``submit`` loads."""
+    kind, selector, *value = step
+    if kind == "open":
+        page.locator(selector).evaluate("(node) => { node.open = true; }")
+    elif kind == "select":
+        page.select_option(selector, value[0])
+    elif kind == "fill":
+        page.fill(selector, value[0])
+    elif kind == "submit":
+        with page.expect_navigation() as loaded:
+            page.click(selector)
+        return loaded.value
+    return None
 
 
 class _Network:

@@ -11,13 +11,13 @@ import pytest
 from tests.browser.axe import describe
 from tests.browser.site_pages import (
     PAGES,
-    SIGNED_IN_AS,
     SIZES,
     SitePage,
+    log_in_as,
     make_site_data,
     open_page,
+    person_name,
 )
-from tests.browser.test_table import PASSWORD
 
 pytestmark = [
     pytest.mark.slow,
@@ -32,9 +32,8 @@ def test_the_page_has_no_serious_accessibility_violation_at_desktop_or_phone_wid
     axe_violations: Callable[[Any], list[dict[str, Any]]],
 ) -> None:
     data = make_site_data()
-    person = player_factory(SIGNED_IN_AS, **SIZES["desktop"])
-    if site_page.signed_in:
-        person.log_in(SIGNED_IN_AS, PASSWORD)
+    person = player_factory(person_name(site_page), **SIZES["desktop"])
+    log_in_as(person, site_page)
 
     found: dict[str, str] = {}
     for size_name, size in SIZES.items():

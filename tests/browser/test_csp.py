@@ -15,6 +15,7 @@ from playwright.sync_api import Page, expect
 
 from accounts.models import Profile
 from games.models import Game
+from tests.browser.site_pages import PAGES, PLAYER, VISITOR, People, make_site_data, open_page
 from tests.browser.test_table import OPENING_HAND, PASSWORD, _bot_cards, serbian_game  # noqa: F401
 
 pytestmark = [
@@ -186,4 +187,22 @@ def test_a_hostile_name_and_chat_line_show_as_text_and_run_nothing(
         person.goto(f"/accounts/players/{other}/")
         expect(page.locator("h1")).to_contain_text(names[other])
         expect(page.locator("img[src='x']")).to_have_count(0)
+        watch.assert_clean()
+
+
+def test_the_moderators_and_the_sanctioned_players_pages_run_under_the_policy(
+    asgi_player_factory: Callable[..., Any],
+) -> None:
+    """The page walk's moderator pages (the table's chat controls and seat menus among
+    them) and the warning and appeal pages: nothing the policy refuses."""
+    data = make_site_data()
+    people = People(asgi_player_factory)
+    watches: dict[str, PolicyWatch] = {}
+    for site_page in (p for p in PAGES if p.who not in (VISITOR, PLAYER)):
+        person = people[site_page]
+        if site_page.who not in watches:
+            watches[site_page.who] = watched(person)
+        watch = watches[site_page.who]
+        response = open_page(person.page, person.base_url, site_page, data)
+        assert response is not None and response.ok, site_page.name
         watch.assert_clean()

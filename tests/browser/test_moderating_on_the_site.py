@@ -19,6 +19,7 @@ from accounts.models import Report, Sanction
 from accounts.moderation import services
 from accounts.moderation.roles import MODERATOR_GROUP, moderator_group_ensure
 from games.models import ChatMessage, Game
+from tests.browser.moderation_steps import Steps
 from tests.browser.test_table import PASSWORD, serbian_game  # noqa: F401
 
 
@@ -36,35 +37,33 @@ def test_a_moderator_goes_from_a_chat_report_to_a_two_hour_mute_and_a_warning(
     desk = player_factory("mod")
     desk.log_in("mod", PASSWORD)
     page = desk.page
-    pages, clicks = 0, 0
+    steps = Steps(page, desk.base_url)
 
     # The mute: the queue, take the account's reports, fill the mute's form.
-    desk.goto("/moderation/queue/")
-    pages += 1
+    steps.start()
+    steps.goto("/moderation/queue/")
     expect(page.locator('tr[data-account="nina"] .count')).to_have_text("1")
-    page.locator('tr[data-account="nina"]').get_by_role("button", name="Take").click()
-    pages, clicks = pages + 1, clicks + 1
+    steps.click(page.locator('tr[data-account="nina"]').get_by_role("button", name="Take"))
     expect(page.locator("#open-reports")).to_contain_text("idiot")
     mute = page.locator("#action-mute")
-    mute.locator("summary").click()
-    mute.get_by_label("Reason").select_option("abuse")
-    mute.get_by_label("For").fill("2")
-    mute.get_by_label("Unit").select_option("hours")
+    steps.click(mute.locator("summary"))
+    steps.select(mute.get_by_label("Reason"), "abuse")
+    steps.fill(mute.get_by_label("For"), "2")
+    steps.select(mute.get_by_label("Unit"), "hours")
     expect(mute.get_by_label("Act on all of this account's open reports")).to_be_checked()
-    mute.get_by_role("button", name="Mute in chat").click()
-    pages, clicks = pages + 1, clicks + 5
+    steps.click(mute.get_by_role("button", name="Mute in chat"))
     expect(page.locator(".message").first).to_contain_text("nina is muted in chat until")
     expect(page.locator("#action-unmute")).to_have_count(1)
-    mute_steps = (pages, clicks)
+    mute_steps = steps.done("report to a two-hour mute (moderator)")
 
     # The warning, from the same page.
+    steps.start()
     warn = page.locator("#action-warn")
-    warn.locator("summary").click()
-    warn.get_by_label("Reason").select_option("abuse")
-    warn.get_by_role("button", name="Warn").click()
-    pages, clicks = pages + 1, clicks + 3
+    steps.click(warn.locator("summary"))
+    steps.select(warn.get_by_label("Reason"), "abuse")
+    steps.click(warn.get_by_role("button", name="Warn"))
     expect(page.locator(".message").first).to_contain_text("nina is warned")
-    warn_steps = (pages - mute_steps[0], clicks - mute_steps[1])
+    warn_steps = steps.done("then a warning (moderator)")
 
     muted = Sanction.objects.get(user=nina, kind="mute")
     assert timedelta(minutes=118) < muted.ends_at - timezone.now() <= timedelta(hours=2)
@@ -75,37 +74,52 @@ def test_a_moderator_goes_from_a_chat_report_to_a_two_hour_mute_and_a_warning(
 
     # The player reads the warning at her next page and acknowledges it.
     player = player_factory("nina")
-    player.goto("/accounts/login/")
-    player.page.fill("#id_username", "nina")
-    player.page.fill("#id_password", PASSWORD)
-    player.page.click("form button[type=submit]")
+    own = Steps(player.page, player.base_url)
+    own.start()
+    own.goto("/accounts/login/")
+    own.fill(player.page.locator("#id_username"), "nina")
+    own.fill(player.page.locator("#id_password"), PASSWORD)
+    own.click(player.page.get_by_role("button", name="Log in"))
     expect(player.page.locator("#warning")).to_contain_text("Abusive or insulting chat")
     player.goto(f"/games/{game.public_id}/")
     expect(player.page.locator("#warning")).to_be_visible()  # until acknowledged
-    player.page.get_by_role("button", name="I have read this warning").click()
+    own.start()
+    own.click(player.page.get_by_role("button", name="I have read this warning"))
     player.page.wait_for_url(f"**/games/{game.public_id}/")
+    own.done("the warning acknowledged (player)")
     assert Sanction.objects.get(user=nina, kind="warning").acknowledged_at is not None
 
     # She appeals the mute from her sanctions page; the moderator answers from the queue.
-    player.goto("/moderation/sanctions/")
-    player.page.locator(f'li[data-sanction="{muted.pk}"]').get_by_role("link").click()
-    player.page.get_by_label("Why should the sanction be lifted?").fill("I was provoked.")
-    player.page.get_by_role("button", name="Send the appeal").click()
+    own.start()
+    own.goto("/moderation/sanctions/")
+    own.click(player.page.locator(f'li[data-sanction="{muted.pk}"]').get_by_role("link"))
+    own.fill(player.page.get_by_label("Why should the sanction be lifted?"), "I was provoked.")
+    own.click(player.page.get_by_role("button", name="Send the appeal"))
     expect(player.page.locator("#my-sanctions")).to_contain_text("Waiting for a moderator")
-    desk.goto("/moderation/queue/")
-    page.locator('#appeals li[data-account="nina"]').get_by_role("link").click()
+    own.done("an appeal sent (player)")
+    steps.start()
+    steps.goto("/moderation/queue/")
+    steps.click(page.locator('#appeals li[data-account="nina"]').get_by_role("link"))
     answer = page.locator(".appeal form")
-    answer.get_by_label("Answer", exact=True).select_option("grant")
-    answer.get_by_label("Your words to the player").fill("Lifted: the other side started it.")
-    answer.get_by_role("button", name="Answer the appeal").click()
+    steps.select(answer.get_by_label("Answer", exact=True), "grant")
+    steps.fill(
+        answer.get_by_label("Your words to the player"), "Lifted: the other side started it."
+    )
+    steps.click(answer.get_by_role("button", name="Answer the appeal"))
     expect(page.locator("#action-unmute")).to_have_count(0)
-    player.goto(f"/moderation/sanctions/{muted.pk}/appeal/")
+    steps.done("the appeal answered (moderator)")
+    own.start()
+    own.goto(f"/moderation/sanctions/{muted.pk}/appeal/")
     expect(player.page.locator("#appeal-status")).to_contain_text("Granted")
     expect(player.page.locator("#appeal-answer")).to_contain_text("the other side started it")
+    own.done("the answer read (player)")
 
     # The reporter sees the outcome, not the sanction.
     reporter = player_factory("mila")
     reporter.log_in("mila", PASSWORD)
-    reporter.goto("/moderation/reports/")
+    theirs = Steps(reporter.page, reporter.base_url)
+    theirs.start()
+    theirs.goto("/moderation/reports/")
     expect(reporter.page.locator("#my-reports .outcome")).to_have_text("Action taken")
     expect(reporter.page.locator("#my-reports")).not_to_contain_text("mute")
+    theirs.done("the outcome read (reporter)")

@@ -18,11 +18,20 @@ from playwright.sync_api import Page, expect
 
 from accounts.models import Profile, Sanction
 from games.challenges.services import challenge_create
-from games.models import Game
+from games.models import Challenge, Game
 from games.play.create import game_create
 from games.play.lobby import game_join, game_start
 from tests import pseudo_locale_kit as pseudo
-from tests.browser.site_pages import PAGES, SitePage, make_site_data, open_page
+from tests.browser.site_pages import (
+    PAGES,
+    PLAYER,
+    VISITOR,
+    WRITTEN,
+    People,
+    SitePage,
+    make_site_data,
+    open_page,
+)
 from tests.browser.test_live_clock import live_table, timeout_step  # noqa: F401
 from tests.browser.test_score_sheet import DRY_HAND
 from tests.browser.test_table import PASSWORD
@@ -107,11 +116,22 @@ class Check:
         assert not gone, f"marked now, take them off KNOWN_LEAKS: {gone}"
 
 
+def _look(check: Check, person: Any, site_page: SitePage, data: Any, language: str) -> None:
+    page = person.page
+    open_page(page, person.base_url, site_page, data)
+    expect(page.locator("html")).to_have_attribute("lang", language)
+    # Every folded part opened (the house rules, the how-to-play panel, a moderator's
+    # forms): what it shows counts as much as the page's first view.
+    page.evaluate("() => document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+    check.look(site_page.name, page)
+
+
 def _names() -> frozenset[str]:
     """The accounts' names, the games' ids and the languages' own names (the switcher):
     no catalogue translates them."""
     people = Profile.objects.values_list("user__username", "display_name")
     games = set(Game.objects.values_list("public_id", flat=True))
+    games |= set(Challenge.objects.values_list("public_id", flat=True))
     languages = {name for _code, name in django_settings.LANGUAGES}
     return frozenset(name for pair in people for name in pair if name) | games | languages
 
@@ -156,23 +176,20 @@ def test_every_page_and_table_state_in_the_pseudo_locale_is_marked(
     starter_hand(DRY_HAND)
     game = _live_game_with(data.finished.owner)
     Profile.objects.update(language=language)
-    check = Check(_names())
+    check = Check(_names() | frozenset(WRITTEN.values()))
     person = player_factory("dana", locale="en-XA")
     page = person.page
 
     pages = PAGES + MORE_PAGES
+    # The moderator's and the sanctioned player's pages, each in a browser of its own.
+    others = People(player_factory, locale="en-XA")
+    for site_page in (p for p in pages if p.who not in (VISITOR, PLAYER)):
+        _look(check, others[site_page], site_page, data, language)
     for signed_in in (False, True):
         if signed_in:
             person.log_in("dana", PASSWORD)
-        for site_page in (p for p in pages if p.signed_in is signed_in):
-            open_page(page, person.base_url, site_page, data)
-            expect(page.locator("html")).to_have_attribute("lang", language)
-            # Every folded part opened (the house rules, the how-to-play panel): what
-            # it shows counts as much as the page's first view.
-            page.evaluate(
-                "() => document.querySelectorAll('details').forEach((d) => { d.open = true; })"
-            )
-            check.look(site_page.name, page)
+        for site_page in (p for p in pages if p.who == (PLAYER if signed_in else VISITOR)):
+            _look(check, person, site_page, data, language)
         if not signed_in:
             # A form's errors: a wrong password.
             person.goto("/accounts/login/")

@@ -12,7 +12,14 @@ import pytest
 from playwright.sync_api import expect
 
 from accounts.models import Profile
-from tests.browser.site_pages import PAGES, SIGNED_IN_AS, SIZES, make_site_data, open_page
+from tests.browser.site_pages import (
+    PAGES,
+    SIGNED_IN_AS,
+    SIZES,
+    People,
+    make_site_data,
+    open_page,
+)
 from tests.browser.test_table import PASSWORD
 
 pytestmark = [
@@ -27,14 +34,12 @@ def test_every_page_is_photographed_at_desktop_and_phone_width_without_sideways_
     player_factory: Callable[..., Any],
 ) -> None:
     data = make_site_data()
-    visitor = player_factory("visitor")
-    member = player_factory(SIGNED_IN_AS)
-    member.log_in(SIGNED_IN_AS, PASSWORD)
+    people = People(player_factory)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
 
     too_wide: list[str] = []
     for site_page in PAGES:
-        person = member if site_page.signed_in else visitor
+        person = people[site_page]
         for size_name, size in SIZES.items():
             person.page.set_viewport_size(size)
             response = open_page(person.page, person.base_url, site_page, data)

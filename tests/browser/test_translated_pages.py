@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from accounts.models import Profile
 from tests.browser.english_left import english_in_page
-from tests.browser.site_pages import PAGES, SIGNED_IN_AS, SIZES, make_site_data, open_page
+from tests.browser.site_pages import PAGES, SIZES, People, make_site_data, open_page
 from tests.browser.test_score_sheet import DRY_HAND, live_game
 from tests.browser.test_table import PASSWORD
 from tests.gamekit import current_engine_deal
@@ -52,13 +52,11 @@ def test_every_page_speaks_the_language_without_english_left(
     data = make_site_data()
     names = speak(language)
     locale = BROWSER_LOCALE[language]
-    visitor = player_factory("visitor", locale=locale, **SIZES["desktop"])
-    member = player_factory(SIGNED_IN_AS, locale=locale, **SIZES["desktop"])
-    member.log_in(SIGNED_IN_AS, PASSWORD)
+    people = People(player_factory, locale=locale, **SIZES["desktop"])
 
     found: dict[str, list[str]] = {}
     for site_page in PAGES:
-        person = member if site_page.signed_in else visitor
+        person = people[site_page]
         # One size a language (the two languages cover both): the suit of pages twice
         # over would double the test's time for little news.
         for size_name in (SIZE_FOR[language],):
@@ -71,8 +69,9 @@ def test_every_page_speaks_the_language_without_english_left(
                 found[f"{site_page.name} ({size_name})"] = left
 
     # The table's list of keys, opened as a person opens it.
-    member.page.set_viewport_size(SIZES["desktop"])
     table = next(site_page for site_page in PAGES if site_page.name == "table")
+    member = people[table]
+    member.page.set_viewport_size(SIZES["desktop"])
     open_page(member.page, member.base_url, table, data)
     member.page.click("#keyboard-button")
     expect(member.page.locator("#keyboard-help")).to_be_visible()

@@ -2,6 +2,7 @@
 // new view of the game sets off, what redraws the table, and the page's controls.
 
 import { TableChat } from "../chat.js";
+import { ChatModeration } from "../chat-moderation.js";
 import { $ } from "../dom.js";
 import { loadAbsent, noteDialogDismissed, warnBeforeLeaving } from "./absent.js";
 import { discardSelected, draw, layGroup, onDiscardPile, openNow, undoTake } from "./actions.js";
@@ -79,7 +80,11 @@ function onView(chat, before) {
 }
 
 function main() {
+  // A moderator's page carries the moderation endpoint (no one else's does).
+  const table = $("game").dataset;
+  const moderation = table.modChat ? new ChatModeration({ path: table.modChat, report: table.modReport || "" }) : null;
   const chat = new TableChat({
+    moderation,
     api: API,
     list: $("chat-log"),
     form: $("chat-form"),
