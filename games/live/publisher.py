@@ -385,9 +385,9 @@ def _schedule_work(
     user has an address and wants an email each move, or opted in to pushes (the
     task checks again when it runs, and skips a connected player)."""
     if is_bot:
-        delay = 0.0
-        if game.time_control == Game.TimeControl.LIVE:
-            delay = float(settings.BOT_LIVE_DELAY_S)
+        # No bot answers a person sooner than the shortest pause; the rest of its pause
+        # depends on its decision (games.play.bot_pause). Bots alone at a table go on.
+        delay = 0.0 if bots_only else float(settings.BOT_PAUSE_MIN_S)
         _task("games.tasks.bot_move").apply_async((game.pk, game.ply), countdown=delay)
         return
     if game.time_control == Game.TimeControl.LIVE:
