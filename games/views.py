@@ -31,7 +31,7 @@ from games.live import connections
 from games.models import Game
 from games.notify import calendar, links, preferences, push, tokens, wording
 from games.notify.forms import NotificationSettingsForm
-from games.read import bots, catalogue, game_lists, queue, selectors
+from games.read import bot_strength, bots, catalogue, game_lists, queue, selectors
 from games.read.challenges import cancelled_for_account_rows
 from games.read.list_rows import list_rows
 from games.read.score_sheet import score_sheet
@@ -86,7 +86,12 @@ def bot_directory(request: HttpRequest) -> HttpResponse:
         if bot["kind"] == bots.BUILTIN and bot["bio"]:
             bot["bio"] = _(bot["bio"])
     presets = [(name, preset_display_name(name)) for name in PRESETS]
-    return render(request, "games/bots.html", {"bots": listed, "presets": presets})
+    ladder = bot_strength.ladder()
+    for bot in listed:
+        if bot["kind"] == bots.BUILTIN and bot["bot_level"] in ladder:
+            bot["difficulty"] = ladder[bot["bot_level"]]["name"]
+    context = {"bots": listed, "presets": presets, "ladder": ladder.values()}
+    return render(request, "games/bots.html", context)
 
 
 @login_required
