@@ -104,7 +104,7 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         "chips": chips.balance_of(user=person),
         "strength": (
             bot_strength.level_strength(person.profile.bot_level)
-            if person.profile.is_builtin_bot
+            if person.profile.bot_level is not None and person.profile.is_bot
             else None
         ),
     }

@@ -22,6 +22,7 @@ from django.utils import timezone
 from games.chips import services as chips
 from games.notify import digests, notices, push, reminders
 from games.play import bot_turns, premoves, timeouts
+from games.review import compute as review
 
 logger = logging.getLogger(__name__)
 
@@ -141,6 +142,12 @@ def game_over_notice(game_id: str) -> int:
     return notices.game_over_notice(game_id=game_id)
 
 
+@shared_task(name="games.tasks.deal_review", ignore_result=True)
+def deal_review(game_id: str, number: int) -> bool:
+    """Review an ended deal (``games.review``); whether there is a review now."""
+    return review.deal_review_compute(game_id=game_id, number=number) is not None
+
+
 @shared_task(name="games.tasks.challenge_notice", ignore_result=True)
 def challenge_notice(
     user_id: int, challenger: str, url: str, preset: str = "", challenge_id: str = ""
@@ -193,6 +200,7 @@ __all__ = [
     "chips_top_up",
     "challenge_notice",
     "game_over_notice",
+    "deal_review",
     "premove_apply",
     "push_deliver",
     "send_daily_digests",

@@ -305,6 +305,9 @@ REMI_DEAL_PAUSE_SECONDS = env.float("REMI_DEAL_PAUSE_SECONDS", default=15.0)
 BOT_TIME_BUDGET_S = env.float("BOT_TIME_BUDGET_S", default=2.0)
 BOT_PAUSE_MIN_S = env.float("BOT_PAUSE_MIN_S", default=0.4)
 BOT_PAUSE_MAX_S = env.float("BOT_PAUSE_MAX_S", default=2.5)
+# A deal's review (games.review): the solver's time for one deal; turns beyond it are
+# shown as not examined.
+REVIEW_BUDGET_S = env.float("REVIEW_BUDGET_S", default=5.0)
 # The bots' measured strength (bench/bots.py --json-out), shown on the bots' pages.
 BOT_STRENGTH_FILE = env.str(
     "BOT_STRENGTH_FILE", default=str(BASE_DIR / "games" / "bots" / "measured_strength.json")

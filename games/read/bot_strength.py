@@ -175,7 +175,9 @@ def _pairing(index: int, row: Any) -> Pairing:
         raise MalformedStrength(f"{where}: no preset {preset!r}")
     if level not in LEVELS or opponent not in LEVELS or level == opponent:
         raise MalformedStrength(f"{where}: levels {level!r} against {opponent!r}")
-    deals, win_rate, interval = row.get("deals"), row.get("win_rate"), row.get("interval")
+    deals: Any = row.get("deals")
+    win_rate: Any = row.get("win_rate")
+    interval: Any = row.get("interval")
     if not isinstance(deals, int) or isinstance(deals, bool) or deals <= 0:
         raise MalformedStrength(f"{where}: deals {deals!r}")
     if not _number(win_rate) or not 0.0 <= win_rate <= 1.0:

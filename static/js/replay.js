@@ -52,6 +52,9 @@ function show() {
     true,
   );
   root.dataset.deal = String(deal.number);
+  // The review of the deal shown (games/read/reviews.py): its address names the deal.
+  const review = document.getElementById("replay-review");
+  if (review) review.href = review.dataset.href.replace(/\/deals\/1\/review\/$/, `/deals/${deal.number}/review/`);
   root.dataset.move = String(at.move);
   $("replay-start").disabled = $("replay-prev").disabled = at.move === 0;
   $("replay-end").disabled = $("replay-next").disabled = at.move === last;

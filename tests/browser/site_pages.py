@@ -65,6 +65,7 @@ PAGES = [
     SitePage("player", signed_in=False, path="/accounts/players/{player}/"),
     SitePage("leaderboard", signed_in=False, path="/accounts/leaderboard/?rules=polish51"),
     SitePage("bots", signed_in=False, path="/bots/", ready="#bots tbody tr"),
+    SitePage("bot-player", signed_in=False, path="/accounts/players/expert-emil/"),
     SitePage("signup", signed_in=False, path="/accounts/signup/"),
     SitePage("login", signed_in=False, path="/accounts/login/"),
     SitePage("settings", signed_in=True, path="/settings/"),
