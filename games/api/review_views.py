@@ -52,6 +52,14 @@ def requeue(game: Game, number: int) -> None:
         tasks.deal_review.delay(game.public_id, number)
     except Exception:
         logger.exception("could not queue the review of deal %s of %s", number, game.public_id)
+        _forget(key)  # the next request tries again
+
+
+def _forget(key: str) -> None:
+    try:
+        cache.delete(key)
+    except Exception:
+        logger.warning("cache unavailable: %s not cleared", key)
 
 
 class DealReviewView(GameAPIView):

@@ -15,11 +15,13 @@ from playwright.sync_api import Page, Request
 from accounts import services as account_services
 from accounts.models import Rating
 from games.models import Game
+from games.play.act import game_act
 from games.play.create import game_create
 from games.play.lobby import game_join, game_start
 from tests.browser.conftest import TIMEOUT_MS
 from tests.browser.test_player_pages import emil_resigns
 from tests.browser.test_table import PASSWORD
+from tests.gamekit import current_engine_deal, greedy_action
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 360, "height": 640}
@@ -37,16 +39,21 @@ class SitePage:
 
     def url(self, data: SiteData) -> str:
         return self.path.format(
-            finished=data.finished.public_id, playing=data.playing.public_id, player="emil"
+            finished=data.finished.public_id,
+            playing=data.playing.public_id,
+            reviewed=data.reviewed.public_id,
+            player="emil",
         )
 
 
 @dataclass(frozen=True)
 class SiteData:
-    """dana beat emil in a rated game (finished) and is to move in another (playing)."""
+    """dana beat emil in a rated game (finished) and is to move in another (playing);
+    dana and fern played a deal of a third (reviewed: its first deal's review)."""
 
     finished: Game
     playing: Game
+    reviewed: Game
 
 
 PAGES = [
@@ -66,6 +73,9 @@ PAGES = [
     SitePage("leaderboard", signed_in=False, path="/accounts/leaderboard/?rules=polish51"),
     SitePage("bots", signed_in=False, path="/bots/", ready="#bots tbody tr"),
     SitePage("bot-player", signed_in=False, path="/accounts/players/expert-emil/"),
+    SitePage(
+        "deal-review", signed_in=True, path="/games/{reviewed}/deals/1/review/", ready="#review"
+    ),
     SitePage("signup", signed_in=False, path="/accounts/signup/"),
     SitePage("login", signed_in=False, path="/accounts/login/"),
     SitePage("settings", signed_in=True, path="/settings/"),
@@ -89,7 +99,25 @@ def make_site_data() -> SiteData:
     account_services.bots_ensure()
     robo = get_user_model().objects.create_user(username="robo", password=PASSWORD)
     account_services.account_upgrade_to_bot(user=robo)
-    return SiteData(finished=finished, playing=playing)
+    reviewed = game_create(owner=users[0], preset="serbian", players=2)
+    game_join(game=reviewed, user=fern)
+    reviewed = game_start(game=reviewed, user=users[0])
+    first_deal_played(reviewed)
+    return SiteData(finished=finished, playing=playing, reviewed=reviewed)
+
+
+def first_deal_played(game: Game) -> None:
+    """The players of ``game`` play its first deal to its end (``greedy_action``); its
+    review is made after the commit, as on the site."""
+    by_seat = {seat.position: seat.user for seat in game.seats.select_related("user")}
+    for _ in range(3000):
+        game.refresh_from_db()
+        if game.deal_number > 1 or game.status != Game.Status.ACTIVE:
+            return
+        deal = current_engine_deal(game)
+        action = greedy_action(deal)
+        game_act(game=game, user=by_seat[deal.to_move], action=action, expected_ply=game.ply)
+    raise AssertionError("the first deal did not end")
 
 
 # Playwright's "networkidle" waits for half a second without a request, on every page
