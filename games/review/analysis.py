@@ -28,7 +28,7 @@ from typing import Any
 from games.engine import Action, Card
 from games.engine import Deal as EngineDeal
 from games.engine.actions import Discard, DrawStock, LayDown, LayOff, TakeDiscard, UndoTake
-from games.engine.legal import hint
+from games.engine.legal import Hint, hint
 from games.engine.values import card_penalty, hand_penalty
 
 _DRAWS = (DrawStock, TakeDiscard, UndoTake)
@@ -140,7 +140,7 @@ def _judge(turn: _Turn, entry: TurnReview) -> None:
     left = hand_penalty(turn.before[closing].hand(turn.seat), ruleset)
     entry.left_penalty = left
     best = hint(drawn, turn.seat)
-    if not best.opens or best.penalty_left >= left:
+    if not best.opens or best.penalty_left >= left or not _keeps_the_take(drawn, turn, best):
         return
     laid = sum(len(move.action.cards) for move in turn.moves if isinstance(move.action, LayDown))
     if not drawn.has_opened(turn.seat) and not laid:
@@ -156,6 +156,15 @@ def _judge(turn: _Turn, entry: TurnReview) -> None:
         "left_penalty": best.penalty_left,
         "saved": left - best.penalty_left,
     }
+
+
+def _keeps_the_take(drawn: EngineDeal, turn: _Turn, best: Hint) -> bool:
+    """Whether the solver's play honours the discard taken this turn: a player who took
+    it before opening must open with it (the hint does not know of the take)."""
+    taken = drawn.taken_card
+    if taken is None or drawn.has_opened(turn.seat):
+        return True
+    return any(taken[1] in meld.cards for meld in best.melds)
 
 
 def _fed(turn: _Turn, following: _Turn | None) -> dict[str, Any] | None:
