@@ -62,7 +62,12 @@ def _bots() -> list[dict[str, Any]]:
     )
     return [
         selectors.user_card(user)
-        | {"avatar": user.profile.avatar, "bio": _(user.profile.bio) if user.profile.bio else ""}
+        | {
+            "avatar": user.profile.avatar,
+            "bio": _(user.profile.bio) if user.profile.bio else "",
+            # The level's difficulty, as the bots page names it (games.read.bot_strength).
+            "difficulty": bot_strength.level_name(user.profile.bot_level),
+        }
         for user in users
     ]
 

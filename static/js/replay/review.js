@@ -45,9 +45,9 @@ export function showReviewNote(number, ply) {
     },
     (error) => {
       if (box.dataset.deal !== String(number)) return;
-      box.replaceChildren(
-        error.code === "review_not_ready" ? gettext("The review of this deal is being prepared.") : error.message,
-      );
+      // A deal the game ended in (a resignation) was never played out: it has no review.
+      const preparing = error.code === "review_not_ready";
+      box.replaceChildren(...(preparing ? [gettext("The review of this deal is being prepared.")] : []));
     },
   );
   box.dataset.deal = String(number);
