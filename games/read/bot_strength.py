@@ -87,7 +87,7 @@ def level_strength(level: int) -> dict[str, Any]:
     difficulty name, when it was measured and, per preset (the presets' order), its
     win rate against each other level (``measured`` false when there is none)."""
     found = measurement()
-    pairings = [] if found is None else [p for p in found.pairings if p.level == level]
+    pairings = [] if found is None else _seen_from(level, found.pairings)
     presets = []
     for preset in PRESETS:
         rows = sorted((p for p in pairings if p.preset == preset), key=lambda p: p.opponent)
@@ -111,6 +111,20 @@ def level_strength(level: int) -> dict[str, Any]:
 def ladder() -> dict[int, dict[str, Any]]:
     """``level_strength`` of every built-in level."""
     return {level: level_strength(level) for level in LEVELS}
+
+
+def _seen_from(level: int, pairings: tuple[Pairing, ...]) -> list[Pairing]:
+    """Every pairing of ``level``, as its own: one measured the other way round (the
+    other level against it) counts with the complementary win rate, unless the file
+    also has it this way round."""
+    own = [p for p in pairings if p.level == level]
+    measured = {(p.preset, p.opponent) for p in own}
+    mirrored = [
+        Pairing(p.preset, level, p.level, p.deals, 1.0 - p.win_rate, p.interval)
+        for p in pairings
+        if p.opponent == level and (p.preset, p.level) not in measured
+    ]
+    return own + mirrored
 
 
 def _rows(pairings: list[Pairing]) -> list[dict[str, Any]]:

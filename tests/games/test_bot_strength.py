@@ -48,6 +48,15 @@ def test_a_level_not_measured_clearly_above_the_one_below_is_not_called_stronger
     assert bot_strength.level_strength(2)["stronger_than_below"] is None
 
 
+def test_a_pairing_measured_the_other_way_round_counts_for_both_levels(
+    strength_file: Path,
+) -> None:
+    easy = bot_strength.level_strength(2)
+    macedonian = easy["presets"][0]["pairings"]
+    assert [(row["opponent"], row["deals"]) for row in macedonian] == [(3, 200), (4, 1200)]
+    assert macedonian[1]["win_rate"] == pytest.approx(1 - 0.703)
+
+
 def test_a_level_without_a_pairing_is_not_measured_yet(strength_file: Path) -> None:
     beginner = bot_strength.level_strength(1)
     assert beginner["measured"] is False and beginner["presets"] == []
