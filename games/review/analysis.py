@@ -15,7 +15,8 @@ Apart from that, a discard that the next player took and laid in that same turn 
 
 The solver is exact and fast on a hand (a few milliseconds), but a deal has dozens of
 turns: ``review_deal`` stops examining turns once its ``deadline`` (a monotonic time)
-has passed and counts the turns it left.
+has passed, and skips a turn whose hand holds more than ``MAX_HAND`` cards (the work on
+one turn grows with the hand); it counts the turns it left.
 """
 
 from __future__ import annotations
@@ -32,6 +33,9 @@ from games.engine.legal import Hint, hint
 from games.engine.values import card_penalty, hand_penalty
 
 _DRAWS = (DrawStock, TakeDiscard, UndoTake)
+# The solver's work on a turn grows with the hand (the lay-offs are searched over every
+# order): a hand larger than any the rules deal plus a few takes is not examined.
+MAX_HAND = 18
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +100,8 @@ def review_deal(
             plies=(turn.moves[0].ply, turn.moves[-1].ply),
             actions=[move.action.to_dict() for move in turn.moves],
         )
-        if deadline is not None and time.monotonic() > deadline:
+        too_long = deadline is not None and time.monotonic() > deadline
+        if too_long or len(turn.before[0].hand(turn.seat)) > MAX_HAND:
             entry.examined = False
             review.unexamined += 1
         else:
