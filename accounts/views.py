@@ -24,6 +24,7 @@ from games import ratings, stats
 from games.chips import selectors as chips
 from games.engine import PRESETS
 from games.live import presence
+from games.read import bot_strength
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -101,6 +102,11 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         "recent_games": stats.recent_games(person, viewer=request.user),
         "online": presence.shown_online([person])[person.pk],
         "chips": chips.balance_of(user=person),
+        "strength": (
+            bot_strength.level_strength(person.profile.bot_level)
+            if person.profile.bot_level is not None and person.profile.is_bot
+            else None
+        ),
     }
     return render(request, "accounts/player.html", context)
 

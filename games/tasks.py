@@ -23,6 +23,7 @@ from games.challenges import services as challenges
 from games.chips import services as chips
 from games.notify import digests, notices, push, reminders
 from games.play import bot_turns, premoves, timeouts
+from games.review import compute as review
 
 logger = logging.getLogger(__name__)
 
@@ -148,6 +149,12 @@ def sweep_expired_challenges() -> int:
     return len(challenges.challenges_expire())
 
 
+@shared_task(name="games.tasks.deal_review", ignore_result=True)
+def deal_review(game_id: str, number: int) -> bool:
+    """Review an ended deal (``games.review``); whether there is a review now."""
+    return review.deal_review_compute(game_id=game_id, number=number) is not None
+
+
 @shared_task(name="games.tasks.challenge_notice", ignore_result=True)
 def challenge_notice(
     user_id: int, challenger: str, url: str, preset: str = "", challenge_id: str = ""
@@ -200,6 +207,7 @@ __all__ = [
     "chips_top_up",
     "challenge_notice",
     "game_over_notice",
+    "deal_review",
     "premove_apply",
     "push_deliver",
     "send_daily_digests",

@@ -16,6 +16,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("games/next/", views.next_game, name="next"),
     path("games/<str:game_id>/", views.detail, name="detail"),
     path("games/<str:game_id>/replay/", views.replay, name="replay"),
+    path("games/<str:game_id>/deals/<int:number>/review/", views.deal_review, name="deal-review"),
     # The rules of each preset, from its ruleset.
     path("rules/", rules_views.rules_index, name="rules"),
     path("rules/<str:preset>/", rules_views.rules_detail, name="rules-preset"),

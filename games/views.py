@@ -25,14 +25,15 @@ from django.views.decorators.http import require_http_methods, require_safe
 from accounts.authentication import request_user
 from accounts.models import BUILTIN_BOTS
 from accounts.moderation import at_table
+from games.api import review_views
 from games.engine import PRESETS
 from games.engine_words import preset_display_name
-from games.errors import GameNotFound, InvalidRequest
+from games.errors import Conflict, GameNotFound, InvalidRequest, NotAllowed
 from games.live import connections
 from games.models import Game
 from games.notify import calendar, links, preferences, push, tokens, wording
 from games.notify.forms import NotificationSettingsForm
-from games.read import bots, catalogue, game_lists, queue, selectors
+from games.read import bot_strength, bots, catalogue, game_lists, queue, reviews, selectors
 from games.read.challenges import cancelled_for_account_rows
 from games.read.list_rows import list_rows
 from games.read.score_sheet import score_sheet
@@ -62,7 +63,12 @@ def _bots() -> list[dict[str, Any]]:
     )
     return [
         selectors.user_card(user)
-        | {"avatar": user.profile.avatar, "bio": _(user.profile.bio) if user.profile.bio else ""}
+        | {
+            "avatar": user.profile.avatar,
+            "bio": _(user.profile.bio) if user.profile.bio else "",
+            # The level's difficulty, as the bots page names it (games.read.bot_strength).
+            "difficulty": bot_strength.level_name(user.profile.bot_level),
+        }
         for user in users
     ]
 
@@ -87,7 +93,12 @@ def bot_directory(request: HttpRequest) -> HttpResponse:
         if bot["kind"] == bots.BUILTIN and bot["bio"]:
             bot["bio"] = _(bot["bio"])
     presets = [(name, preset_display_name(name)) for name in PRESETS]
-    return render(request, "games/bots.html", {"bots": listed, "presets": presets})
+    ladder = bot_strength.ladder()
+    for bot in listed:
+        if bot["kind"] == bots.BUILTIN and bot["bot_level"] in ladder:
+            bot["difficulty"] = ladder[bot["bot_level"]]["name"]
+    context = {"bots": listed, "presets": presets, "ladder": ladder.values()}
+    return render(request, "games/bots.html", context)
 
 
 @login_required
@@ -183,6 +194,27 @@ def replay(request: HttpRequest, game_id: str) -> HttpResponse:
         return redirect("games:detail", game_id=game.public_id)
     context = {"game_id": game.public_id, "preset": game.preset}
     return render(request, "games/replay.html", context)
+
+
+@require_safe
+def deal_review(request: HttpRequest, game_id: str, number: int) -> HttpResponse:
+    """A deal's review beside the score sheet (``games.read.reviews``): the viewer's own
+    turns while the game is played, everyone's once it is over; "being prepared" until
+    its background task has made it."""
+    try:
+        review = review_views.deal_review(request.user, game_id, number)
+    except GameNotFound:
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        raise Http404(_("no such game")) from None
+    except (NotAllowed, Conflict) as refused:
+        if refused.code == reviews.DEAL_NOT_OVER:
+            return redirect("games:detail", game_id=game_id)
+        context = {"game_id": game_id, "number": number, "refused": refused}
+        status = 403 if isinstance(refused, NotAllowed) else 200
+        return render(request, "games/review.html", context, status=status)
+    context = {"game_id": game_id, "number": number, "review": review}
+    return render(request, "games/review.html", context)
 
 
 # ------------------------------------------------------------------ notifications

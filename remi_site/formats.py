@@ -9,6 +9,7 @@ formats and ``timesince`` have no Macedonian words for a duration.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable
 from datetime import date, datetime, timedelta, tzinfo
 from functools import cache
@@ -123,6 +124,15 @@ def _unit(unit: str, amount: int, form: Literal["long", "short"]) -> str:
 def number(value: int | float) -> str:
     """A number with the language's separators: "12 345", "12,345"."""
     return babel_numbers.format_decimal(value, locale=locale())
+
+
+def percent(value: float) -> str:
+    """A share as a percentage to a tenth, with the language's sign and spacing:
+    "70,3 %" in Polish, "70.3%" in English."""
+    language = locale()
+    pattern = copy.copy(language.percent_formats[None])  # the language's own spacing
+    pattern.frac_prec = (1, 1)
+    return pattern.apply(value, language)
 
 
 def _as_the_library_said(text: str) -> str:

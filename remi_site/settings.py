@@ -300,9 +300,18 @@ LIVE_ABSENT_CHOICE_S = env.float("LIVE_ABSENT_CHOICE_S", default=60.0)
 # How long a live table shows a deal's summary before the next deal (unless every
 # person at it is ready sooner).
 REMI_DEAL_PAUSE_SECONDS = env.float("REMI_DEAL_PAUSE_SECONDS", default=15.0)
-# Bots: thinking budget per decision, and a human-like pause before moving live.
+# Bots: thinking budget per decision, and the bounds of the pause before a built-in
+# bot's move shows when a person is at the table (games.play.bot_pause, docs/bots.md).
 BOT_TIME_BUDGET_S = env.float("BOT_TIME_BUDGET_S", default=2.0)
-BOT_LIVE_DELAY_S = env.float("BOT_LIVE_DELAY_S", default=1.0)
+BOT_PAUSE_MIN_S = env.float("BOT_PAUSE_MIN_S", default=0.4)
+BOT_PAUSE_MAX_S = env.float("BOT_PAUSE_MAX_S", default=2.5)
+# A deal's review (games.review): the solver's time for one deal; turns beyond it are
+# shown as not examined.
+REVIEW_BUDGET_S = env.float("REVIEW_BUDGET_S", default=5.0)
+# The bots' measured strength (bench/bots.py --json-out), shown on the bots' pages.
+BOT_STRENGTH_FILE = env.str(
+    "BOT_STRENGTH_FILE", default=str(BASE_DIR / "games" / "bots" / "measured_strength.json")
+)
 # Vacation allowance (correspondence): earned per year, capped.
 VACATION_DAYS_PER_YEAR = env.float("VACATION_DAYS_PER_YEAR", default=30.0)
 VACATION_MAX_DAYS = env.float("VACATION_MAX_DAYS", default=30.0)

@@ -64,3 +64,10 @@ WHITENOISE_USE_FINDERS = True
 # other test sees the site's five languages.
 PSEUDO_LOCALE = True
 LOCALE_PATHS = [*LOCALE_PATHS, PSEUDO_LOCALE_PATH]
+
+# Bots answer at once: a test that wants the pause sets its bounds (games.play.bot_pause).
+BOT_PAUSE_MIN_S = 0.0
+BOT_PAUSE_MAX_S = 0.0
+# The bots' measured strength: the tests' own figures (tests/games/fixtures), never the
+# file bench/bots.py writes, so that pages walked in a browser show measured rows.
+BOT_STRENGTH_FILE = str(BASE_DIR / "tests" / "games" / "fixtures" / "bot_strength.json")

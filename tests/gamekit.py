@@ -19,13 +19,14 @@ from games.engine import (
     LayOff,
     Match,
     Ruleset,
+    action_from_dict,
     card_penalty,
 )
 from games.engine import Deal as EngineDeal
 from games.engine.seating import SeatingDraw, draw_cards
 from games.models import Deal, Game, Move
 from games.play.act import game_act
-from games.read.replay import deal_as_dealt, game_replay
+from games.read.replay import NON_ENGINE_KINDS, deal_as_dealt, game_replay
 
 DealSource = Callable[..., EngineDeal]
 
@@ -218,6 +219,42 @@ def assert_log_hides_secrets(log: dict[str, Any], viewer: int | None, game: Game
             assert entry["event"] == move.public
 
 
+def cards_known_to(game: Game, number: int, seat: int | None) -> set[str]:
+    """Every card ``seat`` could know of deal ``number`` while the game runs: the cards
+    it held at any moment (none for a spectator) and those the upcard and the public
+    log showed. Once the game is over every card is known."""
+    row = Deal.objects.get(game=game, number=number)
+    deal = deal_as_dealt(row, Ruleset.from_dict(game.ruleset), game.players)
+    known = {str(card) for card in deal.discard_pile}
+    if seat is not None:
+        known |= {str(card) for card in deal.hand(seat)}
+    for move in Move.objects.filter(deal=row).order_by("ply"):
+        known |= {text for _id, text in card_pairs(move.public)}
+        if move.kind not in NON_ENGINE_KINDS:
+            deal = deal.apply(action_from_dict(move.payload))
+            if seat is not None:
+                known |= {str(card) for card in deal.hand(seat)}
+    return known
+
+
+def assert_review_hides_secrets(review: dict[str, Any], viewer: int | None, game: Game) -> None:
+    """A deal's review (``GET .../deals/{n}/review``) of a running game holds the
+    viewer's own turns only, and names no card the viewer never held nor saw."""
+    if review["complete"]:
+        return
+    assert viewer is not None, "a spectator was given a running game's review"
+    assert {turn["seat"] for turn in review["turns"]} <= {viewer}
+    named: set[str] = set()
+    for turn in review["turns"]:
+        if turn["better"]:
+            named |= {card for meld in turn["better"]["melds"] for card in meld}
+            named |= set(turn["better"]["lay_offs"])
+        if turn["fed"]:
+            named.add(turn["fed"]["card"])
+    leaked = named - cards_known_to(game, review["deal"], viewer)
+    assert not leaked, f"seat {viewer} is shown cards it never held nor saw: {sorted(leaked)}"
+
+
 # ------------------------------------------------------------------ replay
 
 
@@ -302,6 +339,25 @@ class Table:
             assert_view_hides_secrets(view.json(), seat, game, self.shown)
             log = read_all(client, self.url(f"/moves?after={after}&page_size=100"))
             assert_log_hides_secrets(log, seat, game)
+            if recent is None:
+                self.check_reviews(seat, client)
+
+    def check_reviews(self, seat: int | None, client: APIClient) -> None:
+        """The review of every ended deal, as ``seat`` reads it: nothing leaks (a review
+        not made yet is queued by asking, so it is read twice)."""
+        game = self.game
+        ended = Deal.objects.filter(game=game, finished_at__isnull=False)
+        for number in ended.values_list("number", flat=True):
+            for _attempt in range(2):
+                response = client.get(self.url(f"/deals/{number}/review"))
+                if response.status_code == 200:
+                    assert_review_hides_secrets(response.json(), seat, game)
+                    break
+                watching = seat is None and not game.is_over
+                expected = "review_players_only" if watching else "review_not_ready"
+                assert response.json()["error"]["code"] == expected, response.json()
+                if watching:
+                    break
 
 
 def _deal_in_play(game: Game) -> EngineDeal | None:
@@ -342,6 +398,7 @@ __all__ = [
     "assert_every_game_replays",
     "assert_log_hides_secrets",
     "assert_replays",
+    "assert_review_hides_secrets",
     "assert_view_hides_secrets",
     "card_pairs",
     "current_engine_deal",

@@ -12,6 +12,7 @@ from games.api import (
     notify_views,
     queue_views,
     replay_views,
+    review_views,
     stream_views,
     turn_views,
     views,
@@ -40,6 +41,11 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("games/<str:game_id>/moves", views.GameMoveListView.as_view(), name="moves"),
     path("games/<str:game_id>/replay", replay_views.GameReplayView.as_view(), name="replay"),
     path("games/<str:game_id>/hint", hint_views.GameHintView.as_view(), name="hint"),
+    path(
+        "games/<str:game_id>/deals/<int:number>/review",
+        review_views.DealReviewView.as_view(),
+        name="deal-review",
+    ),
     path("games/<str:game_id>/chat", chat_views.GameChatView.as_view(), name="chat"),
     path(
         "games/<str:game_id>/melds/check",

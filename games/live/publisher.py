@@ -385,9 +385,7 @@ def _schedule_work(
     user has an address and wants an email each move, or opted in to pushes (the
     task checks again when it runs, and skips a connected player)."""
     if is_bot:
-        delay = 0.0
-        if game.time_control == Game.TimeControl.LIVE:
-            delay = float(settings.BOT_LIVE_DELAY_S)
+        delay = 0.0 if bots_only else float(settings.BOT_PAUSE_MIN_S)  # games.play.bot_pause
         _task("games.tasks.bot_move").apply_async((game.pk, game.ply), countdown=delay)
         return
     if game.time_control == Game.TimeControl.LIVE:
@@ -445,8 +443,8 @@ def _may_notify(user: Any) -> bool:
 
 
 def _schedule_notices(game_id: str, events: Sequence[tuple[int, Mapping[str, Any]]]) -> None:
-    """Queue the messages that a commit's events call for: a timeout's strike to its
-    player, a game's result to its players (the tasks decide who is told)."""
+    """Queue the work that a commit's events call for: a timeout's strike to its player,
+    a game's result to its players (the tasks decide who is told), a deal's review."""
     try:
         for ply, event in events:
             kind = event.get("type")
@@ -456,6 +454,8 @@ def _schedule_notices(game_id: str, events: Sequence[tuple[int, Mapping[str, Any
                 )
             elif kind == "game_over":
                 _task("games.tasks.game_over_notice").delay(game_id)
+            elif kind == "deal_over":  # the deal's review (games.review)
+                _task("games.tasks.deal_review").delay(game_id, event["deal"])
     except Exception:
         logger.exception("could not queue the messages of game %s", game_id)
 

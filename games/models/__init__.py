@@ -30,6 +30,7 @@ from games.models.live import (
 )
 from games.models.moderation import ModerationAccess
 from games.models.play import Deal, Game, Move, Seat, new_invite_code, new_public_id
+from games.models.review import DealReview
 from games.models.stats import PlayerStats
 
 __all__ = [
@@ -40,6 +41,7 @@ __all__ = [
     "ChatMessage",
     "ChipAccount",
     "ChipLedger",
+    "DealReview",
     "DEFAULT_REMINDER_HOURS",
     "Deal",
     "EXTRA_TIME_MAX_DAYS",

@@ -21,6 +21,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import is_builtin_bot
@@ -29,6 +30,7 @@ from games.bots import server_moves
 from games.engine import Ruleset
 from games.errors import GameError, IllegalMove, InvalidRequest
 from games.models import Deal, Game, Move, Seat
+from games.play import bot_pause
 from games.play.act import game_act
 from games.play.create import game_create
 from games.play.lobby import game_start
@@ -65,7 +67,8 @@ def bot_play(*, game_pk: int, ply: int) -> int:
     deal = row.restore(game.engine_ruleset())
     if deal.is_over:
         return 0
-    seat = Seat.objects.select_related("user__profile").get(game=game, position=deal.to_move)
+    seats = list(Seat.objects.select_related("user__profile").filter(game=game))
+    seat = next(seat for seat in seats if seat.position == deal.to_move)
     profile = seat.user.profile
     if not is_builtin_bot(seat.user) or seat.status == Seat.Status.OUT:
         return 0
@@ -84,6 +87,8 @@ def bot_play(*, game_pk: int, ply: int) -> int:
     except Exception:
         logger.exception("bot %s failed to decide in game %s", seat.user, game.public_id)
         actions = []
+    if _person_at_table(seats):
+        _pause(game, actions, hand_size=len(view.hand or ()))
     try:
         return _apply(game, seat.user, actions, ply)
     except IllegalMove:
@@ -92,6 +97,24 @@ def bot_play(*, game_pk: int, ply: int) -> int:
         return 0  # stale: another task or a timeout moved the game on
     # A bot must never stall a game: fall back to the server's plain move.
     return _apply(game, seat.user, [server_moves.view_action(view, ruleset)], ply)
+
+
+def _person_at_table(seats: list[Seat]) -> bool:
+    """Whether someone who follows the table is seated: a person still in the game."""
+    return any(not seat.user.profile.is_bot and seat.status != Seat.Status.OUT for seat in seats)
+
+
+def _pause(game: Game, actions: list[Any], *, hand_size: int) -> None:
+    """Wait what is left of the decision's pause (``games.play.bot_pause``), counted from
+    the last move's commit (``updated_at``): the queued task and the thinking count."""
+    pause = bot_pause.bot_pause_s(
+        actions,
+        hand_size=hand_size,
+        bounds=bot_pause.PauseBounds.from_settings(),
+        seed=bot_pause.pause_seed(game.pk, game.ply),
+    )
+    spent = (timezone.now() - game.updated_at).total_seconds()
+    bot_pause.wait_before_move(bot_pause.remaining_pause_s(pause, spent_s=spent))
 
 
 def stalled_bot_turns(

@@ -55,6 +55,11 @@ def number(value: int | float | None) -> str:
 
 
 @register.filter
+def percent(value: float | None) -> str:
+    return "" if value is None else formats.percent(value)
+
+
+@register.filter
 def zone(value: object = None) -> str:
     """The active time zone's name, to say which zone a time printed beside is in."""
     return formats.zone_name()

@@ -8,6 +8,7 @@ import { $, button } from "./dom.js";
 import { gettext, interpolate, ngettext } from "./i18n.js";
 import { describeMove } from "./replay/describe.js";
 import { renderResult, renderState, seatName } from "./replay/render.js";
+import { showReviewNote } from "./replay/review.js";
 
 const root = $("replay");
 let replay = null;
@@ -52,6 +53,10 @@ function show() {
     true,
   );
   root.dataset.deal = String(deal.number);
+  // The review of the deal shown (games/read/reviews.py): its address names the deal.
+  const review = document.getElementById("replay-review");
+  if (review) review.href = review.dataset.href.replace(/\/deals\/1\/review\/$/, `/deals/${deal.number}/review/`);
+  showReviewNote(deal.number, move ? move.ply : 0);
   root.dataset.move = String(at.move);
   $("replay-start").disabled = $("replay-prev").disabled = at.move === 0;
   $("replay-end").disabled = $("replay-next").disabled = at.move === last;

@@ -23,11 +23,13 @@ from accounts.moderation import services as moderation
 from accounts.moderation.roles import MODERATOR_GROUP, moderator_group_ensure
 from games.models import ChatMessage, Game
 from games.play import chat
+from games.play.act import game_act
 from games.play.create import game_create
 from games.play.lobby import game_join, game_start
 from tests.browser.conftest import TIMEOUT_MS
 from tests.browser.test_player_pages import emil_resigns
 from tests.browser.test_table import PASSWORD
+from tests.gamekit import current_engine_deal, greedy_action
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 360, "height": 640}
@@ -66,6 +68,7 @@ class SitePage:
             finished=data.finished.public_id,
             playing=data.playing.public_id,
             player="emil",
+            reviewed=data.reviewed.public_id,
             report=data.report,
             warning=data.warning,
         )
@@ -76,10 +79,12 @@ class SiteData:
     """dana beat emil in a rated game (finished) and is to move in another (playing),
     where fern's chat line is reported by dana (``report``) and another is hidden;
     hugo, reported twice and in a suspicious pair with gale, has a mute he appealed
-    and a warning to read (``warning``)."""
+    and a warning to read (``warning``); dana and fern played a deal of a third
+    (reviewed: its first deal's review)."""
 
     finished: Game
     playing: Game
+    reviewed: Game
     report: int = 0
     warning: int = 0
 
@@ -100,6 +105,10 @@ PAGES = [
     SitePage("player", signed_in=False, path="/accounts/players/{player}/"),
     SitePage("leaderboard", signed_in=False, path="/accounts/leaderboard/?rules=polish51"),
     SitePage("bots", signed_in=False, path="/bots/", ready="#bots tbody tr"),
+    SitePage("bot-player", signed_in=False, path="/accounts/players/expert-emil/"),
+    SitePage(
+        "deal-review", signed_in=True, path="/games/{reviewed}/deals/1/review/", ready="#review"
+    ),
     SitePage("signup", signed_in=False, path="/accounts/signup/"),
     SitePage("login", signed_in=False, path="/accounts/login/"),
     SitePage("settings", signed_in=True, path="/settings/"),
@@ -188,7 +197,13 @@ def make_site_data() -> SiteData:
     robo = get_user_model().objects.create_user(username="robo", password=PASSWORD)
     account_services.account_upgrade_to_bot(user=robo)
     report, warning = moderation_data(playing, dana=users[0], fern=fern)
-    return SiteData(finished=finished, playing=playing, report=report, warning=warning)
+    reviewed = game_create(owner=users[0], preset="serbian", players=2)
+    game_join(game=reviewed, user=fern)
+    reviewed = game_start(game=reviewed, user=users[0])
+    first_deal_played(reviewed)
+    return SiteData(
+        finished=finished, playing=playing, reviewed=reviewed, report=report, warning=warning
+    )
 
 
 # What people wrote in ``moderation_data`` (chat, reports, moderators' words, an
@@ -263,6 +278,20 @@ def suspicious_pair(first: Any, second: Any, games: int = 5) -> None:
                 rating_before=1500,
                 rating_after=1500,
             )
+
+
+def first_deal_played(game: Game) -> None:
+    """The players of ``game`` play its first deal to its end (``greedy_action``); its
+    review is made after the commit, as on the site."""
+    by_seat = {seat.position: seat.user for seat in game.seats.select_related("user")}
+    for _ in range(3000):
+        game.refresh_from_db()
+        if game.deal_number > 1 or game.status != Game.Status.ACTIVE:
+            return
+        deal = current_engine_deal(game)
+        action = greedy_action(deal)
+        game_act(game=game, user=by_seat[deal.to_move], action=action, expected_ply=game.ply)
+    raise AssertionError("the first deal did not end")
 
 
 # Playwright's "networkidle" waits for half a second without a request, on every page

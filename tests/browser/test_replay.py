@@ -105,3 +105,27 @@ def test_a_finished_game_is_stepped_through_move_by_move(
     assert [hand_size(seat) for seat in (0, 1)] == [len(hand) for hand in state["hands"]]
     expect(page.locator("#replay-discard .pcard")).to_have_count(1 if state["discard"] else 0)
     expect(page.locator("#replay-position")).to_contain_text(str(move))
+
+
+def test_the_replay_shows_the_reviews_note_on_the_turn_of_the_move(
+    player_factory: Callable[..., Any], lobby: Callable[..., Any], deals_seeded: Any
+) -> None:
+    from games.models import DealReview
+
+    game = finished_game(lobby)
+    review = DealReview.objects.get(deal__game=game, deal__number=1)
+    noted = next((turn for turn in review.turns if turn["better"] or turn["fed"]), None)
+    assert noted is not None, "greedy play left the solver nothing to say in a whole deal"
+    first_ply = min(turn["plies"][0] for turn in review.turns)
+    move = noted["plies"][1] - first_ply + 1  # the replay counts a deal's moves from 1
+    watcher = player_factory("watcher")
+
+    watcher.goto(f"/games/{game.public_id}/replay/#deal=1&move={move}")
+
+    note = watcher.page.locator("#replay-review-note")
+    expect(note.locator(".review-better, .review-fed").first).to_be_visible()
+    expect(watcher.page.locator("#replay-review")).to_have_attribute(
+        "href", f"/games/{game.public_id}/deals/1/review/"
+    )
+    watcher.page.click("#replay-start")
+    expect(note.locator(".review-better, .review-fed")).to_have_count(0)

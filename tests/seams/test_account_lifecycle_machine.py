@@ -56,6 +56,7 @@ from games.live import presence
 from games.models import Challenge, Deal, Game, PlayerSettings, PushSubscription, Seat
 from tests.gamekit import (
     assert_log_hides_secrets,
+    assert_review_hides_secrets,
     assert_view_hides_secrets,
     current_engine_deal,
     greedy_action,
@@ -529,6 +530,7 @@ class AccountLifecycle(RuleBasedStateMachine):
                     assert_view_hides_secrets(view.json(), you, game)
                     log = person.api.get(f"/api/v1/games/{game.public_id}/moves")
                     assert_log_hides_secrets(log.json(), you, game)
+                    self.reviews_hide_secrets(person, game, you)
             deal = Deal.objects.filter(game=game).order_by("-number").first()
             if deal is not None:
                 staff = Client()
@@ -536,6 +538,17 @@ class AccountLifecycle(RuleBasedStateMachine):
                 page = staff.get(f"/admin/games/deal/{deal.pk}/change/")
                 assert page.status_code == 200
                 assert "hand of seat" not in page.content.decode()
+
+    @staticmethod
+    def reviews_hide_secrets(person: Any, game: Game, you: int | None) -> None:
+        """The review of each ended deal of a running game: the reader's own turns."""
+        ended = Deal.objects.filter(game=game, finished_at__isnull=False)
+        for number in ended.values_list("number", flat=True):
+            review = person.api.get(f"/api/v1/games/{game.public_id}/deals/{number}/review")
+            if review.status_code == 200:
+                assert_review_hides_secrets(review.json(), you, game)
+            else:
+                assert review.status_code in (403, 409), review.json()
 
     @invariant()
     def a_built_in_bot_is_never_sanctioned(self) -> None:

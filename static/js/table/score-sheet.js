@@ -5,8 +5,9 @@
 
 import { $, el } from "../dom.js";
 import { gettext, interpolate, ngettext } from "../i18n.js";
+import { GAME } from "./page.js";
 import { state } from "./store.js";
-import { seatName } from "./view.js";
+import { mySeat, seatName } from "./view.js";
 
 // How the closer went out, as the sheet says it.
 function howClosed(finish) {
@@ -99,6 +100,12 @@ function sheetLine(result, seats) {
   const how = el("tr", "sheet-how");
   const text = el("td", null, closedBy(result));
   text.colSpan = seats.length + 1;
+  if (mySeat() !== null) {
+    // A player's own turns of the deal against the exact solver (games/read/reviews.py).
+    const review = el("a", "sheet-review small", gettext("Review"));
+    review.href = `/games/${encodeURIComponent(GAME)}/deals/${result.number}/review/`;
+    text.append(" · ", review);
+  }
   how.append(text);
   return [line, how];
 }
