@@ -253,18 +253,18 @@ CELERY_BEAT_SCHEDULER = "remi_site.beat:Scheduler"
 CELERY_BEAT_SCHEDULE_FILENAME = env.str(
     "CELERY_BEAT_SCHEDULE_FILENAME", default=str(VAR_DIR / "celerybeat-schedule")
 )
+
+
+def every(seconds: float, task: str) -> dict[str, Any]:
+    """A periodic job whose run, queued and not started within its period, is dropped:
+    the next one does the same work, and a stopped worker finds no backlog."""
+    return {"task": task, "schedule": seconds, "options": {"expires": seconds}}
+
+
 # Periodic jobs. The games app adds its sweeps here.
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
-    "heartbeat": {
-        "task": "remi_site.tasks.heartbeat",
-        "schedule": 10.0,
-        "options": {"expires": 10.0},
-    },
-    "push-heartbeat": {
-        "task": "remi_site.tasks.push_heartbeat",
-        "schedule": 10.0,
-        "options": {"expires": 10.0},
-    },
+    "heartbeat": every(10.0, "remi_site.tasks.heartbeat"),
+    "push-heartbeat": every(10.0, "remi_site.tasks.push_heartbeat"),
 }
 # Live-play part (games.tasks): the deadline sweep, reminders, daily digests.
 DEADLINE_SWEEP_S = env.float("DEADLINE_SWEEP_S", default=1.0)
@@ -275,16 +275,8 @@ BOT_STALL_S = env.float("BOT_STALL_S", default=10.0)
 BOT_STALL_SWEEP_S = env.float("BOT_STALL_SWEEP_S", default=2.0)
 CELERY_BEAT_SCHEDULE.update(
     {
-        "sweep-deadlines": {
-            "task": "games.tasks.sweep_deadlines",
-            "schedule": DEADLINE_SWEEP_S,
-            "options": {"expires": DEADLINE_SWEEP_S},
-        },
-        "sweep-stalled-bot-turns": {
-            "task": "games.tasks.sweep_stalled_bot_turns",
-            "schedule": BOT_STALL_SWEEP_S,
-            "options": {"expires": BOT_STALL_SWEEP_S},
-        },
+        "sweep-deadlines": every(DEADLINE_SWEEP_S, "games.tasks.sweep_deadlines"),
+        "sweep-stalled-bot-turns": every(BOT_STALL_SWEEP_S, "games.tasks.sweep_stalled_bot_turns"),
         "send-reminders": {"task": "games.tasks.send_reminders", "schedule": 300.0},
         "send-daily-digests": {"task": "games.tasks.send_daily_digests", "schedule": 3600.0},
     }
@@ -335,11 +327,9 @@ REMI_BOTS_RATED_VS_HUMANS = env.bool("REMI_BOTS_RATED_VS_HUMANS", default=False)
 # the game's days per move); the sweep ends the offers whose time is up.
 REMATCH_LIVE_EXPIRY_S = env.int("REMATCH_LIVE_EXPIRY_S", default=600)
 CHALLENGE_EXPIRY_SWEEP_S = env.float("CHALLENGE_EXPIRY_SWEEP_S", default=15.0)
-CELERY_BEAT_SCHEDULE["sweep-expired-challenges"] = {
-    "task": "games.tasks.sweep_expired_challenges",
-    "schedule": CHALLENGE_EXPIRY_SWEEP_S,
-    "options": {"expires": CHALLENGE_EXPIRY_SWEEP_S},
-}
+CELERY_BEAT_SCHEDULE["sweep-expired-challenges"] = every(
+    CHALLENGE_EXPIRY_SWEEP_S, "games.tasks.sweep_expired_challenges"
+)
 # ------------------------------------------------------------------ notifications (games.notify)
 
 # The site's address in every link sent out (emails, push, the calendar feed). ``make
