@@ -18,6 +18,7 @@ Runs on ``--workers`` processes (default 2).
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import math
 import multiprocessing
@@ -132,7 +133,10 @@ def tasks_for(args: argparse.Namespace) -> Iterator[Task]:
                 yield Task(preset, (a, options[0]), (b, options[1]), indices, args.seed, budgets)
 
 
-def report(outcomes: list[Outcome], elapsed: float) -> str:
+def merge(
+    outcomes: list[Outcome],
+) -> tuple[dict[tuple[str, tuple[int, int]], Outcome], dict[int, list[float]]]:
+    """The work units' outcomes per (preset, pairing), and every level's turn times."""
     merged: dict[tuple[str, tuple[int, int]], Outcome] = {}
     times: dict[int, list[float]] = defaultdict(list)
     for outcome in outcomes:
@@ -142,6 +146,11 @@ def report(outcomes: list[Outcome], elapsed: float) -> str:
         into.wins += outcome.wins
         for level, seconds in outcome.turn_seconds.items():
             times[level] += seconds
+    return merged, times
+
+
+def report(outcomes: list[Outcome], elapsed: float) -> str:
+    merged, times = merge(outcomes)
     lines = [
         f"{'preset':<11} {'A vs B':<19} {'deals':>6}  {'A win rate (95% CI)':<22}"
         f"  {'A edge pts/deal (95% CI)':<26} significant",
@@ -169,6 +178,64 @@ def report(outcomes: list[Outcome], elapsed: float) -> str:
     return "\n".join(lines)
 
 
+def measured(outcomes: list[Outcome], command: str) -> dict[str, Any]:
+    """The figures as ``games/bots/measured_strength.json`` holds them (the bots page reads it)."""
+    merged, times = merge(outcomes)
+    pairings = []
+    for (preset, (a, b)), outcome in sorted(merged.items()):
+        win, win_ci = interval(outcome.wins)
+        edge, edge_ci = interval(outcome.edges)
+        pairings.append(
+            {
+                "preset": preset,
+                "level": a,
+                "opponent": b,
+                "deals": len(outcome.edges),
+                "win_rate": round(win, 4),
+                "interval": round(win_ci, 4),
+                "edge": round(edge, 2),
+                "edge_interval": round(edge_ci, 2),
+            }
+        )
+    decision_ms = {
+        str(level): {
+            "p50": round(1000 * percentile(seconds, 0.5), 1),
+            "p99": round(1000 * percentile(seconds, 0.99), 1),
+            "max": round(1000 * max(seconds), 1),
+            "turns": len(seconds),
+        }
+        for level, seconds in sorted(times.items())
+    }
+    return {
+        "command": command,
+        "measured_at": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "load_average": " ".join(f"{load:.2f}" for load in os.getloadavg()),
+        "pairings": pairings,
+        "decision_ms": decision_ms,
+    }
+
+
+def added_to(earlier: dict[str, Any], later: dict[str, Any]) -> dict[str, Any]:
+    """``later``'s figures with those of ``earlier`` it did not measure again.
+
+    For a file built from several runs (the cheap pairings at many deals, the
+    expert's at its real time budget): the commands and load averages are kept
+    in order, joined by " ; ", and a level's decision times come from the
+    latest run that measured it.
+    """
+    fresh = {(p["preset"], p["level"], p["opponent"]) for p in later["pairings"]}
+    kept = [p for p in earlier["pairings"] if (p["preset"], p["level"], p["opponent"]) not in fresh]
+    return {
+        "command": f"{earlier['command']} ; {later['command']}",
+        "measured_at": later["measured_at"],
+        "load_average": f"{earlier['load_average']} ; {later['load_average']}",
+        "pairings": sorted(
+            [*kept, *later["pairings"]], key=lambda p: (p["preset"], p["level"], p["opponent"])
+        ),
+        "decision_ms": {**earlier["decision_ms"], **later["decision_ms"]},
+    }
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=1000, help="duplicate deals per pairing")
@@ -192,6 +259,17 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--chunk", type=int, default=50, help="deals per work unit")
     parser.add_argument("--seed", default="bench")
+    parser.add_argument(
+        "--json-out",
+        metavar="PATH",
+        help="also write the figures as JSON (the format of games/bots/measured_strength.json)",
+    )
+    parser.add_argument(
+        "--json-add",
+        action="store_true",
+        help="with --json-out: keep the pairings of the file already there that this run "
+        "does not measure (commands joined by ' ; ')",
+    )
     args = parser.parse_args(argv)
     started = time.perf_counter()
     tasks = list(tasks_for(args))
@@ -201,8 +279,18 @@ def main(argv: Sequence[str] | None = None) -> None:
             outcomes.append(outcome)
             print(f"\r{done}/{len(tasks)} work units", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
-    print(" ".join(["bench/bots.py", *(argv if argv is not None else sys.argv[1:])]))
+    command = " ".join(["bench/bots.py", *(argv if argv is not None else sys.argv[1:])])
+    print(command)
     print(report(outcomes, time.perf_counter() - started))
+    print(f"load average {' '.join(f'{load:.2f}' for load in os.getloadavg())}")
+    if args.json_out:
+        figures = measured(outcomes, command)
+        if args.json_add and os.path.exists(args.json_out):
+            with open(args.json_out, encoding="utf-8") as earlier:
+                figures = added_to(json.load(earlier), figures)
+        with open(args.json_out, "w", encoding="utf-8") as out:
+            json.dump(figures, out, indent=1)
+            out.write("\n")
 
 
 if __name__ == "__main__":

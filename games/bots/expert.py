@@ -51,6 +51,7 @@ from .base import Budget, Observation
 from .careful import CarefulBot, HandValue, Knowledge, Values, Weights, careful_lines
 from .fast import fast_play, rollout
 from .planning import Line, accepts, could_meld, lines, may_take
+from .reading import hands_read
 from .world import deal_hidden, imagine, laid_what_it_could
 
 __all__ = ["EXPERT_WEIGHTS", "ExpertBot"]
@@ -104,7 +105,9 @@ class ExpertBot:
         careful_after_draw: bool = True,
         wary_rollouts: bool = True,
         infer_hands: bool = True,
+        read_discards: bool = True,
         careful_turns: int = 0,
+        win_weight: float = 0.0,
         weights: Weights | None = None,
     ) -> None:
         self.max_candidates = candidates
@@ -115,7 +118,9 @@ class ExpertBot:
         self.careful_after_draw = careful_after_draw
         self.wary_rollouts = wary_rollouts
         self.infer_hands = infer_hands  # deal the others hands their play makes likely
+        self.read_discards = read_discards  # ... their throws and declines too (``reading``)
         self.careful_turns = careful_turns  # rollout turns played the careful way, then fast
+        self.win_weight = win_weight  # points a rollout's win (or loss) counts beyond its score
         self.weights = weights  # None: the ruleset's own (``weights_for``)
         self.last: SearchStats | None = None
 
@@ -157,7 +162,9 @@ class ExpertBot:
         alive = list(range(len(candidates)))
         worlds = rollouts = 0
         seat = obs.seat
-        plausible = laid_what_it_could(obs) if self.infer_hands else None
+        plausible = None
+        if self.infer_hands:
+            plausible = hands_read(obs) if self.read_discards else laid_what_it_could(obs)
         watch.lap()  # the time spent finding the candidates is no world's cost
         while len(alive) > 1 and rollouts + len(alive) <= cap:
             # A world is worth dealing only if it can compare the favourite with a challenger.
@@ -177,7 +184,7 @@ class ExpertBot:
                 ended = self.roll_out(played, watch.past)
                 if watch.past():
                     return tallies, worlds, rollouts  # cut short: its outcome means nothing
-                outcome = _outcome(ended, seat)
+                outcome = _outcome(ended, seat, self.win_weight)
                 watch.lap_rollout()
                 rollouts += 1
                 if index == alive[0]:
@@ -417,12 +424,22 @@ def _distinct(candidates: list[tuple[Action, ...]]) -> list[Candidate]:
     return list(dict.fromkeys(candidates))
 
 
-def _outcome(deal: Deal, seat: int) -> float:
-    """The seat's score less the others' average (lower is better)."""
+def _outcome(deal: Deal, seat: int, win_weight: float = 0.0) -> float:
+    """The seat's score less the others' average (lower is better).
+
+    Plus ``win_weight`` for a deal lost, minus it for a deal won (the lowest
+    score): a deal is won by going out, and a large hand lost now and then
+    can be worth fewer points than a win it makes less likely.
+    """
     result = deal.result()
     if result is not None:
         scores = result.scores
     else:  # the rollout was cut short: the cards in hand stand in for the score
         scores = tuple(hand_penalty(deal.hand(s), deal.ruleset) for s in range(deal.num_players))
     others = [score for other, score in enumerate(scores) if other != seat]
-    return scores[seat] - sum(others) / len(others)
+    difference = scores[seat] - sum(others) / len(others)
+    if win_weight:
+        best = min(others)
+        won = -1.0 if scores[seat] < best else 1.0 if scores[seat] > best else 0.0
+        difference += win_weight * won
+    return difference
