@@ -128,8 +128,9 @@ def tasks_for(args: argparse.Namespace) -> Iterator[Task]:
             budgets = (expert if a == 4 else plain, expert if b == 4 else plain)
             chunk = args.chunk if 4 not in (a, b) else max(1, args.chunk // 10)
             options = (expert_options if a == 4 else {}, expert_options if b == 4 else {})
-            for start in range(0, deals, chunk):
-                indices = list(range(start, min(deals, start + chunk)))
+            end = args.first_deal + deals
+            for start in range(args.first_deal, end, chunk):
+                indices = list(range(start, min(end, start + chunk)))
                 yield Task(preset, (a, options[0]), (b, options[1]), indices, args.seed, budgets)
 
 
@@ -216,24 +217,49 @@ def measured(outcomes: list[Outcome], command: str) -> dict[str, Any]:
 
 
 def added_to(earlier: dict[str, Any], later: dict[str, Any]) -> dict[str, Any]:
-    """``later``'s figures with those of ``earlier`` it did not measure again.
+    """The figures of two runs in one file (the cheap pairings at many deals, the expert's
+    at its real time budget; or one pairing extended with more deals).
 
-    For a file built from several runs (the cheap pairings at many deals, the
-    expert's at its real time budget): the commands and load averages are kept
-    in order, joined by " ; ", and a level's decision times come from the
-    latest run that measured it.
+    A pairing both runs measured is pooled: run the second with another
+    ``--first-deal`` and the same ``--seed`` so that their deals differ. The
+    pooled mean and interval come from each run's count, mean and interval
+    (their sums of squares, exact but for the file's rounding). A level's
+    decision times are those of the run with more of its turns. The commands
+    and load averages are kept in order, joined by " ; ".
     """
-    fresh = {(p["preset"], p["level"], p["opponent"]) for p in later["pairings"]}
-    kept = [p for p in earlier["pairings"] if (p["preset"], p["level"], p["opponent"]) not in fresh]
+    pairings: dict[tuple[str, int, int], dict[str, Any]] = {}
+    for row in [*earlier["pairings"], *later["pairings"]]:
+        key = (row["preset"], row["level"], row["opponent"])
+        pairings[key] = pooled(pairings[key], row) if key in pairings else row
+    decision_ms = dict(earlier["decision_ms"])
+    for level, times in later["decision_ms"].items():
+        if times["turns"] >= decision_ms.get(level, {"turns": -1})["turns"]:
+            decision_ms[level] = times
     return {
         "command": f"{earlier['command']} ; {later['command']}",
         "measured_at": later["measured_at"],
         "load_average": f"{earlier['load_average']} ; {later['load_average']}",
-        "pairings": sorted(
-            [*kept, *later["pairings"]], key=lambda p: (p["preset"], p["level"], p["opponent"])
-        ),
-        "decision_ms": {**earlier["decision_ms"], **later["decision_ms"]},
+        "pairings": [pairings[key] for key in sorted(pairings)],
+        "decision_ms": {level: decision_ms[level] for level in sorted(decision_ms)},
     }
+
+
+def pooled(first: dict[str, Any], second: dict[str, Any]) -> dict[str, Any]:
+    """One pairing's row over the deals of two runs (see ``added_to``)."""
+    count = first["deals"] + second["deals"]
+    row = {**first, "deals": count}
+    for mean_key, half_key, digits in (("win_rate", "interval", 4), ("edge", "edge_interval", 2)):
+        total = squares = 0.0
+        for part in (first, second):
+            n, mean = part["deals"], part[mean_key]
+            sd = part[half_key] * math.sqrt(n) / 1.96 if n > 1 else 0.0
+            total += n * mean
+            squares += (n - 1) * sd * sd + n * mean * mean
+        mean = total / count
+        variance = max(0.0, (squares - count * mean * mean) / (count - 1))
+        row[mean_key] = round(mean, digits)
+        row[half_key] = round(1.96 * math.sqrt(variance / count), digits)
+    return row
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -260,6 +286,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--chunk", type=int, default=50, help="deals per work unit")
     parser.add_argument("--seed", default="bench")
     parser.add_argument(
+        "--first-deal", type=int, default=0, help="the index of the first deal (to extend a run)"
+    )
+    parser.add_argument(
         "--json-out",
         metavar="PATH",
         help="also write the figures as JSON (the format of games/bots/measured_strength.json)",
@@ -267,8 +296,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--json-add",
         action="store_true",
-        help="with --json-out: keep the pairings of the file already there that this run "
-        "does not measure (commands joined by ' ; ')",
+        help="with --json-out: add this run's figures to those of the file already there "
+        "(a pairing in both is pooled: give the second run another --first-deal)",
     )
     args = parser.parse_args(argv)
     started = time.perf_counter()
