@@ -5,7 +5,8 @@ from the stock or take the discard; which cards to lay and which to throw;
 open now or hold the opening back for a hand), the careful bot's own choice
 first. Then, again and again, it deals a world consistent with everything
 its seat has seen (the other hands, less the cards known to be in them, and
-the stock order, all from the unseen cards), plays each candidate in that
+the stock order, all from the unseen cards; each other hand kept with the
+likelihood its owner's play gives it, see ``reading``), plays each candidate in that
 world and the rest of the deal with a fast greedy policy for every seat
 (optionally the first ``careful_turns`` turns the careful way: closer to how
 the deal really goes on, but each such turn costs about eight fast ones),
