@@ -224,7 +224,8 @@ def added_to(earlier: dict[str, Any], later: dict[str, Any]) -> dict[str, Any]:
     ``--first-deal`` and the same ``--seed`` so that their deals differ. The
     pooled mean and interval come from each run's count, mean and interval
     (their sums of squares, exact but for the file's rounding). A level's
-    decision times are those of the run with more of its turns. The commands
+    decision times in both runs are the higher of the two for each percentile
+    (a bound: percentiles do not pool), over both runs' turns. The commands
     and load averages are kept in order, joined by " ; ".
     """
     pairings: dict[tuple[str, int, int], dict[str, Any]] = {}
@@ -233,8 +234,12 @@ def added_to(earlier: dict[str, Any], later: dict[str, Any]) -> dict[str, Any]:
         pairings[key] = pooled(pairings[key], row) if key in pairings else row
     decision_ms = dict(earlier["decision_ms"])
     for level, times in later["decision_ms"].items():
-        if times["turns"] >= decision_ms.get(level, {"turns": -1})["turns"]:
-            decision_ms[level] = times
+        before = decision_ms.get(level)
+        if before is not None:
+            times = {key: max(before[key], times[key]) for key in ("p50", "p99", "max")} | {
+                "turns": before["turns"] + times["turns"]
+            }
+        decision_ms[level] = times
     return {
         "command": f"{earlier['command']} ; {later['command']}",
         "measured_at": later["measured_at"],

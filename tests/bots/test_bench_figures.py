@@ -63,4 +63,5 @@ def test_two_runs_of_one_pairing_pool_into_the_figures_of_all_their_deals(bench)
     for key in ("win_rate", "interval", "edge", "edge_interval"):
         assert math.isclose(row[key], whole[key], abs_tol=0.02)
     assert pooled["command"] == "first ; second"
-    assert pooled["decision_ms"]["4"]["turns"] == 2  # the run with more of the level's turns
+    # Percentiles do not pool: the higher of the two runs', over both runs' turns.
+    assert pooled["decision_ms"]["4"] == {"p50": 300.0, "p99": 300.0, "max": 300.0, "turns": 3}
