@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import random
 import time
 
@@ -336,3 +337,23 @@ def test_every_variant_is_reproducible_with_a_rollout_budget(options):
         budget=budget,
     )
     assert first.actions == again.actions
+
+
+@pytest.mark.parametrize("enabled", [True, False], ids=["collector-on", "collector-off"])
+def test_it_searches_with_the_garbage_collector_paused_and_leaves_it_as_it_was(
+    monkeypatch, enabled
+):
+    seen: list[bool] = []
+
+    def watched(deal: Deal, *args: object, **options: object) -> Deal:
+        seen.append(gc.isenabled())
+        return deal
+
+    monkeypatch.setattr(expert, "rollout", watched)
+    (gc.enable if enabled else gc.disable)()
+    try:
+        ExpertBot().decide(observe(choice_position()), random.Random(1), Budget(simulations=8))
+        assert seen and not any(seen)
+        assert gc.isenabled() is enabled
+    finally:
+        gc.enable()
