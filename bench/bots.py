@@ -12,6 +12,15 @@ each level (p50, p99).
     .venv/bin/python bench/bots.py --deals 100 --expert-deals 10 --presets serbian
     .venv/bin/python bench/bots.py --pairs 3-4 --expert-sims 200 --expert-time 0   # reproducible
 
+``--json-out PATH`` also writes the figures as ``games/bots/measured_strength.json``
+holds them (the bots page reads that file); ``--json-add`` adds them to the file
+already there, pooling a pairing measured in both runs, so a pairing can be
+extended with ``--first-deal``:
+
+    .venv/bin/python bench/bots.py --pairs 3-4 --expert-deals 20 --json-out F
+    .venv/bin/python bench/bots.py --pairs 3-4 --expert-deals 20 --first-deal 20 \
+        --json-out F --json-add
+
 Runs on ``--workers`` processes (default 2).
 """
 
