@@ -17,9 +17,8 @@ holds them (the bots page reads that file); ``--json-add`` adds them to the file
 already there, pooling a pairing measured in both runs, so a pairing can be
 extended with ``--first-deal``:
 
-    .venv/bin/python bench/bots.py --pairs 3-4 --expert-deals 20 --json-out F
-    .venv/bin/python bench/bots.py --pairs 3-4 --expert-deals 20 --first-deal 20 \
-        --json-out F --json-add
+    python bench/bots.py --pairs 3-4 --expert-deals 20 --json-out F
+    python bench/bots.py --pairs 3-4 --expert-deals 20 --first-deal 20 --json-out F --json-add
 
 Runs on ``--workers`` processes (default 2).
 """
