@@ -65,7 +65,9 @@ Candidate = tuple[Action, ...] | None
 
 DEFAULT_SIMULATIONS = 2_000  # used when the budget sets no cap on rollouts
 DRAW_SHARE = 0.3  # of a turn's time limit, for choosing the draw (see ``_time_for``)
-SAFETY_MARGIN = 0.12  # of the time limit, kept back for the caller and a loaded machine
+# Of the time limit, kept back for the caller and a loaded machine. At 0.12 a turn's p99
+# was 2.04 to 2.06 s under a load average of 7 to 15 (docs/performance.md, "Bots").
+SAFETY_MARGIN = 0.2
 
 # The expert's careful knobs where they differ from careful's own, by ruleset name.
 # polish51: in a regression of 52,557 careful-v-careful decisions (each decision's
