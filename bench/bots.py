@@ -12,12 +12,21 @@ each level (p50, p99).
     .venv/bin/python bench/bots.py --deals 100 --expert-deals 10 --presets serbian
     .venv/bin/python bench/bots.py --pairs 3-4 --expert-sims 200 --expert-time 0   # reproducible
 
+``--json-out PATH`` also writes the figures as ``games/bots/measured_strength.json``
+holds them (the bots page reads that file); ``--json-add`` adds them to the file
+already there, pooling a pairing measured in both runs, so a pairing can be
+extended with ``--first-deal``:
+
+    python bench/bots.py --pairs 3-4 --expert-deals 20 --json-out F
+    python bench/bots.py --pairs 3-4 --expert-deals 20 --first-deal 20 --json-out F --json-add
+
 Runs on ``--workers`` processes (default 2).
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import math
 import multiprocessing
@@ -127,12 +136,16 @@ def tasks_for(args: argparse.Namespace) -> Iterator[Task]:
             budgets = (expert if a == 4 else plain, expert if b == 4 else plain)
             chunk = args.chunk if 4 not in (a, b) else max(1, args.chunk // 10)
             options = (expert_options if a == 4 else {}, expert_options if b == 4 else {})
-            for start in range(0, deals, chunk):
-                indices = list(range(start, min(deals, start + chunk)))
+            end = args.first_deal + deals
+            for start in range(args.first_deal, end, chunk):
+                indices = list(range(start, min(end, start + chunk)))
                 yield Task(preset, (a, options[0]), (b, options[1]), indices, args.seed, budgets)
 
 
-def report(outcomes: list[Outcome], elapsed: float) -> str:
+def merge(
+    outcomes: list[Outcome],
+) -> tuple[dict[tuple[str, tuple[int, int]], Outcome], dict[int, list[float]]]:
+    """The work units' outcomes per (preset, pairing), and every level's turn times."""
     merged: dict[tuple[str, tuple[int, int]], Outcome] = {}
     times: dict[int, list[float]] = defaultdict(list)
     for outcome in outcomes:
@@ -142,6 +155,11 @@ def report(outcomes: list[Outcome], elapsed: float) -> str:
         into.wins += outcome.wins
         for level, seconds in outcome.turn_seconds.items():
             times[level] += seconds
+    return merged, times
+
+
+def report(outcomes: list[Outcome], elapsed: float) -> str:
+    merged, times = merge(outcomes)
     lines = [
         f"{'preset':<11} {'A vs B':<19} {'deals':>6}  {'A win rate (95% CI)':<22}"
         f"  {'A edge pts/deal (95% CI)':<26} significant",
@@ -169,6 +187,94 @@ def report(outcomes: list[Outcome], elapsed: float) -> str:
     return "\n".join(lines)
 
 
+def measured(outcomes: list[Outcome], command: str) -> dict[str, Any]:
+    """The figures as ``games/bots/measured_strength.json`` holds them (the bots page reads it)."""
+    merged, times = merge(outcomes)
+    pairings = []
+    for (preset, (a, b)), outcome in sorted(merged.items()):
+        win, win_ci = interval(outcome.wins)
+        edge, edge_ci = interval(outcome.edges)
+        pairings.append(
+            {
+                "preset": preset,
+                "level": a,
+                "opponent": b,
+                "deals": len(outcome.edges),
+                "win_rate": round(win, 4),
+                "interval": round(win_ci, 4),
+                "edge": round(edge, 2),
+                "edge_interval": round(edge_ci, 2),
+            }
+        )
+    decision_ms = {
+        str(level): {
+            "p50": round(1000 * percentile(seconds, 0.5), 1),
+            "p99": round(1000 * percentile(seconds, 0.99), 1),
+            "max": round(1000 * max(seconds), 1),
+            "turns": len(seconds),
+        }
+        for level, seconds in sorted(times.items())
+    }
+    return {
+        "command": command,
+        "measured_at": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "load_average": " ".join(f"{load:.2f}" for load in os.getloadavg()),
+        "pairings": pairings,
+        "decision_ms": decision_ms,
+    }
+
+
+def added_to(earlier: dict[str, Any], later: dict[str, Any]) -> dict[str, Any]:
+    """The figures of two runs in one file (the cheap pairings at many deals, the expert's
+    at its real time budget; or one pairing extended with more deals).
+
+    A pairing both runs measured is pooled: run the second with another
+    ``--first-deal`` and the same ``--seed`` so that their deals differ. The
+    pooled mean and interval come from each run's count, mean and interval
+    (their sums of squares, exact but for the file's rounding). A level's
+    decision times in both runs are the higher of the two for each percentile
+    (a bound: percentiles do not pool), over both runs' turns. The commands
+    and load averages are kept in order, joined by " ; ".
+    """
+    pairings: dict[tuple[str, int, int], dict[str, Any]] = {}
+    for row in [*earlier["pairings"], *later["pairings"]]:
+        key = (row["preset"], row["level"], row["opponent"])
+        pairings[key] = pooled(pairings[key], row) if key in pairings else row
+    decision_ms = dict(earlier["decision_ms"])
+    for level, times in later["decision_ms"].items():
+        before = decision_ms.get(level)
+        if before is not None:
+            times = {key: max(before[key], times[key]) for key in ("p50", "p99", "max")} | {
+                "turns": before["turns"] + times["turns"]
+            }
+        decision_ms[level] = times
+    return {
+        "command": f"{earlier['command']} ; {later['command']}",
+        "measured_at": later["measured_at"],
+        "load_average": f"{earlier['load_average']} ; {later['load_average']}",
+        "pairings": [pairings[key] for key in sorted(pairings)],
+        "decision_ms": {level: decision_ms[level] for level in sorted(decision_ms)},
+    }
+
+
+def pooled(first: dict[str, Any], second: dict[str, Any]) -> dict[str, Any]:
+    """One pairing's row over the deals of two runs (see ``added_to``)."""
+    count = first["deals"] + second["deals"]
+    row = {**first, "deals": count}
+    for mean_key, half_key, digits in (("win_rate", "interval", 4), ("edge", "edge_interval", 2)):
+        total = squares = 0.0
+        for part in (first, second):
+            n, mean = part["deals"], part[mean_key]
+            sd = part[half_key] * math.sqrt(n) / 1.96 if n > 1 else 0.0
+            total += n * mean
+            squares += (n - 1) * sd * sd + n * mean * mean
+        mean = total / count
+        variance = max(0.0, (squares - count * mean * mean) / (count - 1))
+        row[mean_key] = round(mean, digits)
+        row[half_key] = round(1.96 * math.sqrt(variance / count), digits)
+    return row
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=1000, help="duplicate deals per pairing")
@@ -192,6 +298,20 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--chunk", type=int, default=50, help="deals per work unit")
     parser.add_argument("--seed", default="bench")
+    parser.add_argument(
+        "--first-deal", type=int, default=0, help="the index of the first deal (to extend a run)"
+    )
+    parser.add_argument(
+        "--json-out",
+        metavar="PATH",
+        help="also write the figures as JSON (the format of games/bots/measured_strength.json)",
+    )
+    parser.add_argument(
+        "--json-add",
+        action="store_true",
+        help="with --json-out: add this run's figures to those of the file already there "
+        "(a pairing in both is pooled: give the second run another --first-deal)",
+    )
     args = parser.parse_args(argv)
     started = time.perf_counter()
     tasks = list(tasks_for(args))
@@ -201,8 +321,18 @@ def main(argv: Sequence[str] | None = None) -> None:
             outcomes.append(outcome)
             print(f"\r{done}/{len(tasks)} work units", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
-    print(" ".join(["bench/bots.py", *(argv if argv is not None else sys.argv[1:])]))
+    command = " ".join(["bench/bots.py", *(argv if argv is not None else sys.argv[1:])])
+    print(command)
     print(report(outcomes, time.perf_counter() - started))
+    print(f"load average {' '.join(f'{load:.2f}' for load in os.getloadavg())}")
+    if args.json_out:
+        figures = measured(outcomes, command)
+        if args.json_add and os.path.exists(args.json_out):
+            with open(args.json_out, encoding="utf-8") as earlier:
+                figures = added_to(json.load(earlier), figures)
+        with open(args.json_out, "w", encoding="utf-8") as out:
+            json.dump(figures, out, indent=1)
+            out.write("\n")
 
 
 if __name__ == "__main__":

@@ -8,8 +8,9 @@ The ladder (``BOT_LEVELS``):
    highest-penalty unusable card.
 3. **Careful**: adds card counting, opponent reading, discard safety and
    the timing of a "hand".
-4. **Expert**: determinised search (sampled worlds, rollouts) over the
-   careful bot's candidate turns, within a time budget.
+4. **Expert**: determinised search (sampled worlds, the others' hands read
+   from their play; rollouts) over the careful bot's candidate turns, within
+   a deadline.
 
 Fairness is structural: a bot is handed an ``Observation`` holding the
 engine's ``SeatView`` for its seat and a ``BotMemory`` of the public events

@@ -5,7 +5,8 @@ from the stock or take the discard; which cards to lay and which to throw;
 open now or hold the opening back for a hand), the careful bot's own choice
 first. Then, again and again, it deals a world consistent with everything
 its seat has seen (the other hands, less the cards known to be in them, and
-the stock order, all from the unseen cards), plays each candidate in that
+the stock order, all from the unseen cards; each other hand kept with the
+likelihood its owner's play gives it, see ``reading``), plays each candidate in that
 world and the rest of the deal with a fast greedy policy for every seat
 (optionally the first ``careful_turns`` turns the careful way: closer to how
 the deal really goes on, but each such turn costs about eight fast ones),
@@ -31,9 +32,11 @@ careful policy plays better (see ``bench/careful_weights.py``).
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from games.engine import (
@@ -51,6 +54,7 @@ from .base import Budget, Observation
 from .careful import CarefulBot, HandValue, Knowledge, Values, Weights, careful_lines
 from .fast import fast_play, rollout
 from .planning import Line, accepts, could_meld, lines, may_take
+from .reading import hands_read
 from .world import deal_hidden, imagine, laid_what_it_could
 
 __all__ = ["EXPERT_WEIGHTS", "ExpertBot"]
@@ -61,7 +65,9 @@ Candidate = tuple[Action, ...] | None
 
 DEFAULT_SIMULATIONS = 2_000  # used when the budget sets no cap on rollouts
 DRAW_SHARE = 0.3  # of a turn's time limit, for choosing the draw (see ``_time_for``)
-SAFETY_MARGIN = 0.12  # of the time limit, kept back for the caller and a loaded machine
+# Of the time limit, kept back for the caller and a loaded machine. At 0.12 a turn's p99
+# was 2.04 to 2.06 s under a load average of 7 to 15 (docs/performance.md, "Bots").
+SAFETY_MARGIN = 0.2
 
 # The expert's careful knobs where they differ from careful's own, by ruleset name.
 # polish51: in a regression of 52,557 careful-v-careful decisions (each decision's
@@ -104,7 +110,9 @@ class ExpertBot:
         careful_after_draw: bool = True,
         wary_rollouts: bool = True,
         infer_hands: bool = True,
+        read_discards: bool = True,
         careful_turns: int = 0,
+        win_weight: float = 0.0,
         weights: Weights | None = None,
     ) -> None:
         self.max_candidates = candidates
@@ -115,11 +123,17 @@ class ExpertBot:
         self.careful_after_draw = careful_after_draw
         self.wary_rollouts = wary_rollouts
         self.infer_hands = infer_hands  # deal the others hands their play makes likely
+        self.read_discards = read_discards  # ... their throws and declines too (``reading``)
         self.careful_turns = careful_turns  # rollout turns played the careful way, then fast
+        self.win_weight = win_weight  # points a rollout's win (or loss) counts beyond its score
         self.weights = weights  # None: the ruleset's own (``weights_for``)
         self.last: SearchStats | None = None
 
     def decide(self, obs: Observation, rng: random.Random, budget: Budget) -> list[Action]:
+        with _collector_paused():
+            return self._decide(obs, rng, budget)
+
+    def _decide(self, obs: Observation, rng: random.Random, budget: Budget) -> list[Action]:
         watch = _Stopwatch(budget.clock, _time_for(obs, budget.time_limit_s))
         knowledge = Knowledge.of(obs)
         deal = imagine(obs, rng)
@@ -157,7 +171,9 @@ class ExpertBot:
         alive = list(range(len(candidates)))
         worlds = rollouts = 0
         seat = obs.seat
-        plausible = laid_what_it_could(obs) if self.infer_hands else None
+        plausible = None
+        if self.infer_hands:
+            plausible = hands_read(obs) if self.read_discards else laid_what_it_could(obs)
         watch.lap()  # the time spent finding the candidates is no world's cost
         while len(alive) > 1 and rollouts + len(alive) <= cap:
             # A world is worth dealing only if it can compare the favourite with a challenger.
@@ -177,7 +193,7 @@ class ExpertBot:
                 ended = self.roll_out(played, watch.past)
                 if watch.past():
                     return tallies, worlds, rollouts  # cut short: its outcome means nothing
-                outcome = _outcome(ended, seat)
+                outcome = _outcome(ended, seat, self.win_weight)
                 watch.lap_rollout()
                 rollouts += 1
                 if index == alive[0]:
@@ -358,6 +374,26 @@ class _Stopwatch:
         return elapsed
 
 
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """No cyclic garbage collection during a decision; the collector as it was after it.
+
+    A full collection walks every object of the process (the solver's caches
+    hold tens of thousands) and runs between two of the search's clock
+    checks: measured under a load average of 13 on 2 cores, one took 1.7 s,
+    enough to push a decision past its deadline. The search's own garbage is
+    freed by reference counting (its deals and lines hold no cycles), so
+    nothing piles up in the two seconds.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def _time_for(obs: Observation, limit: float | None) -> float | None:
     """This call's share of the turn's ``limit``, less a safety margin.
 
@@ -417,12 +453,22 @@ def _distinct(candidates: list[tuple[Action, ...]]) -> list[Candidate]:
     return list(dict.fromkeys(candidates))
 
 
-def _outcome(deal: Deal, seat: int) -> float:
-    """The seat's score less the others' average (lower is better)."""
+def _outcome(deal: Deal, seat: int, win_weight: float = 0.0) -> float:
+    """The seat's score less the others' average (lower is better).
+
+    Plus ``win_weight`` for a deal lost, minus it for a deal won (the lowest
+    score): a deal is won by going out, and a large hand lost now and then
+    can be worth fewer points than a win it makes less likely.
+    """
     result = deal.result()
     if result is not None:
         scores = result.scores
     else:  # the rollout was cut short: the cards in hand stand in for the score
         scores = tuple(hand_penalty(deal.hand(s), deal.ruleset) for s in range(deal.num_players))
     others = [score for other, score in enumerate(scores) if other != seat]
-    return scores[seat] - sum(others) / len(others)
+    difference = scores[seat] - sum(others) / len(others)
+    if win_weight:
+        best = min(others)
+        won = -1.0 if scores[seat] < best else 1.0 if scores[seat] > best else 0.0
+        difference += win_weight * won
+    return difference

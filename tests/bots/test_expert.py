@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import random
 import time
 
@@ -275,3 +276,84 @@ def test_weights_given_to_it_replace_the_rulesets_own():
     deal = feeding_position(POLISH51)
     assert favourite(ExpertBot(weights=Weights()), deal) != ["discard 9H"]
     assert ExpertBot(weights=Weights()).weights_for(POLISH51) == Weights()
+
+
+class SlowToFindCandidates(ExpertBot):
+    """An expert whose look at its candidates takes ``seconds`` on ``clock``."""
+
+    def __init__(self, clock: FakeClock, seconds: float) -> None:
+        super().__init__()
+        self.clock = clock
+        self.seconds = seconds
+
+    def candidates(self, deal, knowledge):
+        self.clock.now += self.seconds
+        return super().candidates(deal, knowledge)
+
+
+def test_it_plays_its_favourite_without_a_rollout_when_its_time_went_on_the_candidates(
+    monkeypatch,
+):
+    clock = FakeClock()
+    rollouts_taking(monkeypatch, clock, 0.01)
+    bot = SlowToFindCandidates(clock, 1.9)
+    actions = bot.decide(
+        observe(choice_position()), random.Random(1), Budget(time_limit_s=2.0, clock=clock)
+    )
+    assert bot.last is not None and bot.last.rollouts == 0 and bot.last.chosen == 0
+    assert actions[-1].kind == "discard"
+    assert clock.now == pytest.approx(1.9)
+
+
+def test_a_win_counts_beyond_its_points_only_when_asked():
+    deal = position(
+        SERBIAN, "8H 9H 2C", "2H 3D 5C", table=[(1, "5H 6H 7H")], opened=[0], drawn=True
+    )
+    for action in ExpertBot().decide(observe(deal), random.Random(0), Budget(simulations=5)):
+        deal = deal.apply(action)
+    plain = expert._outcome(deal, 0)
+    assert expert._outcome(deal, 0, win_weight=15.0) == plain - 15.0
+    assert expert._outcome(deal, 1, win_weight=15.0) == expert._outcome(deal, 1) + 15.0
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"read_discards": False}, {"careful_turns": 2}, {"win_weight": 10.0}],
+    ids=["as-it-plays", "without-reading-discards", "careful-rollouts", "counting-wins"],
+)
+def test_every_variant_is_reproducible_with_a_rollout_budget(options):
+    budget = Budget(time_limit_s=None, simulations=24)
+    deal = Deal.new(SERBIAN, 2, dealer=0, rng=random.Random("variants"))
+    first = play_deal(
+        deal,
+        [ExpertBot(**options), CarefulBot()],
+        rngs=[random.Random(3), random.Random(4)],
+        budget=budget,
+    )
+    again = play_deal(
+        deal,
+        [ExpertBot(**options), CarefulBot()],
+        rngs=[random.Random(3), random.Random(4)],
+        budget=budget,
+    )
+    assert first.actions == again.actions
+
+
+@pytest.mark.parametrize("enabled", [True, False], ids=["collector-on", "collector-off"])
+def test_it_searches_with_the_garbage_collector_paused_and_leaves_it_as_it_was(
+    monkeypatch, enabled
+):
+    seen: list[bool] = []
+
+    def watched(deal: Deal, *args: object, **options: object) -> Deal:
+        seen.append(gc.isenabled())
+        return deal
+
+    monkeypatch.setattr(expert, "rollout", watched)
+    (gc.enable if enabled else gc.disable)()
+    try:
+        ExpertBot().decide(observe(choice_position()), random.Random(1), Budget(simulations=8))
+        assert seen and not any(seen)
+        assert gc.isenabled() is enabled
+    finally:
+        gc.enable()
