@@ -20,6 +20,9 @@ Each request of the one-by-one turns is timed on its own as well: those are the 
 moves (the draw and the discard). The ratios are of the sums over the rounds, the
 server's CPU being the web process's, PostgreSQL's backends' and the Redis server's
 (each from the scheduler's own count). The state each mover plans from is read untimed.
+``--counts N`` then plays N more turns each way counting each call's Python function
+calls and SQL statements, and splits PostgreSQL's CPU by statement (the backend's own
+count read around each statement and each commit).
 
 A benchmark, not a test: it asserts nothing.
 """
@@ -40,7 +43,12 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from bench.kit.measure import database_cpu, redis_calls, statements_counted  # noqa: E402
+from bench.kit.measure import (  # noqa: E402
+    database_cpu,
+    database_cpu_by_statement,
+    redis_calls,
+    statements_counted,
+)
 from bench.kit.stack import add_redis_options, production_django  # noqa: E402
 from bench.move_cost import Cost, Table  # noqa: E402
 
@@ -119,8 +127,9 @@ class Counter(Meter):
         from collections import Counter as Tally
 
         statements: Tally[str] = Tally()
+        by_statement: Tally[str] = Tally()
         profile = cProfile.Profile()
-        with statements_counted(statements):
+        with statements_counted(statements), database_cpu_by_statement(by_statement):
             profile.enable()
             result = calls()
             profile.disable()
@@ -129,6 +138,7 @@ class Counter(Meter):
             cost.cpu.append(0.0)
             cost.python_calls += python_calls
             cost.statements.update(statements)
+            cost.database_cpu_by_statement.update(by_statement)
         return result
 
 
@@ -163,6 +173,7 @@ class Way:
             self.turn.redis_commands += step.redis_commands
             self.turn.python_calls += step.python_calls
             self.turn.statements.update(step.statements)
+            self.turn.database_cpu_by_statement.update(step.database_cpu_by_statement)
 
 
 def send(table: Turns, client: Any, action: str, ply: int, way: Way) -> None:
@@ -289,15 +300,22 @@ def report_counts(counted: list[Way], get: Cost, args: argparse.Namespace) -> No
         "function calls (cProfile's count) and SQL statements: what the host's load does not "
         "change"
     )
-    print(f"{'call':<34} {'Python calls':>12} {'x GET':>6} {'SQL':>5}")
+    print(
+        f"{'call':<34} {'Python calls':>12} {'x GET':>6} {'SQL':>5}  PostgreSQL's CPU by "
+        "statement (ms per call; the load changes these)"
+    )
     rows: list[Cost] = []
     for way in counted:
         rows += [cost for cost in (way.draw, way.discard, way.turn) if cost is not None]
     for cost in (*rows, get):
         calls = cost.per_call(cost.python_calls)
+        split = ", ".join(
+            f"{kind} {cost.per_call(ns) / 1e6:.2f}"
+            for kind, ns in cost.database_cpu_by_statement.most_common()
+        )
         print(
             f"{cost.name:<34} {calls:>12.0f} {calls / get.per_call(get.python_calls):>5.2f}x "
-            f"{cost.per_call(sum(cost.statements.values())):>5.2f}"
+            f"{cost.per_call(sum(cost.statements.values())):>5.2f}  {split}"
         )
 
 
@@ -320,7 +338,8 @@ def main() -> None:
         type=int,
         default=0,
         metavar="N",
-        help="then count the Python function calls and SQL statements of N turns each way",
+        help="then count the Python function calls and SQL statements of N turns each way, "
+        "and time PostgreSQL's CPU by statement",
     )
     add_redis_options(parser)
     args = parser.parse_args()
