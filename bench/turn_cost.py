@@ -246,6 +246,7 @@ def run(args: argparse.Namespace, redis_url: str) -> None:
             for _ in range(args.turns):
                 meter.timed([get], lambda: table.clients[0].get("/api/v1/me/vacation"))
     report(every, get, draws, args)
+    report_updates()
     if args.counts:
         counted, counted_get = ways(), Cost(get.name)
         counter = Counter(redis_url, meter.redis_cpu)
@@ -260,6 +261,27 @@ def run(args: argparse.Namespace, redis_url: str) -> None:
 def total(cost: Cost) -> float:
     """The server's CPU per call, ms: the web process, PostgreSQL and Redis."""
     return cost.mean_ms + cost.database_ms + cost.redis_cpu * 1000 / max(len(cost.cpu), 1)
+
+
+def report_updates() -> None:
+    """How many of the game and deal rows' updates were heap-only (no new index entry),
+    and the tables' size: a non-HOT update leaves its old version for vacuum."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_stat_force_next_flush()")
+        cursor.execute(
+            "SELECT relname, n_tup_upd, n_tup_hot_upd, pg_table_size(relid) "
+            "FROM pg_stat_user_tables WHERE relname IN ('games_game', 'games_deal') "
+            "ORDER BY relname DESC"
+        )
+        rows = cursor.fetchall()
+    print(
+        "  updates heap-only (HOT) so far: "
+        + "; ".join(
+            f"{name} {hot} of {updated}, {size // 1024} kB" for name, updated, hot, size in rows
+        )
+    )
 
 
 def report(every: list[Way], get: Cost, draws: int, args: argparse.Namespace) -> None:
