@@ -126,6 +126,8 @@ class Cost:
     redis_commands: int = 0
     redis_cpu: float = 0.0  # seconds of CPU of the Redis server, all calls
     python_calls: int = 0  # Python function calls, all calls (counted by a profiler)
+    # PostgreSQL's CPU by statement kind, nanoseconds, all calls (``turn_cost --counts``)
+    database_cpu_by_statement: Counter[str] = field(default_factory=Counter)
 
     def ms(self, q: float) -> float:
         ordered = sorted(self.cpu)

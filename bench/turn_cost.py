@@ -20,6 +20,9 @@ Each request of the one-by-one turns is timed on its own as well: those are the 
 moves (the draw and the discard). The ratios are of the sums over the rounds, the
 server's CPU being the web process's, PostgreSQL's backends' and the Redis server's
 (each from the scheduler's own count). The state each mover plans from is read untimed.
+``--counts N`` then plays N more turns each way counting each call's Python function
+calls and SQL statements, and splits PostgreSQL's CPU by statement (the backend's own
+count read around each statement and each commit).
 
 A benchmark, not a test: it asserts nothing.
 """
@@ -40,7 +43,12 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from bench.kit.measure import database_cpu, redis_calls, statements_counted  # noqa: E402
+from bench.kit.measure import (  # noqa: E402
+    database_cpu,
+    database_cpu_by_statement,
+    redis_calls,
+    statements_counted,
+)
 from bench.kit.stack import add_redis_options, production_django  # noqa: E402
 from bench.move_cost import Cost, Table  # noqa: E402
 
@@ -119,8 +127,9 @@ class Counter(Meter):
         from collections import Counter as Tally
 
         statements: Tally[str] = Tally()
+        by_statement: Tally[str] = Tally()
         profile = cProfile.Profile()
-        with statements_counted(statements):
+        with statements_counted(statements), database_cpu_by_statement(by_statement):
             profile.enable()
             result = calls()
             profile.disable()
@@ -129,6 +138,7 @@ class Counter(Meter):
             cost.cpu.append(0.0)
             cost.python_calls += python_calls
             cost.statements.update(statements)
+            cost.database_cpu_by_statement.update(by_statement)
         return result
 
 
@@ -163,6 +173,7 @@ class Way:
             self.turn.redis_commands += step.redis_commands
             self.turn.python_calls += step.python_calls
             self.turn.statements.update(step.statements)
+            self.turn.database_cpu_by_statement.update(step.database_cpu_by_statement)
 
 
 def send(table: Turns, client: Any, action: str, ply: int, way: Way) -> None:
@@ -235,6 +246,7 @@ def run(args: argparse.Namespace, redis_url: str) -> None:
             for _ in range(args.turns):
                 meter.timed([get], lambda: table.clients[0].get("/api/v1/me/vacation"))
     report(every, get, draws, args)
+    report_updates()
     if args.counts:
         counted, counted_get = ways(), Cost(get.name)
         counter = Counter(redis_url, meter.redis_cpu)
@@ -249,6 +261,27 @@ def run(args: argparse.Namespace, redis_url: str) -> None:
 def total(cost: Cost) -> float:
     """The server's CPU per call, ms: the web process, PostgreSQL and Redis."""
     return cost.mean_ms + cost.database_ms + cost.redis_cpu * 1000 / max(len(cost.cpu), 1)
+
+
+def report_updates() -> None:
+    """How many of the game and deal rows' updates were heap-only (no new index entry),
+    and the tables' size: a non-HOT update leaves its old version for vacuum."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_stat_force_next_flush()")
+        cursor.execute(
+            "SELECT relname, n_tup_upd, n_tup_hot_upd, pg_table_size(relid) "
+            "FROM pg_stat_user_tables WHERE relname IN ('games_game', 'games_deal') "
+            "ORDER BY relname DESC"
+        )
+        rows = cursor.fetchall()
+    print(
+        "  updates heap-only (HOT) so far: "
+        + "; ".join(
+            f"{name} {hot} of {updated}, {size // 1024} kB" for name, updated, hot, size in rows
+        )
+    )
 
 
 def report(every: list[Way], get: Cost, draws: int, args: argparse.Namespace) -> None:
@@ -289,15 +322,22 @@ def report_counts(counted: list[Way], get: Cost, args: argparse.Namespace) -> No
         "function calls (cProfile's count) and SQL statements: what the host's load does not "
         "change"
     )
-    print(f"{'call':<34} {'Python calls':>12} {'x GET':>6} {'SQL':>5}")
+    print(
+        f"{'call':<34} {'Python calls':>12} {'x GET':>6} {'SQL':>5}  PostgreSQL's CPU by "
+        "statement (ms per call; the load changes these)"
+    )
     rows: list[Cost] = []
     for way in counted:
         rows += [cost for cost in (way.draw, way.discard, way.turn) if cost is not None]
     for cost in (*rows, get):
         calls = cost.per_call(cost.python_calls)
+        split = ", ".join(
+            f"{kind} {cost.per_call(ns) / 1e6:.2f}"
+            for kind, ns in cost.database_cpu_by_statement.most_common()
+        )
         print(
             f"{cost.name:<34} {calls:>12.0f} {calls / get.per_call(get.python_calls):>5.2f}x "
-            f"{cost.per_call(sum(cost.statements.values())):>5.2f}"
+            f"{cost.per_call(sum(cost.statements.values())):>5.2f}  {split}"
         )
 
 
@@ -320,7 +360,8 @@ def main() -> None:
         type=int,
         default=0,
         metavar="N",
-        help="then count the Python function calls and SQL statements of N turns each way",
+        help="then count the Python function calls and SQL statements of N turns each way, "
+        "and time PostgreSQL's CPU by statement",
     )
     add_redis_options(parser)
     args = parser.parse_args()

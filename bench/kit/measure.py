@@ -154,6 +154,48 @@ def statements_counted(into: Counter[str]) -> Iterator[None]:
         yield
 
 
+def statement_kind(sql: str) -> str:
+    """A statement's first word, and whether it locks rows (a move's read does)."""
+    kind = sql.split(None, 1)[0].upper()
+    return f"{kind} ... FOR UPDATE" if "FOR UPDATE" in sql else kind
+
+
+@contextmanager
+def database_cpu_by_statement(into: Counter[str]) -> Iterator[None]:
+    """Add, by statement kind (``statement_kind``), the CPU nanoseconds this process's
+    PostgreSQL backend spent meanwhile in each statement, and in each commit as
+    ``COMMIT`` (the commit is no statement Django executes: it is timed where Django's
+    connection commits). The backend's CPU from its scheduler count, read before and
+    after: what it did for the statement alone, as the server runs one at a time."""
+    from django.db import connection
+    from django.db.backends.base.base import BaseDatabaseWrapper
+
+    def backend_cpu(wrapper: Any) -> int:
+        pid = wrapper.connection.info.backend_pid
+        return int(Path(f"/proc/{pid}/schedstat").read_text().split()[0])
+
+    def timed(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        before = backend_cpu(connection)
+        result = execute(sql, params, many, context)
+        into[statement_kind(sql)] += backend_cpu(connection) - before
+        return result
+
+    plain_commit = BaseDatabaseWrapper._commit
+
+    def commit(wrapper: Any) -> Any:
+        before = backend_cpu(wrapper)
+        result = plain_commit(wrapper)
+        into["COMMIT"] += backend_cpu(wrapper) - before
+        return result
+
+    BaseDatabaseWrapper._commit = commit  # type: ignore[method-assign]
+    try:
+        with connection.execute_wrapper(timed):
+            yield
+    finally:
+        BaseDatabaseWrapper._commit = plain_commit  # type: ignore[method-assign]
+
+
 def redis_calls(url: str) -> int:
     """Commands the Redis server has run so far (``INFO commandstats``, minus INFO)."""
     import redis

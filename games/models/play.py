@@ -137,9 +137,14 @@ class Game(models.Model):
                 name="game_active_next_deal",
                 condition=Q(status="active", next_deal_at__isnull=False),
             ),
-            # The sweep of stalled bot turns.
+            # The sweep of stalled bot turns: the few games where a bot is to move,
+            # whose ``updated_at`` the sweep reads from the rows. Not keyed on
+            # ``updated_at``: every move changes it, and a change to any column an
+            # index names (key or condition) stops PostgreSQL from updating the row
+            # in place of the old one (a heap-only update, which adds no entry to any
+            # of the table's indexes). A draw changes no indexed column now.
             models.Index(
-                fields=["updated_at"],
+                fields=["id"],
                 name="game_bot_to_move",
                 condition=Q(status="active", bot_to_move=True),
             ),
@@ -225,7 +230,8 @@ class Seat(models.Model):
 
 
 class Deal(models.Model):
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="deals")
+    # (No index of its own: the unique (game, number) below leads with it.)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="deals", db_index=False)
     number = models.PositiveSmallIntegerField()  # 1, 2, ... within the match
     dealer = models.PositiveSmallIntegerField()
     # Server-only: the shuffled deck order (top first), the physical id of each deck
@@ -265,7 +271,9 @@ class Deal(models.Model):
 class Move(models.Model):
     """One entry of a game's append-only log, numbered by ``ply`` (1, 2, ...)."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    # (No index of its own: the unique (game, ply) below leads with it. Every move
+    # inserts a row, and each index of the table is one more entry to write.)
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves", db_index=False)
     ply = models.PositiveIntegerField()
     deal = models.ForeignKey(
         Deal, on_delete=models.CASCADE, related_name="moves", null=True, blank=True
