@@ -55,7 +55,7 @@ def _backwards(apps: Any, schema_editor: Any) -> None:
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0019_challenge_rematch_of"),
+        ("games", "0021_deal_review"),
     ]
 
     operations = [
