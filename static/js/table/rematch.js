@@ -8,21 +8,18 @@ import { api } from "../api.js";
 import { $ } from "../dom.js";
 import { gettext, interpolate } from "../i18n.js";
 import { API, GAME, root } from "./page.js";
-import { state } from "./store.js";
+import { state, updateRematch } from "./store.js";
 
 const ME = root.dataset.username;
-let offer = null; // the rematch as the API shows it; null while none was offered
-let shown = false;
-let busy = false;
-let follow = () => {};
 
 // ``followEvents``: subscribes the page's live connection to the account's events.
 export function wireRematch(followEvents) {
-  follow = followEvents;
+  updateRematch({ follow: followEvents });
+  const challenge = () => `/api/v1/challenges/${state.rematch.offer.id}`;
   $("rematch-offer").addEventListener("click", () => act(`${API}/rematch`));
-  $("rematch-accept").addEventListener("click", () => act(`/api/v1/challenges/${offer.id}/accept`));
-  $("rematch-decline").addEventListener("click", () => act(`/api/v1/challenges/${offer.id}/decline`));
-  $("rematch-cancel").addEventListener("click", () => act(`/api/v1/challenges/${offer.id}/cancel`));
+  $("rematch-accept").addEventListener("click", () => act(`${challenge()}/accept`));
+  $("rematch-decline").addEventListener("click", () => act(`${challenge()}/decline`));
+  $("rematch-cancel").addEventListener("click", () => act(`${challenge()}/cancel`));
 }
 
 function isPlayer(view) {
@@ -32,21 +29,22 @@ function isPlayer(view) {
 // A new view of the game: the panel appears once a game of the viewer's is finished.
 export function syncRematch() {
   const view = state.view;
-  if (!view || view.status !== "finished" || !isPlayer(view) || shown) return;
-  shown = true;
+  if (!view || view.status !== "finished" || !isPlayer(view) || state.rematch.shown) return;
+  updateRematch({ shown: true });
   $("rematch-panel").hidden = false;
-  follow();
+  state.rematch.follow();
   reloadRematch();
 }
 
 // The table's poll (no event stream, or a missed frame): read the offer again.
 export async function reloadRematch() {
+  const { shown, busy, offer } = state.rematch;
   if (!shown || busy || (offer && offer.status !== "pending")) return;
   try {
-    offer = await api(`${API}/rematch`);
+    updateRematch({ offer: await api(`${API}/rematch`) });
   } catch (error) {
     if (error.status !== 404) return showError(error);
-    offer = null;
+    updateRematch({ offer: null });
   }
   draw();
 }
@@ -55,23 +53,23 @@ export async function reloadRematch() {
 export function onRematchFrame(frame) {
   const challenge = frame && frame.challenge;
   if (!challenge || challenge.rematch_of !== GAME) return false;
-  if (shown) {
-    offer = challenge;
+  if (state.rematch.shown) {
+    updateRematch({ offer: challenge });
     draw();
   }
   return true;
 }
 
 async function act(path) {
-  if (busy) return;
-  busy = true;
+  if (state.rematch.busy) return;
+  updateRematch({ busy: true });
   showError(null);
   try {
-    offer = await api(path, { method: "POST" });
+    updateRematch({ offer: await api(path, { method: "POST" }) });
   } catch (error) {
     showError(error);
   } finally {
-    busy = false;
+    updateRematch({ busy: false });
   }
   draw();
 }
@@ -106,6 +104,7 @@ function answerRow(name, answer) {
 }
 
 function statusText() {
+  const { offer } = state.rematch;
   if (!offer) return gettext("Play the same table again: everyone at it is asked, the bots accept at once.");
   const by = offer.challenger.display_name;
   if (offer.status === "accepted") return gettext("Everyone accepted: the new game has started.");
@@ -116,6 +115,7 @@ function statusText() {
 }
 
 function draw() {
+  const { offer } = state.rematch;
   const pending = Boolean(offer && offer.status === "pending");
   const mine = offer ? offer.invitees.find((invitee) => invitee.user.username === ME) : null;
   $("rematch-status").textContent = statusText();

@@ -56,6 +56,12 @@ const state = {
     status: null, // the game's status when it was read: a new status reads it again
     loading: false,
   },
+  rematch: {
+    offer: null, // the rematch as the API shows it; null while none was offered
+    shown: false, // the panel is shown (the viewer's game is finished)
+    busy: false, // a request of the panel's is under way
+    follow: () => {}, // subscribes the page's live connection to the account's events
+  },
   activeAt: Date.now(), // when the person last used the page (seen.js)
 };
 
@@ -196,4 +202,8 @@ export function markActive(now) {
 
 export function updateChips(fields) {
   Object.assign(state.chips, fields);
+}
+
+export function updateRematch(fields) {
+  Object.assign(state.rematch, fields);
 }
