@@ -135,8 +135,15 @@ def seats_prefetch() -> Any:
     return Prefetch("seats", queryset=seats_with_players())
 
 
+# Who may open a private table they do not sit at: a moderator (the permission that
+# makes one, accounts.moderation.roles), to judge a report on it from where it happened.
+# They see it as a spectator does: no hand.
+MODERATE = "accounts.resolve_report"
+
+
 def game_get(*, public_id: str, user: User) -> Game:
-    """The game, if ``user`` may see it: public games, and private ones they sit in.
+    """The game, if ``user`` may see it: public games, private ones they sit in, and
+    any to a moderator.
 
     Anything else is ``GameNotFound``, so a private game's existence is not revealed.
     """
@@ -144,7 +151,9 @@ def game_get(*, public_id: str, user: User) -> Game:
     game = rows[0] if rows else None
     if game is not None:
         _with_seats(game, _SEATS_OF_GAME(game.pk))
-    if game is None or (game.is_private and seat_of(game, user) is None):
+    if game is None or (
+        game.is_private and seat_of(game, user) is None and not user.has_perm(MODERATE)
+    ):
         raise GameNotFound(_("no such game"))
     return game
 

@@ -270,3 +270,40 @@ def test_the_moderators_chat_read_and_table_page_carry_no_card_of_any_hand(
     for hand in deal.hands:
         for card in hand:
             assert f'"{card}"' not in page and f">{card}<" not in page
+
+
+def test_a_moderator_opens_a_reported_private_table_as_a_spectator_and_nobody_else_finds_it(
+    user_factory: Callable[..., Any],
+    staff_factory: Callable[..., Any],
+    moderator_client: Client,
+) -> None:
+    ana, ben = user_factory(username="ana"), user_factory(username="ben")
+    game = game_create(owner=ana, preset="serbian", players=2, visibility=Game.Visibility.PRIVATE)
+    game_join(game=game, user=ben, invite_code=game.invite_code)
+    game = game_start(game=game, user=ana)
+    line = chat.post_message(game=game, user=ben, text="you absolute donkey")
+    report = services.report_create(reporter=ana, reported=ben, reason="abuse", chat_message=line)
+
+    page = moderator_client.get(f"/games/{game.public_id}/?report={report.pk}")
+    assert page.status_code == 200
+    assert f'data-mod-chat="/moderation/games/{game.public_id}/chat/"' in page.content.decode()
+    view = moderator_client.get(f"/api/v1/games/{game.public_id}").json()
+    assert view["you"] is None  # a spectator: no seat, no hand
+    assert not list(card_pairs(view.get("hand") or []))
+    deal = current_engine_deal(game)
+    body = page.content.decode()
+    for hand in deal.hands:
+        for card in hand:
+            assert f'"{card}"' not in body and f">{card}<" not in body
+
+    outsiders = (
+        logged_in(user_factory(username="watcher")),
+        logged_in(staff_factory(moderator=False, username="colleague")),
+        Client(),
+    )
+    for outsider in outsiders:
+        # As for a game that does not exist (a visitor is sent to log in for either).
+        unknown = outsider.get("/games/nosuchgame00/").status_code
+        assert outsider.get(f"/games/{game.public_id}/").status_code == unknown
+        assert unknown in (302, 404)
+        assert outsider.get(f"/api/v1/games/{game.public_id}").status_code == 404
