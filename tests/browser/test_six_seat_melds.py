@@ -36,7 +36,7 @@ pytestmark = [
 PASSWORD = "correct-horse-battery-staple"
 NAMES = ["ana", "bob", "cvetan", "dragana", "emil", "fikret"]
 WIDTHS = [360, 768, 1280, 1920]
-# The boxes of what a selector finds, measured at one moment (a redraw between two
+# The boxes of the nodes given, measured at one moment (a redraw between two
 # measurements would replace the nodes).
 BOXES = """nodes => nodes.map((node) => {
   const box = node.getBoundingClientRect();
@@ -132,21 +132,27 @@ def test_many_melds_at_a_table_of_six_never_overlap_at_any_width(
         ana.goto(f"/games/{game.public_id}/")
         expect(ana.page.locator("#melds .meld")).to_have_count(melds_down)
         expect(ana.page.locator("#opponents .seat[data-seat]")).to_have_count(5)
-        # Drawn is not yet laid out: wait (with the browser tests' deadline) for the
-        # melds to take their places before measuring them.
+        # Each measurement finds its nodes and measures them in one script: the table
+        # redraws its melds when the live connection brings news, and a locator's nodes
+        # found before such a redraw measure as empty boxes (detached) after it. Drawn is
+        # not yet laid out: wait (with the browser tests' deadline) for them to show.
+        melds: list[dict[str, float]] = []
         with contextlib.suppress(PlaywrightTimeout):
-            ana.page.wait_for_function(
-                f"() => ({SHOWN_MELD_BOXES})([...document.querySelectorAll('#melds .meld')])"
-                ".length > 0",
+            melds = ana.page.wait_for_function(
+                f"() => {{ const boxes = ({SHOWN_MELD_BOXES})"
+                "([...document.querySelectorAll('#melds .meld')]);"
+                " return boxes.length ? boxes : null; }",
                 timeout=TIMEOUT_MS,
-            )
-        melds = ana.page.locator("#melds .meld").evaluate_all(SHOWN_MELD_BOXES)
+            ).json_value()
         if not melds:
             problems.append(f"{width}px: no meld shows")
         for a, b in combinations(melds, 2):
             if overlap(a, b):
                 problems.append(f"{width}px: melds overlap {a} {b}")
-        others = ana.page.locator("#opponents .seat[data-seat], #me, .pile").evaluate_all(BOXES)
+        others = ana.page.evaluate(
+            f"() => ({BOXES})"
+            "([...document.querySelectorAll('#opponents .seat[data-seat], #me, .pile')])"
+        )
         for meld in melds:
             if meld["x"] < 0 or meld["x"] + meld["width"] > width + 0.5:
                 problems.append(f"{width}px: a meld leaves the screen {meld}")
