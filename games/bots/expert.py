@@ -137,9 +137,10 @@ class ExpertBot:
         watch = _Stopwatch(budget.clock, _time_for(obs, budget.time_limit_s))
         knowledge = Knowledge.of(obs)
         deal = imagine(obs, rng)
-        candidates = self.candidates(deal, knowledge)
-        if len(candidates) == 1:
-            self.last = SearchStats(1, 0, 0)
+        candidates = self.candidates(deal, knowledge, watch.past)
+        if len(candidates) == 1 or watch.past():
+            # Nothing to compare, or no time left to: the careful favourite.
+            self.last = SearchStats(len(candidates), 0, 0)
             return _actions(candidates[0])
         cap = budget.simulations if budget.simulations is not None else DEFAULT_SIMULATIONS
         tallies, worlds, rollouts = self._search(obs, rng, candidates, knowledge, cap, watch)
@@ -172,7 +173,7 @@ class ExpertBot:
         worlds = rollouts = 0
         seat = obs.seat
         plausible = None
-        if self.infer_hands:
+        if self.infer_hands and not watch.past():
             plausible = hands_read(obs) if self.read_discards else laid_what_it_could(obs)
         watch.lap()  # the time spent finding the candidates is no world's cost
         while len(alive) > 1 and rollouts + len(alive) <= cap:
@@ -189,7 +190,9 @@ class ExpertBot:
                 # Checked before every rollout, so that one slow world cannot overrun.
                 if not watch.allows(watch.worst_rollout):
                     return tallies, worlds, rollouts
-                played = self.play(world, candidates[index], knowledge)
+                played = self.play(world, candidates[index], knowledge, watch.past)
+                if watch.past():
+                    return tallies, worlds, rollouts  # a careful turn after a draw ran over
                 ended = self.roll_out(played, watch.past)
                 if watch.past():
                     return tallies, worlds, rollouts  # cut short: its outcome means nothing
@@ -237,8 +240,15 @@ class ExpertBot:
 
     # ------------------------------------------------------------ candidates
 
-    def candidates(self, deal: Deal, knowledge: Knowledge) -> list[Candidate]:
-        """The turns worth searching, the careful bot's favourite first."""
+    def candidates(
+        self, deal: Deal, knowledge: Knowledge, stop: Callable[[], bool] | None = None
+    ) -> list[Candidate]:
+        """The turns worth searching, the careful bot's favourite first.
+
+        ``stop`` is the decision's clock: once it says so, the careful lines
+        are the ones found so far (``careful_lines``), the best of those is the
+        favourite, and no line holding the opening back is looked for.
+        """
         weights = self.weights_for(deal.ruleset)
         values = Values(knowledge, weights)
         if not deal.drawn:
@@ -247,7 +257,7 @@ class ExpertBot:
             top = deal.discard_top
             assert top is not None
             taken = deal.apply(TakeDiscard())
-            found = careful_lines(taken, knowledge, weights, values)
+            found = careful_lines(taken, knowledge, weights, values, stop)
             must_return = taken.must_return
             usable = [
                 scored.line
@@ -257,21 +267,19 @@ class ExpertBot:
             if not usable or not _uses(usable[0], top, values.of(deal)):
                 return [None]  # a take that does not use the card is no plan worth a search
             take: Candidate = (TakeDiscard(), *usable[0].actions)
-            if CarefulBot(weights).should_take(deal, knowledge):
+            if CarefulBot(weights).should_take(deal, knowledge, stop):
                 return [take, None]
             return [None, take]
-        found = careful_lines(deal, knowledge, weights, values)
+        found = careful_lines(deal, knowledge, weights, values, stop)
         if found and found[0].line.goes_out:
             return [found[0].line.actions]
         chosen: list[Line] = [scored.line for scored in found[: self.max_candidates]]
-        hold = self._hold_line(deal, chosen, knowledge, values)
+        hold = None if stop is not None and stop() else self._hold_line(deal, chosen, values)
         if hold is not None:
             chosen.append(hold)
         return _distinct([line.actions for line in chosen])
 
-    def _hold_line(
-        self, deal: Deal, chosen: Sequence[Line], knowledge: Knowledge, values: Values
-    ) -> Line | None:
+    def _hold_line(self, deal: Deal, chosen: Sequence[Line], values: Values) -> Line | None:
         """Where a hand pays extra, the best line that keeps a ready opening back."""
         ruleset = deal.ruleset
         if deal.has_opened(deal.to_move) or not any(line.opens for line in chosen):
@@ -287,13 +295,23 @@ class ExpertBot:
 
     # ------------------------------------------------------------ simulation
 
-    def play(self, world: Deal, candidate: Candidate, knowledge: Knowledge) -> Deal:
-        """``world`` after the candidate turn (a stock draw is followed by careful play)."""
+    def play(
+        self,
+        world: Deal,
+        candidate: Candidate,
+        knowledge: Knowledge,
+        stop: Callable[[], bool] | None = None,
+    ) -> Deal:
+        """``world`` after the candidate turn (a stock draw is followed by careful play).
+
+        ``stop`` bounds the careful play after a stock draw (``careful_lines``).
+        """
         if candidate is None:
             world = world.apply(DrawStock())
             if not self.careful_after_draw:
                 return fast_play(world, wary=self.wary_rollouts)
-            found = careful_lines(world, knowledge, self.weights_for(world.ruleset))
+            weights = self.weights_for(world.ruleset)
+            found = careful_lines(world, knowledge, weights, stop=stop)
             candidate = found[0].line.actions
         for action in candidate:
             world = world.apply(action)
