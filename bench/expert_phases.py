@@ -88,17 +88,23 @@ class TimedExpert(ExpertBot):
         return self._timed("rollouts", lambda: super(TimedExpert, self).roll_out(deal, stop))
 
 
+_PLAIN = {name: getattr(expert_module, name) for name in ("imagine", "hands_read")}
+
+
+def _timing_helpers(expert: TimedExpert) -> None:
+    """The module's own helpers, timed into ``expert``'s phases (in this worker process)."""
+    for name, phase in (("imagine", "imagine"), ("hands_read", "reading")):
+
+        def timed(*args: Any, _plain: Any = _PLAIN[name], _phase: str = phase, **kw: Any) -> Any:
+            return expert._timed(_phase, lambda: _plain(*args, **kw))
+
+        setattr(expert_module, name, timed)
+
+
 def run(job: tuple[str, int, str, float]) -> list[dict[str, float]]:
     preset, index, seed, limit = job
     expert = TimedExpert()
-    # The module's own helpers, timed in this worker process only.
-    for name, phase in (("imagine", "imagine"), ("hands_read", "reading")):
-        plain = getattr(expert_module, name)
-
-        def timed(*args: Any, _plain: Any = plain, _phase: str = phase, **kwargs: Any) -> Any:
-            return expert._timed(_phase, lambda: _plain(*args, **kwargs))
-
-        setattr(expert_module, name, timed)
+    _timing_helpers(expert)
     budget = Budget(time_limit_s=limit)
     base = dealt(preset, index, seed)
     for expert_seat in (0, 1):

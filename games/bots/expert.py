@@ -19,9 +19,13 @@ difference): rollouts are noisy, and the careful choice is a good prior.
 It stops at ``budget.simulations`` rollouts or at its share of
 ``budget.time_limit_s``, whichever comes first. The time limit is for the
 whole turn: choosing the draw gets ``DRAW_SHARE`` of it, and each call keeps
-``SAFETY_MARGIN`` back. Before every rollout it checks that the slowest
-rollout seen so far still fits (a loaded machine makes them slower), and a
-rollout that runs past the deadline is cut short and not counted.
+``SAFETY_MARGIN`` back. Every phase keeps to that deadline: finding the
+candidates stops trying careful lines once it has passed (the favourite is
+then the best line found so far, played without a search), as does the
+careful turn after a stock draw inside a world; before every rollout it
+checks that the slowest rollout seen so far still fits (a loaded machine
+makes them slower), and a rollout that runs past the deadline is cut short
+and not counted.
 
 The careful knobs it searches with (``Weights``) are its own per ruleset
 (``EXPERT_WEIGHTS``) unless given. In polish51 it drops careful's discard
@@ -130,11 +134,17 @@ class ExpertBot:
         self.last: SearchStats | None = None
 
     def decide(self, obs: Observation, rng: random.Random, budget: Budget) -> list[Action]:
-        with _collector_paused():
-            return self._decide(obs, rng, budget)
+        with _collector_paused() as collect_young:
+            return self._decide(obs, rng, budget, collect_young)
 
-    def _decide(self, obs: Observation, rng: random.Random, budget: Budget) -> list[Action]:
-        watch = _Stopwatch(budget.clock, _time_for(obs, budget.time_limit_s))
+    def _decide(
+        self,
+        obs: Observation,
+        rng: random.Random,
+        budget: Budget,
+        collect_young: Callable[[], None] = lambda: None,
+    ) -> list[Action]:
+        watch = _Stopwatch(budget.clock, _time_for(obs, budget.time_limit_s), collect_young)
         knowledge = Knowledge.of(obs)
         deal = imagine(obs, rng)
         candidates = self.candidates(deal, knowledge, watch.past)
@@ -188,6 +198,7 @@ class ExpertBot:
             favourite = 0.0
             for index in alive:
                 # Checked before every rollout, so that one slow world cannot overrun.
+                watch.tidy()  # before the clock check, so that it sees the cost
                 if not watch.allows(watch.worst_rollout):
                     return tallies, worlds, rollouts
                 played = self.play(world, candidates[index], knowledge, watch.past)
@@ -366,8 +377,14 @@ class _Stopwatch:
     even the slowest step seen so far would still fit.
     """
 
-    def __init__(self, clock: Callable[[], float], limit: float | None) -> None:
+    def __init__(
+        self,
+        clock: Callable[[], float],
+        limit: float | None,
+        tidy: Callable[[], None] = lambda: None,
+    ) -> None:
         self.clock = clock
+        self.tidy = tidy  # the paused collector's young generation, collected when due
         self.mark = clock()
         self.deadline = None if limit is None else self.mark + limit
         self.worst_world = 0.0
@@ -393,23 +410,54 @@ class _Stopwatch:
 
 
 @contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """No cyclic garbage collection during a decision; the collector as it was after it.
+def _collector_paused() -> Iterator[Callable[[], None]]:
+    """No automatic garbage collection during a decision; the collector as it was after it.
 
     A full collection walks every object of the process (the solver's caches
     hold tens of thousands) and runs between two of the search's clock
     checks: measured under a load average of 13 on 2 cores, one took 1.7 s,
-    enough to push a decision past its deadline. The search's own garbage is
-    freed by reference counting (its deals and lines hold no cycles), so
-    nothing piles up in the two seconds.
+    enough to push a decision past its deadline. The search's deals and lines
+    hold no cycles, but every solver call leaves one (its recursive closure):
+    a 2 s decision left 167,000 such objects, and the young-generation
+    collection that freed them when the collector came back on took 70 to
+    190 ms after the deadline (``bench/expert_phases.py``). So the search
+    collects the young generation itself while it runs, in small steps
+    whose cost its clock sees (``_collect_young_garbage``, which it yields;
+    a process that runs without the collector gets one that does nothing).
     """
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        yield
+        yield _collect_young_garbage if was_enabled else _no_collection
     finally:
         if was_enabled:
             gc.enable()
+
+
+# Young objects (allocations less frees of objects the collector tracks) after which the
+# search collects the youngest generation. The solver's garbage is some 30 objects a call
+# and a decision makes thousands of calls; 120,000 young objects took 130 to 190 ms to
+# collect on the loaded machine, so one step at this size costs 10 to 20 ms.
+YOUNG_GARBAGE_STEP = 15_000
+
+
+def _collect_young_garbage() -> None:
+    """Collect the youngest generation if the paused collector let much pile up.
+
+    The young generation is cheap to walk, unlike a full collection. Each such
+    step counts towards the middle one, which is collected here too once the
+    collector's own threshold says so: left for the collector, it came when the
+    decision ended and took up to 210 ms.
+    """
+    young, middle, _old = gc.get_count()
+    if middle >= gc.get_threshold()[1]:
+        gc.collect(1)
+    elif young > YOUNG_GARBAGE_STEP:
+        gc.collect(0)
+
+
+def _no_collection() -> None:
+    pass
 
 
 def _time_for(obs: Observation, limit: float | None) -> float | None:

@@ -146,3 +146,22 @@ def test_without_a_time_limit_the_clock_never_cuts_the_candidates_short(monkeypa
     )
     assert bot.last is not None and plain.last is not None
     assert bot.last.candidates == plain.last.candidates > 1
+
+
+@pytest.mark.parametrize("enabled", [True, False], ids=["collector-on", "collector-off"])
+def test_the_search_collects_its_young_garbage_between_rollouts_only_if_the_process_does(
+    monkeypatch, enabled
+):
+    # Every solver call leaves a cycle: left to the end of the decision, their collection
+    # ran past the deadline. With the collector on, the search collects them in small steps.
+    collected: list[int] = []
+    monkeypatch.setattr(expert, "YOUNG_GARBAGE_STEP", -1)  # every check finds it due
+    monkeypatch.setattr(expert.gc, "collect", lambda generation=2: collected.append(generation))
+    (expert.gc.enable if enabled else expert.gc.disable)()
+    try:
+        ExpertBot().decide(observe(choice_position()), random.Random(1), Budget(simulations=8))
+        assert expert.gc.isenabled() is enabled
+    finally:
+        expert.gc.enable()
+    assert bool(collected) is enabled
+    assert set(collected) <= {0, 1}  # never a full collection
