@@ -285,12 +285,18 @@ class ExpertBot:
         if found and found[0].line.goes_out:
             return [found[0].line.actions]
         chosen: list[Line] = [scored.line for scored in found[: self.max_candidates]]
-        hold = None if stop is not None and stop() else self._hold_line(deal, chosen, values)
+        hold = None if stop is not None and stop() else self._hold_line(deal, chosen, values, stop)
         if hold is not None:
             chosen.append(hold)
         return _distinct([line.actions for line in chosen])
 
-    def _hold_line(self, deal: Deal, chosen: Sequence[Line], values: Values) -> Line | None:
+    def _hold_line(
+        self,
+        deal: Deal,
+        chosen: Sequence[Line],
+        values: Values,
+        stop: Callable[[], bool] | None = None,
+    ) -> Line | None:
         """Where a hand pays extra, the best line that keeps a ready opening back."""
         ruleset = deal.ruleset
         if deal.has_opened(deal.to_move) or not any(line.opens for line in chosen):
@@ -298,7 +304,7 @@ class ExpertBot:
         normal, dry = ruleset.normal_close, ruleset.dry_hand_close
         if dry.winner >= normal.winner and dry.multiplier <= normal.multiplier and not dry.bonus:
             return None
-        held = lines(deal, open_now=False)
+        held = lines(deal, open_now=False, stop=stop)
         if not held:
             return None
         value = values.of(deal)
