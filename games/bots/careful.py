@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from games.engine import (
@@ -302,7 +302,10 @@ class CarefulBot:
 
     # ------------------------------------------------------------ drawing
 
-    def should_take(self, deal: Deal, knowledge: Knowledge) -> bool:
+    def should_take(
+        self, deal: Deal, knowledge: Knowledge, stop: Callable[[], bool] | None = None
+    ) -> bool:
+        """Take the top discard rather than draw? (``stop``: see ``careful_lines``.)"""
         if not may_take(deal):
             return False
         top = deal.discard_top
@@ -318,7 +321,7 @@ class CarefulBot:
         if not must_open and top in values.of(deal).dead([*hand, top])[1]:
             return False  # the card would not even meld: not worth a look
         taken = deal.apply(TakeDiscard())
-        found = careful_lines(taken, knowledge, self.weights, values)
+        found = careful_lines(taken, knowledge, self.weights, values, stop)
         if not found:
             return False
         best = found[0]
@@ -386,20 +389,31 @@ class Values:
 
 
 def careful_lines(
-    deal: Deal, knowledge: Knowledge, weights: Weights, values: Values | None = None
+    deal: Deal,
+    knowledge: Knowledge,
+    weights: Weights,
+    values: Values | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> list[Scored]:
     """Every way to end the turn the careful bot considers, best first.
 
     Each lays what it can (or, when timing says so, holds the opening back)
     and is scored by the hand it keeps (deadwood less the live cards' promise),
     plus the danger of its discard.
+
+    ``stop`` (a searching bot's clock) bounds the work: once it says so, no
+    more discards are tried, no holding lines are looked for and no more of
+    the shortlist is scored in full, and the lines scored so far are returned
+    (at least one, if the turn can end). Never asked without a deadline, so
+    the answer is then the same as without it.
     """
     if values is None:
         values = Values(knowledge, weights)
     seat = deal.to_move
     ruleset = deal.ruleset
-    candidates = [(line, 0.0) for line in lines(deal)]
-    if weights.hold_for_hand and not deal.has_opened(seat):
+    candidates = [(line, 0.0) for line in lines(deal, stop=stop)]
+    stopped = stop is not None and stop()
+    if weights.hold_for_hand and not deal.has_opened(seat) and not stopped:
         candidates += _holding_lines(deal, knowledge, weights, values, [c for c, _ in candidates])
     finished: list[Scored] = []
     rough: list[tuple[float, Line, float]] = []
@@ -417,6 +431,8 @@ def careful_lines(
     rough.sort(key=lambda item: (item[0], -card_penalty(item[1].discard, ruleset)))
     scored = list(finished)
     for points, line, _adjust in rough[: weights.shortlist]:
+        if len(scored) > len(finished) and stop is not None and stop():
+            break  # the lines not scored in full were the roughly worse ones
         gain = values.of(line.before_discard).draw_gain(line.left)
         scored.append(Scored(line, points - knowledge.horizon(weights) * gain))
     scored.sort(key=lambda s: (s.score, -card_penalty(s.line.discard, ruleset)))

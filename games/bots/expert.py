@@ -19,9 +19,13 @@ difference): rollouts are noisy, and the careful choice is a good prior.
 It stops at ``budget.simulations`` rollouts or at its share of
 ``budget.time_limit_s``, whichever comes first. The time limit is for the
 whole turn: choosing the draw gets ``DRAW_SHARE`` of it, and each call keeps
-``SAFETY_MARGIN`` back. Before every rollout it checks that the slowest
-rollout seen so far still fits (a loaded machine makes them slower), and a
-rollout that runs past the deadline is cut short and not counted.
+``SAFETY_MARGIN`` back. Every phase keeps to that deadline: finding the
+candidates stops trying careful lines once it has passed (the favourite is
+then the best line found so far, played without a search), as does the
+careful turn after a stock draw inside a world; before every rollout it
+checks that the slowest rollout seen so far still fits (a loaded machine
+makes them slower), and a rollout that runs past the deadline is cut short
+and not counted.
 
 The careful knobs it searches with (``Weights``) are its own per ruleset
 (``EXPERT_WEIGHTS``) unless given. In polish51 it drops careful's discard
@@ -130,16 +134,23 @@ class ExpertBot:
         self.last: SearchStats | None = None
 
     def decide(self, obs: Observation, rng: random.Random, budget: Budget) -> list[Action]:
-        with _collector_paused():
-            return self._decide(obs, rng, budget)
+        with _collector_paused() as collect_young:
+            return self._decide(obs, rng, budget, collect_young)
 
-    def _decide(self, obs: Observation, rng: random.Random, budget: Budget) -> list[Action]:
-        watch = _Stopwatch(budget.clock, _time_for(obs, budget.time_limit_s))
+    def _decide(
+        self,
+        obs: Observation,
+        rng: random.Random,
+        budget: Budget,
+        collect_young: Callable[[], None] = lambda: None,
+    ) -> list[Action]:
+        watch = _Stopwatch(budget.clock, _time_for(obs, budget.time_limit_s), collect_young)
         knowledge = Knowledge.of(obs)
         deal = imagine(obs, rng)
-        candidates = self.candidates(deal, knowledge)
-        if len(candidates) == 1:
-            self.last = SearchStats(1, 0, 0)
+        candidates = self.candidates(deal, knowledge, watch.past)
+        if len(candidates) == 1 or watch.past():
+            # Nothing to compare, or no time left to: the careful favourite.
+            self.last = SearchStats(len(candidates), 0, 0)
             return _actions(candidates[0])
         cap = budget.simulations if budget.simulations is not None else DEFAULT_SIMULATIONS
         tallies, worlds, rollouts = self._search(obs, rng, candidates, knowledge, cap, watch)
@@ -172,7 +183,7 @@ class ExpertBot:
         worlds = rollouts = 0
         seat = obs.seat
         plausible = None
-        if self.infer_hands:
+        if self.infer_hands and not watch.past():
             plausible = hands_read(obs) if self.read_discards else laid_what_it_could(obs)
         watch.lap()  # the time spent finding the candidates is no world's cost
         while len(alive) > 1 and rollouts + len(alive) <= cap:
@@ -187,9 +198,12 @@ class ExpertBot:
             favourite = 0.0
             for index in alive:
                 # Checked before every rollout, so that one slow world cannot overrun.
+                watch.tidy()  # before the clock check, so that it sees the cost
                 if not watch.allows(watch.worst_rollout):
                     return tallies, worlds, rollouts
-                played = self.play(world, candidates[index], knowledge)
+                played = self.play(world, candidates[index], knowledge, watch.past)
+                if watch.past():
+                    return tallies, worlds, rollouts  # a careful turn after a draw ran over
                 ended = self.roll_out(played, watch.past)
                 if watch.past():
                     return tallies, worlds, rollouts  # cut short: its outcome means nothing
@@ -237,8 +251,15 @@ class ExpertBot:
 
     # ------------------------------------------------------------ candidates
 
-    def candidates(self, deal: Deal, knowledge: Knowledge) -> list[Candidate]:
-        """The turns worth searching, the careful bot's favourite first."""
+    def candidates(
+        self, deal: Deal, knowledge: Knowledge, stop: Callable[[], bool] | None = None
+    ) -> list[Candidate]:
+        """The turns worth searching, the careful bot's favourite first.
+
+        ``stop`` is the decision's clock: once it says so, the careful lines
+        are the ones found so far (``careful_lines``), the best of those is the
+        favourite, and no line holding the opening back is looked for.
+        """
         weights = self.weights_for(deal.ruleset)
         values = Values(knowledge, weights)
         if not deal.drawn:
@@ -247,7 +268,7 @@ class ExpertBot:
             top = deal.discard_top
             assert top is not None
             taken = deal.apply(TakeDiscard())
-            found = careful_lines(taken, knowledge, weights, values)
+            found = careful_lines(taken, knowledge, weights, values, stop)
             must_return = taken.must_return
             usable = [
                 scored.line
@@ -257,20 +278,24 @@ class ExpertBot:
             if not usable or not _uses(usable[0], top, values.of(deal)):
                 return [None]  # a take that does not use the card is no plan worth a search
             take: Candidate = (TakeDiscard(), *usable[0].actions)
-            if CarefulBot(weights).should_take(deal, knowledge):
+            if CarefulBot(weights).should_take(deal, knowledge, stop):
                 return [take, None]
             return [None, take]
-        found = careful_lines(deal, knowledge, weights, values)
+        found = careful_lines(deal, knowledge, weights, values, stop)
         if found and found[0].line.goes_out:
             return [found[0].line.actions]
         chosen: list[Line] = [scored.line for scored in found[: self.max_candidates]]
-        hold = self._hold_line(deal, chosen, knowledge, values)
+        hold = None if stop is not None and stop() else self._hold_line(deal, chosen, values, stop)
         if hold is not None:
             chosen.append(hold)
         return _distinct([line.actions for line in chosen])
 
     def _hold_line(
-        self, deal: Deal, chosen: Sequence[Line], knowledge: Knowledge, values: Values
+        self,
+        deal: Deal,
+        chosen: Sequence[Line],
+        values: Values,
+        stop: Callable[[], bool] | None = None,
     ) -> Line | None:
         """Where a hand pays extra, the best line that keeps a ready opening back."""
         ruleset = deal.ruleset
@@ -279,7 +304,7 @@ class ExpertBot:
         normal, dry = ruleset.normal_close, ruleset.dry_hand_close
         if dry.winner >= normal.winner and dry.multiplier <= normal.multiplier and not dry.bonus:
             return None
-        held = lines(deal, open_now=False)
+        held = lines(deal, open_now=False, stop=stop)
         if not held:
             return None
         value = values.of(deal)
@@ -287,13 +312,23 @@ class ExpertBot:
 
     # ------------------------------------------------------------ simulation
 
-    def play(self, world: Deal, candidate: Candidate, knowledge: Knowledge) -> Deal:
-        """``world`` after the candidate turn (a stock draw is followed by careful play)."""
+    def play(
+        self,
+        world: Deal,
+        candidate: Candidate,
+        knowledge: Knowledge,
+        stop: Callable[[], bool] | None = None,
+    ) -> Deal:
+        """``world`` after the candidate turn (a stock draw is followed by careful play).
+
+        ``stop`` bounds the careful play after a stock draw (``careful_lines``).
+        """
         if candidate is None:
             world = world.apply(DrawStock())
             if not self.careful_after_draw:
                 return fast_play(world, wary=self.wary_rollouts)
-            found = careful_lines(world, knowledge, self.weights_for(world.ruleset))
+            weights = self.weights_for(world.ruleset)
+            found = careful_lines(world, knowledge, weights, stop=stop)
             candidate = found[0].line.actions
         for action in candidate:
             world = world.apply(action)
@@ -348,8 +383,14 @@ class _Stopwatch:
     even the slowest step seen so far would still fit.
     """
 
-    def __init__(self, clock: Callable[[], float], limit: float | None) -> None:
+    def __init__(
+        self,
+        clock: Callable[[], float],
+        limit: float | None,
+        tidy: Callable[[], None] = lambda: None,
+    ) -> None:
         self.clock = clock
+        self.tidy = tidy  # the paused collector's young generation, collected when due
         self.mark = clock()
         self.deadline = None if limit is None else self.mark + limit
         self.worst_world = 0.0
@@ -375,23 +416,54 @@ class _Stopwatch:
 
 
 @contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """No cyclic garbage collection during a decision; the collector as it was after it.
+def _collector_paused() -> Iterator[Callable[[], None]]:
+    """No automatic garbage collection during a decision; the collector as it was after it.
 
     A full collection walks every object of the process (the solver's caches
     hold tens of thousands) and runs between two of the search's clock
     checks: measured under a load average of 13 on 2 cores, one took 1.7 s,
-    enough to push a decision past its deadline. The search's own garbage is
-    freed by reference counting (its deals and lines hold no cycles), so
-    nothing piles up in the two seconds.
+    enough to push a decision past its deadline. The search's deals and lines
+    hold no cycles, but every solver call leaves one (its recursive closure):
+    a 2 s decision left 167,000 such objects, and the young-generation
+    collection that freed them when the collector came back on took 70 to
+    190 ms after the deadline (``bench/expert_phases.py``). So the search
+    collects the young generation itself while it runs, in small steps
+    whose cost its clock sees (``_collect_young_garbage``, which it yields;
+    a process that runs without the collector gets one that does nothing).
     """
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        yield
+        yield _collect_young_garbage if was_enabled else _no_collection
     finally:
         if was_enabled:
             gc.enable()
+
+
+# Young objects (allocations less frees of objects the collector tracks) after which the
+# search collects the youngest generation. The solver's garbage is some 30 objects a call
+# and a decision makes thousands of calls; 120,000 young objects took 130 to 190 ms to
+# collect on the loaded machine, so one step at this size costs 10 to 20 ms.
+YOUNG_GARBAGE_STEP = 15_000
+
+
+def _collect_young_garbage() -> None:
+    """Collect the youngest generation if the paused collector let much pile up.
+
+    The young generation is cheap to walk, unlike a full collection. Each such
+    step counts towards the middle one, which is collected here too once the
+    collector's own threshold says so: left for the collector, it came when the
+    decision ended and took up to 210 ms.
+    """
+    young, middle, _old = gc.get_count()
+    if middle >= gc.get_threshold()[1]:
+        gc.collect(1)
+    elif young > YOUNG_GARBAGE_STEP:
+        gc.collect(0)
+
+
+def _no_collection() -> None:
+    pass
 
 
 def _time_for(obs: Observation, limit: float | None) -> float | None:

@@ -9,7 +9,7 @@ inside the expert's search.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from games.engine import (
@@ -321,8 +321,20 @@ def line_for(
     )
 
 
-def lines(deal: Deal, discards: Iterable[Card] | None = None, **lay_options: bool) -> list[Line]:
-    """One line per distinct discard (all cards of the hand unless ``discards`` is given)."""
+def lines(
+    deal: Deal,
+    discards: Iterable[Card] | None = None,
+    *,
+    stop: Callable[[], bool] | None = None,
+    **lay_options: bool,
+) -> list[Line]:
+    """One line per distinct discard (all cards of the hand unless ``discards`` is given).
+
+    ``stop`` is asked after each line found: once it says so, the lines found
+    so far are all (at least one, if the hand has a legal discard). Each line
+    solves the hand again, and a searching bot out of time needs an answer
+    more than every discard's.
+    """
     seat = deal.to_move
     choices = dict.fromkeys(deal.hand(seat) if discards is None else discards)
     best_of_more = None
@@ -333,6 +345,8 @@ def lines(deal: Deal, discards: Iterable[Card] | None = None, **lay_options: boo
         line = line_for(deal, card, best_of_more=best_of_more, **lay_options)
         if line is not None:
             found.append(line)
+            if stop is not None and stop():
+                break
     return found
 
 

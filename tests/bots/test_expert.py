@@ -34,11 +34,13 @@ def test_it_stops_at_its_time_limit_on_a_given_clock():
     def clock() -> float:  # every reading is one second later
         return float(next(ticks))
 
+    # Every bounded step (a careful line, a world, a rollout) reads the clock at least once.
     bot = ExpertBot()
-    budget = Budget(time_limit_s=5.0, simulations=None, clock=clock)
+    budget = Budget(time_limit_s=80.0, simulations=None, clock=clock)
     bot.decide(observe(choice_position()), random.Random(1), budget)
     assert bot.last is not None
     assert 1 <= bot.last.worlds <= 6
+    assert next(ticks) <= 80
 
 
 class FakeClock:
@@ -286,9 +288,9 @@ class SlowToFindCandidates(ExpertBot):
         self.clock = clock
         self.seconds = seconds
 
-    def candidates(self, deal, knowledge):
+    def candidates(self, deal, knowledge, stop=None):
         self.clock.now += self.seconds
-        return super().candidates(deal, knowledge)
+        return super().candidates(deal, knowledge, stop)
 
 
 def test_it_plays_its_favourite_without_a_rollout_when_its_time_went_on_the_candidates(
