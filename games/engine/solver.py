@@ -334,7 +334,7 @@ class _Search:
         self.by_low = by_low
         self.exact: dict[int, int] = {}
         self.upper: dict[int, int] = {}
-        self.solve = self._solver(hand.jokers)
+        self.solve, self.release = self._solver(hand.jokers)
 
     def loss(self, candidate: _Candidate) -> int:
         return candidate.share + candidate.jokers * self.joker_share - candidate.weight
@@ -352,8 +352,13 @@ class _Search:
         """Fail-soft best weight of a state (exact when above ``floor``)."""
         return self.solve(mask, jokers, floor, self.bound(mask, jokers)) if mask else 0
 
-    def _solver(self, hand_jokers: int) -> Callable[[int, int, int, int], int]:
-        """The search itself: one closure over locals, the hot loop of the engine."""
+    def _solver(
+        self, hand_jokers: int
+    ) -> tuple[Callable[[int, int, int, int], int], Callable[[], None]]:
+        """The search itself: one closure over locals, the hot loop of the engine; and
+        what ends it. The closure calls itself through its own cell, a reference cycle
+        that would keep it and its tables until the cyclic collector runs (a bot's
+        decision makes thousands of searches): ``release`` empties that cell."""
         exact_memo = self.exact
         upper_memo = self.upper
         twins = self.twins
@@ -415,7 +420,11 @@ class _Search:
                 upper_memo[key] = result
             return result
 
-        return solve
+        def release() -> None:
+            nonlocal solve
+            del solve
+
+        return solve, release
 
     def value(self, mask: int, jokers: int) -> int:
         """The exact best weight of a state.
@@ -597,11 +606,14 @@ def _solve(hand: _Hand, ruleset: Ruleset, objective: Objective) -> list[_Candida
         return []
     share = _scoring(ruleset, objective).share
     search = _Search(hand, candidates, [share[code] for code in hand.slots], joker_share)
-    groups = _groups(hand, search.by_low)
-    chosen: list[_Candidate] = []
-    for group, jokers in zip(groups, _joker_budgets(search, groups, hand.jokers), strict=True):
-        chosen.extend(search.path(group.mask, jokers))
-    return chosen
+    try:
+        groups = _groups(hand, search.by_low)
+        chosen: list[_Candidate] = []
+        for group, jokers in zip(groups, _joker_budgets(search, groups, hand.jokers), strict=True):
+            chosen.extend(search.path(group.mask, jokers))
+        return chosen
+    finally:
+        search.release()
 
 
 def _to_meld(candidate: _Candidate, ruleset: Ruleset) -> Meld:
