@@ -98,7 +98,9 @@ async def test_visitors_are_let_in_when_redis_cannot_count_them(
 ) -> None:
     """The cap protects the servers; a Redis outage must not lock every visitor out."""
     settings.WS_MAX_WATCHERS_PER_ADDRESS = 1
-    nowhere = redis.Redis(host="127.0.0.1", port=1, socket_connect_timeout=1)
+    # Made as the site makes its client (from a URL): built from host and port, redis-py
+    # retries a refused connection with backoff, 4 to 5 s a call, past the test's wait.
+    nowhere = redis.Redis.from_url("redis://127.0.0.1:1/0", socket_connect_timeout=1)
     monkeypatch.setattr(limits, "_redis", lambda url: nowhere)
     clients = [visitor("203.0.113.5") for _ in range(3)]
 
