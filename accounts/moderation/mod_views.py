@@ -315,40 +315,37 @@ def _warn(moderator: User, user: User, form: Any, data: dict[str, Any], report: 
     return _("%(user)s is warned; they will read it at their next page.") % {"user": user}
 
 
-def _mute(moderator: User, user: User, form: Any, data: dict[str, Any], report: Any) -> str:
-    mute = services.mute_create(
-        user=user,
-        moderator=moderator,
-        reason=data["reason"],
-        preset=data["preset"],
-        ends_at=form.ends_at(),
-        report=report,
-        game=data["game"],
-    )
-    assert mute.ends_at is not None  # a mute always ends
-    return _("%(user)s is muted in chat until %(until)s (%(zone)s).") % {
-        "zone": formats.zone_name(),
-        "user": user,
-        "until": formats.moment(mute.ends_at),
-    }
+def _until(create: Callable[..., Sanction], said: Promise) -> Callable[..., str]:
+    """A sanction that always ends (a mute, a playban), and what the moderator reads."""
+
+    def act(moderator: User, user: User, form: Any, data: dict[str, Any], report: Any) -> str:
+        sanction = create(
+            user=user,
+            moderator=moderator,
+            reason=data["reason"],
+            preset=data["preset"],
+            ends_at=form.ends_at(),
+            report=report,
+            game=data["game"],
+        )
+        assert sanction.ends_at is not None  # the services refuse one without an end
+        return str(said) % {
+            "zone": formats.zone_name(),
+            "user": user,
+            "until": formats.moment(sanction.ends_at),
+        }
+
+    return act
 
 
-def _playban(moderator: User, user: User, form: Any, data: dict[str, Any], report: Any) -> str:
-    playban = services.playban_create(
-        user=user,
-        moderator=moderator,
-        reason=data["reason"],
-        preset=data["preset"],
-        ends_at=form.ends_at(),
-        report=report,
-        game=data["game"],
-    )
-    assert playban.ends_at is not None  # a playban always ends
-    return _("%(user)s may not play rated games until %(until)s (%(zone)s).") % {
-        "zone": formats.zone_name(),
-        "user": user,
-        "until": formats.moment(playban.ends_at),
-    }
+_mute = _until(
+    services.mute_create,
+    gettext_lazy("%(user)s is muted in chat until %(until)s (%(zone)s)."),
+)
+_playban = _until(
+    services.playban_create,
+    gettext_lazy("%(user)s may not play rated games until %(until)s (%(zone)s)."),
+)
 
 
 def _ban(moderator: User, user: User, form: Any, data: dict[str, Any], report: Any) -> str:

@@ -233,3 +233,37 @@ def test_query_parameters_are_text_and_still_parsed(auth_client):
     response = auth_client.get("/api/v1/games", {"mine": "true", "page_size": "5"})
 
     assert response.status_code == 200
+
+
+# ------------------------------------------------------------------ a move's body, taken as sent
+
+# A move's usual body (an action and a whole ply) skips the serializer; whatever its
+# action holds is then refused by the play command's own reading, as a 400.
+ODD_ACTIONS = [
+    123,
+    True,
+    "",
+    "fly away",
+    [],
+    ["discard", "7H"],
+    {},
+    {"type": 7},
+    {"type": "discard"},
+    {"type": "discard", "card": ["7H"]},
+    {"type": "lay", "melds": "7H 8H 9H"},
+    {"type": "lay", "melds": [[None]]},
+    "discard \x00",
+]
+
+
+@pytest.mark.parametrize("action", ODD_ACTIONS, ids=repr)
+def test_an_odd_action_in_the_usual_body_is_a_4xx_at_actions_and_turn(started, client_for, action):
+    game, users = started()
+    for path, body in (
+        ("actions", {"ply": game.ply, "action": action}),
+        ("turn", {"ply": game.ply, "actions": [action]}),
+    ):
+        for client in (client_for(user) for user in users):  # the seat to move, and not
+            response = post_json(client, f"/api/v1/games/{game.public_id}/{path}", json.dumps(body))
+            assert 400 <= response.status_code < 500, (path, action, response.content[:200])
+            assert error_of(response)["code"]
