@@ -206,6 +206,9 @@ def read_locked(connection: Any, game: int | str) -> tuple[Game, Deal | None, li
     deal = statement.deal.build(first, db, connection)
     if deal is not None:
         _DEAL_GAME.set_cached_value(deal, locked)
+        # The snapshot's text as stored and what it was read into, for
+        # ``store.restore`` to know it again (while the state is not replaced).
+        deal.__dict__[SNAPSHOT_TEXT] = (first[statement.deal.start + _STATE], deal.state)
     seats = []
     for row in rows:
         seat = statement.seat.build(row, db, connection)
@@ -220,6 +223,9 @@ def read_locked(connection: Any, game: int | str) -> tuple[Game, Deal | None, li
 
 
 _POSITION = [f.name for f in Seat._meta.concrete_fields].index("position")
+_STATE = [f.name for f in Deal._meta.concrete_fields if f.name not in _DEAL_LEFT_OUT].index("state")
+# Where a deal read by ``read_locked`` keeps its snapshot's text.
+SNAPSHOT_TEXT = "_snapshot_text"
 
 
 def _relate(owner: Any, reverse: Any, forward: Any, related: Any) -> None:
