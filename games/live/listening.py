@@ -76,11 +76,13 @@ def _connection(address: str) -> redis.Connection:
 
 def _ask(address: str, keys: list[str], since: int) -> list[int]:
     connection = _connection(address)
+    connected = connection.is_connected
     try:
         return _counts(connection, keys, since)
     except (redis.ConnectionError, redis.TimeoutError):
+        if not connected:
+            raise  # Redis is not there (connecting retries with backoff already)
         # A connection Redis closed (a restart, an idle timeout): once more on a new one.
-        connection.disconnect()
         return _counts(connection, keys, since)
 
 

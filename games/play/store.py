@@ -15,6 +15,7 @@ import threading
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+import orjson
 from django.contrib.auth.models import User
 from django.db import models, transaction
 from django.db.models import Case, F, FilteredRelation, Q, QuerySet, Value, When
@@ -251,20 +252,24 @@ def restore(game: Game, row: Deal) -> EngineDeal:
     if read is not None and read[1] is row.state:
         saved = _SAVED_DEALS.get(row.pk)
         # (The same match's ruleset too, as the game row holds it.)
-        if saved is not None and saved[0] == read[0] and saved[2] == game.ruleset:
+        if saved is not None and saved[0] == read[0] and saved[2] == _ruleset_text(game):
             return saved[1]
     return row.restore(game.engine_ruleset())
 
 
+def _ruleset_text(game: Game) -> bytes:
+    return orjson.dumps(game.ruleset, option=orjson.OPT_SORT_KEYS)
+
+
 def _saved(game: Game, row: Deal, text: str) -> None:
-    """Remember the engine deal whose snapshot ``text`` was saved for ``row``."""
+    """Remember the engine deal whose snapshot ``text`` was saved for ``row`` (a deal
+    of a match is built from its game's ruleset: ``Game.engine_ruleset``)."""
     deal = row.kept()
     with _saved_deals_lock:
         _SAVED_DEALS.pop(row.pk, None)
-        ruleset = None if deal is None else deal.ruleset.to_dict()
-        if deal is None or ruleset != game.ruleset:
+        if deal is None:
             return
-        _SAVED_DEALS[row.pk] = (text, deal, ruleset)
+        _SAVED_DEALS[row.pk] = (text, deal, _ruleset_text(game))
         while len(_SAVED_DEALS) > _SAVED_DEALS_KEPT:
             del _SAVED_DEALS[next(iter(_SAVED_DEALS))]
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import secrets
 
+import pytest
 import redis
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -73,3 +74,20 @@ def test_a_layer_not_on_one_redis_server_counts_every_group_as_listening() -> No
 
     groups = set(_groups(2))
     assert listening.groups_with_members(Other(), groups) == groups
+
+
+def test_a_redis_that_is_not_there_is_tried_once(monkeypatch) -> None:
+    layer = get_channel_layer()
+    (group,) = _groups(1)
+    tries: list[int] = []
+    made = listening._connection(layer.hosts[0]["address"])
+    made.disconnect()
+
+    def refused(*args, **kwargs):
+        tries.append(1)
+        raise redis.ConnectionError("refused")
+
+    monkeypatch.setattr(made, "connect_check_health", refused)
+    with pytest.raises(redis.ConnectionError):
+        listening.groups_with_members(layer, {group})
+    assert tries == [1]
