@@ -6,10 +6,11 @@ A group send to an empty group does nothing; asking first saves the trip to the 
 loop and the per-group requests of ``group_send``. Every move asks (its game's group
 and its players' own groups), so the question is one script (``EVALSHA``: one command,
 whatever the number of groups) sent on a connection of the asking thread's own. Through
-redis-py's pool, a pipeline of one ``ZCOUNT`` a group took 95 to 155 us of the web
-process's CPU per move, most of it the pool's checkout (a look at the socket) and the
-pipeline's machinery; the script on the thread's connection, a fifth of that. The web
-server's threads are a fixed pool (``WEB_THREADS``), so are these connections.
+redis-py's pool, a pipeline of one ``ZCOUNT`` a group took 57 us of CPU in a loop and
+0.21 ms in a move (``bench/move_cost.py --parts``), much of it the pool's checkout (a
+look at the socket) and the pipeline's machinery; the script on the thread's
+connection, 17 us and 0.13 ms (the rest is the round trip itself). The web server's
+threads are a fixed pool (``WEB_THREADS``), so are these connections.
 """
 
 from __future__ import annotations
