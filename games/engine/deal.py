@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final, NamedTuple
 
 from .actions import (
@@ -68,6 +68,12 @@ class _Setup:
     card_ids: tuple[int, ...]  # the id of the card at each deck position
     reshuffle_seeds: tuple[int, ...]
     card_of: tuple[Card, ...]  # id -> card
+    # The deck as a snapshot writes it, made once for the deal (every move's snapshot
+    # writes the whole deck: a hundred ``str`` calls).
+    deck_text: tuple[str, ...] = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "deck_text", tuple(map(str, self.deck)))
 
 
 def _replaced(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
@@ -815,7 +821,7 @@ class Deal:
         return {
             **ruleset,
             "dealer": self._setup.dealer,
-            "deck": [str(card) for card in self._setup.deck],
+            "deck": list(self._setup.deck_text),
             "card_ids": list(self._setup.card_ids),
             "reshuffle_seeds": list(self._setup.reshuffle_seeds),
             "hands": [list(hand) for hand in self._hands],

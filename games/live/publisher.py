@@ -24,17 +24,14 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import redis
 from asgiref.sync import async_to_sync
 from celery import current_app
 from channels.layers import get_channel_layer
-from channels_redis.core import RedisChannelLayer
 from django.conf import settings
 from django.urls import reverse
 
@@ -42,6 +39,7 @@ from accounts.models import is_builtin_bot
 from games import clock
 from games.engine import Deal as EngineDeal
 from games.engine.legal import legal_moves
+from games.live.listening import groups_with_members
 from games.models import Deal, Game, PlayerSettings, PreMove, Seat
 from games.stream_events import game_finish_event, game_start_event, your_turn_event
 from remi_site.prepared import PreparedQuery
@@ -527,7 +525,7 @@ def _publish(
         return
     try:
         by_user = {user_group(seat.user_id): seat for seat in private}
-        listening = _groups_with_members(layer, {group for group, _ in messages} | set(by_user))
+        listening = groups_with_members(layer, {group for group, _ in messages} | set(by_user))
         out = [(group, message) for group, message in messages if group in listening]
         if live is not None and live.deal is not None:
             game = live.game
@@ -559,41 +557,3 @@ def _publish(
         async_to_sync(send_all)()
     except Exception:
         logger.exception("could not publish the events of a commit")
-
-
-def _groups_with_members(layer: Any, groups: set[str]) -> set[str]:
-    """The ``groups`` that have at least one channel, asked of Redis in one round trip
-    (a group send to an empty group does nothing; asking first saves the trip to the
-    event loop and the per-group requests of ``group_send``). A layer other than one
-    Redis server is not asked: every group counts as having members."""
-    client = _layer_redis(layer)
-    if client is None or not groups:
-        return groups
-    ordered = sorted(groups)
-    since = int(time.time()) - int(layer.group_expiry)
-    pipe = client.pipeline(transaction=False)
-    for group in ordered:
-        pipe.zcount(layer._group_key(group), since, "+inf")
-    counts = pipe.execute()
-    return {group for group, count in zip(ordered, counts, strict=True) if count}
-
-
-_layer_clients: dict[str, redis.Redis] = {}
-
-
-def _layer_redis(layer: Any) -> redis.Redis | None:
-    """A synchronous client of the channel layer's Redis (``channels_redis`` with one
-    host given by address), or None."""
-    hosts = getattr(layer, "hosts", None)
-    if not isinstance(layer, RedisChannelLayer) or not hosts or len(hosts) != 1:
-        return None
-    address = hosts[0].get("address")
-    if not isinstance(address, str):
-        return None
-    client = _layer_clients.get(address)
-    if client is None:
-        client = _layer_clients[address] = redis.Redis.from_url(address)
-    return client
-
-
-# ------------------------------------------------------------------ presence

@@ -9,6 +9,7 @@ every hidden card).
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -264,8 +265,16 @@ class Deal(models.Model):
         return EngineDeal.from_dict(self.state, ruleset=ruleset)
 
     def keep(self, deal: EngineDeal) -> None:
-        """Take ``deal``'s snapshot (saved by the caller)."""
+        """Take ``deal``'s snapshot (saved by the caller). The row remembers which deal
+        the snapshot stands for (``kept``), until its state is set another way."""
         self.state = deal.to_dict(with_ruleset=False)
+        self._kept = (deal, self.state)
+
+    def kept(self) -> EngineDeal | None:
+        """The engine deal whose snapshot ``state`` is, when ``keep`` took it (and the
+        state was not replaced since)."""
+        kept: tuple[EngineDeal, Any] | None = self.__dict__.get("_kept")
+        return kept[0] if kept is not None and kept[1] is self.state else None
 
 
 class Move(models.Model):

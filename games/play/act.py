@@ -155,7 +155,7 @@ def deal_to_move(game: Game, row: Deal | None, seat: Seat, expected_ply: int) ->
     if seat.status == Seat.Status.OUT:
         raise NotAllowed(gettext("you resigned from this game"), code="seat_out")
     assert row is not None  # an active game has a deal
-    deal = row.restore(game.engine_ruleset())
+    deal = store.restore(game, row)
     if deal.to_move != seat.position:
         raise NotAllowed(gettext("it is not your turn"), code="not_your_turn")
     return deal

@@ -8,11 +8,15 @@ from typing import Any
 
 import pytest
 from django.db import OperationalError, connection, connections, transaction
+from django.db.models.signals import post_init
 from django.db.transaction import TransactionManagementError
 from django.utils import timezone
 
-from games.models import Game, PlayerSettings, PreMove, Seat
+from games.engine import DrawStock
+from games.models import Deal, Game, PlayerSettings, PreMove, Seat
 from games.play import move_read, store
+from games.play.act import game_act
+from tests.gamekit import greedy_action
 
 pytestmark = pytest.mark.django_db
 
@@ -108,3 +112,104 @@ def test_a_game_without_a_first_seat_is_left_to_the_other_read(started):
         assert move_read.read_locked(connection, "no-such-game") is None
         locked, row, seats = store.lock_for_move(game.public_id)
     assert locked.pk == game.pk and row is not None and len(seats) == 2
+
+
+def test_the_instances_are_loaded_rows_without_their_left_out_fields(started):
+    if connection.vendor != "postgresql":
+        pytest.skip("the statement is PostgreSQL's")
+    game = _game_with_a_queued_draw_and_settings(started)
+    with transaction.atomic():
+        locked, deal, seats = move_read.read_locked(connection, game.public_id)
+    assert deal is not None
+    for instance in (locked, deal, *seats, *(seat.user for seat in seats)):
+        assert instance._state.adding is False and instance._state.db == "default"
+    # Left out: deferred, read on demand as ``from_db`` leaves them.
+    assert "deck" in deal.get_deferred_fields()
+    assert deal.deck == Deal.objects.get(pk=deal.pk).deck
+    # A foreign key set on a loaded row behaves as on any other.
+    seat = seats[0]
+    seat.user_id = seats[1].user_id
+    assert seat.user == seats[1].user
+
+
+def test_a_model_with_an_init_signal_receiver_is_made_through_its_init(started, monkeypatch):
+    if connection.vendor != "postgresql":
+        pytest.skip("the statement is PostgreSQL's")
+    game, _users = started(players=2)
+    seen: list[Any] = []
+
+    def receiver(sender: Any, instance: Any, **kwargs: Any) -> None:
+        seen.append(instance)
+
+    post_init.connect(receiver, sender=Game)
+    monkeypatch.setattr(move_read, "_statements", {})  # built again, with the receiver
+    try:
+        with transaction.atomic():
+            locked, _deal, _seats = move_read.read_locked(connection, game.pk)
+    finally:
+        post_init.disconnect(receiver, sender=Game)
+    assert seen == [locked]
+
+
+def _to_move(game: Game) -> tuple[Any, Any]:
+    row = Deal.objects.get(game=game, number=game.deal_number)
+    deal = row.restore(game.engine_ruleset())
+    return deal, DrawStock() if not deal.drawn else greedy_action(deal)
+
+
+def test_the_next_move_takes_the_engine_deal_its_snapshot_was_saved_from(started):
+    if connection.vendor != "postgresql":
+        pytest.skip("the statement is PostgreSQL's")
+    game, users = started(players=2, preset="serbian")
+    deal, action = _to_move(game)
+    game_act(game=game.public_id, user=users[deal.to_move], action=action, expected_ply=game.ply)
+    game.refresh_from_db()
+    with transaction.atomic():
+        locked, row, _seats = store.lock_for_move(game.public_id)
+        assert row is not None
+        restored = store.restore(locked, row)
+        assert restored is store._SAVED_DEALS[row.pk][1]
+        assert restored.to_dict(with_ruleset=False) == row.state
+        # Its state replaced: built from it.
+        row.state = dict(row.state)
+        assert store.restore(locked, row) is not restored
+
+
+def test_a_snapshot_saved_elsewhere_is_built_from_its_text(started):
+    if connection.vendor != "postgresql":
+        pytest.skip("the statement is PostgreSQL's")
+    game, users = started(players=2, preset="serbian")
+    deal, action = _to_move(game)
+    game_act(game=game.public_id, user=users[deal.to_move], action=action, expected_ply=game.ply)
+    row = Deal.objects.get(game=game, number=game.deal_number)
+    saved = store._SAVED_DEALS[row.pk][1]
+    # Another process saved the next snapshot (written here past this process's store).
+    after = saved.apply(saved.legal_actions()[0])
+    Deal.objects.filter(pk=row.pk).update(state=after.to_dict(with_ruleset=False))
+    with transaction.atomic():
+        locked, read, _seats = store.lock_for_move(game.public_id)
+        assert read is not None
+        restored = store.restore(locked, read)
+    assert restored is not saved and restored is not after
+    assert restored.to_dict() == after.to_dict()
+    # (The snapshot as the move log has it, for the replay every test's games pass.)
+    Deal.objects.filter(pk=row.pk).update(state=saved.to_dict(with_ruleset=False))
+
+
+def test_a_rolled_back_move_leaves_no_deal_taken_for_the_stored_one(started):
+    if connection.vendor != "postgresql":
+        pytest.skip("the statement is PostgreSQL's")
+    game, users = started(players=2, preset="serbian")
+    deal, action = _to_move(game)
+
+    class RolledBack(Exception):
+        pass
+
+    with pytest.raises(RolledBack), transaction.atomic():
+        game_act(game=game.public_id, user=users[deal.to_move], action=action, expected_ply=0)
+        raise RolledBack
+    with transaction.atomic():
+        locked, row, _seats = store.lock_for_move(game.public_id)
+        assert row is not None
+        restored = store.restore(locked, row)
+    assert restored.to_dict() == deal.to_dict()
