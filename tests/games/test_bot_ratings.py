@@ -4,10 +4,13 @@ rating changes."""
 
 from __future__ import annotations
 
+import threading
+import time
 from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.db import connection
 from django.test import Client
 from django.utils import timezone
 
@@ -15,6 +18,7 @@ from accounts.deletion import account_delete
 from accounts.models import FairPlayMark, Rating
 from games import bot_ratings
 from games.engine import PRESETS
+from games.live import publisher
 from games.models import BotRating, BotRatingWatermark, Game
 from games.play.act import game_act
 from games.play.create import game_create
@@ -341,3 +345,61 @@ def test_the_api_lists_a_bot_s_rating_from_games_against_people(
         "provisional": True,
         "games": 1,
     }
+
+
+# ------------------------------------------------------------------ two runs at once
+
+
+def lock_waiters(table: str) -> int:
+    """Sessions of this database waiting on a lock in a statement about ``table``."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+            " AND wait_event_type = 'Lock' AND query ILIKE %s",
+            [f"%{table}%"],
+        )
+        return int(cursor.fetchone()[0])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_runs_at_once_count_each_game_once(user_factory, goran, quick_deals, monkeypatch):
+    # The bot's moves are played here, not by the tasks a commit would queue.
+    monkeypatch.setattr(publisher, "_schedule_work", lambda *args, **kwargs: None)
+    for _ in range(3):
+        person_loses(user_factory(), goran)
+    inside, go_on = threading.Event(), threading.Event()
+    count = bot_ratings._count
+
+    def held(*args: Any) -> bool:
+        """The first run stops at its first game, the watermark locked, until let go."""
+        if not inside.is_set():
+            inside.set()
+            assert go_on.wait(30)
+        return count(*args)
+
+    monkeypatch.setattr(bot_ratings, "_count", held)
+    counted: dict[str, int] = {}
+
+    def runner(name: str) -> threading.Thread:
+        def work() -> None:
+            try:
+                counted[name] = run()
+            finally:
+                connection.close()
+
+        return threading.Thread(target=work)
+
+    first, second = runner("first"), runner("second")
+    first.start()
+    assert inside.wait(30)
+    second.start()
+    deadline = time.monotonic() + 30
+    while lock_waiters(BotRatingWatermark._meta.db_table) == 0:
+        assert time.monotonic() < deadline, "the second run never waited for the first"
+        time.sleep(0.05)
+    go_on.set()
+    first.join(30)
+    second.join(30)
+
+    assert counted == {"first": 3, "second": 0}
+    assert bot_rating(goran).games == 3
