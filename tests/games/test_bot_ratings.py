@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from accounts.deletion import account_delete
 from accounts.models import FairPlayMark, Rating
-from games import bot_ratings
+from games import bot_ratings, tasks
 from games.engine import PRESETS
 from games.live import publisher
 from games.models import BotRating, BotRatingWatermark, Game
@@ -272,6 +272,22 @@ def test_ratings_read_as_a_player_s_are_shaped(goran, beginner, user_factory, qu
     assert serbian["rating"] == bot_rating(goran).rating
     assert {entry["games"] for entry in entries[beginner.pk]} == {0}
     assert set(serbian) == {"rules", "rating", "deviation", "provisional", "games"}
+
+
+def test_the_beat_counts_the_games_every_ten_minutes(
+    settings, user_factory, goran, quick_deals, monkeypatch
+):
+    assert settings.CELERY_BEAT_SCHEDULE["bot-ratings"] == {
+        "task": "games.tasks.bot_ratings_update",
+        "schedule": 600.0,
+        "options": {"expires": 600.0},
+    }
+    person_loses(user_factory(), goran)
+    later = timezone.now() + LATER
+    monkeypatch.setattr(timezone, "now", lambda: later)
+
+    assert tasks.bot_ratings_update() == 1
+    assert tasks.bot_ratings_update() == 0
 
 
 # ------------------------------------------------------------------ where they show
