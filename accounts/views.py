@@ -19,8 +19,9 @@ from accounts import selectors, services
 from accounts.authentication import request_user
 from accounts.emails import send_verification_email
 from accounts.forms import ProfileForm, SignupForm, TokenCreateForm
+from accounts.models import is_builtin_bot
 from accounts.rating_chart import chart_of
-from games import ratings, stats
+from games import bot_ratings, ratings, stats
 from games.chips import selectors as chips
 from games.engine import PRESETS
 from games.live import presence
@@ -95,7 +96,11 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         raise Http404(_("No such player."))
     context = {
         "person": person,
-        "ratings": ratings.ratings_of(person),
+        "ratings": (
+            bot_ratings.bot_ratings_of(person)
+            if is_builtin_bot(person)
+            else ratings.ratings_of(person)
+        ),
         "rating_changes": ratings.rating_history(person, limit=10),
         "rating_chart": chart_of(person),
         "stats": stats.player_stats(person),

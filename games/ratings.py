@@ -30,7 +30,8 @@ aborts such games: otherwise two accounts could trade rating points without
 playing. A finished deal is real play: a dry hand before the other player's first
 turn still rates. Games with a built-in bot seat are never rated (``game_create`` refuses to
 create them rated); external bot accounts (``Profile.is_bot`` without a level) are
-rated like people.
+rated like people. A built-in bot's own rating, from its games against people, is
+computed apart and changes no one's (``games.bot_ratings``).
 """
 
 from __future__ import annotations

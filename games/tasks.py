@@ -19,6 +19,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils import timezone
 
+from games import bot_ratings
 from games.challenges import services as challenges
 from games.chips import services as chips
 from games.notify import digests, notices, push, reminders
@@ -193,6 +194,13 @@ def send_daily_digests(now: datetime | None = None) -> int:
     return digests.digests_send(now or timezone.now())
 
 
+@shared_task(name="games.tasks.bot_ratings_update", ignore_result=True)
+def bot_ratings_update() -> int:
+    """Count the latest games against people into the built-in bots' ratings
+    (``games.bot_ratings``); how many were counted."""
+    return bot_ratings.bot_ratings_update()
+
+
 # ------------------------------------------------------------------ play chips
 
 
@@ -204,6 +212,7 @@ def chips_top_up() -> int:
 
 __all__ = [
     "bot_move",
+    "bot_ratings_update",
     "chips_top_up",
     "challenge_notice",
     "game_over_notice",

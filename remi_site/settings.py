@@ -279,6 +279,7 @@ CELERY_BEAT_SCHEDULE.update(
         "sweep-stalled-bot-turns": every(BOT_STALL_SWEEP_S, "games.tasks.sweep_stalled_bot_turns"),
         "send-reminders": {"task": "games.tasks.send_reminders", "schedule": 300.0},
         "send-daily-digests": {"task": "games.tasks.send_daily_digests", "schedule": 3600.0},
+        "bot-ratings": every(600.0, "games.tasks.bot_ratings_update"),  # games.bot_ratings
     }
 )
 # Timeouts: strikes in a row before a seat is out; a live table waits this long for

@@ -97,7 +97,10 @@ class BotRatingSerializer(Serializer):
     rating = serializers.IntegerField(help_text="Displayed rating; 1500 at the start.")
     deviation = serializers.IntegerField(help_text="Its uncertainty on the same scale.")
     provisional = serializers.BooleanField()
-    games = serializers.IntegerField(help_text="Rated games played in this family.")
+    games = serializers.IntegerField(
+        help_text="Rated games played in this family; a built-in bot's: its games against "
+        "people counted."
+    )
 
 
 class BotSerializer(Serializer):
@@ -121,7 +124,11 @@ class BotSerializer(Serializer):
         help_text="Connected now (a websocket or an event stream open); a built-in bot "
         "always is. Null: the account keeps it to itself, or the server cannot tell.",
     )
-    ratings = BotRatingSerializer(many=True, help_text="Its rating in each rule family.")
+    ratings = BotRatingSerializer(
+        many=True,
+        help_text="Its rating in each rule family. A built-in bot's comes from its games "
+        "against people (recounted every 10 minutes) and changes no one's rating.",
+    )
 
 
 class PlayNowSerializer(Serializer):

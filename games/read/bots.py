@@ -1,6 +1,7 @@
 """The bots one may play: the built-in ones (the server moves them, always there) and
-the bot accounts that play through the API, with their ratings and whether each is
-connected now (a websocket or an NDJSON stream open)."""
+the bot accounts that play through the API, with their ratings (a built-in bot's from
+its games against people, ``games.bot_ratings``) and whether each is connected now (a
+websocket or an NDJSON stream open)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from django.db.models import Q
 
 from accounts.models import BUILTIN_BOTS
 from accounts.moderation.selectors import ban_in_force_subquery
-from games import ratings
+from games import bot_ratings, ratings
 from games.engine_words import engine_text
 
 BUILTIN = "builtin"
@@ -40,7 +41,9 @@ def bot_directory(*, connected_now: Callable[[list[int]], set[int]]) -> list[dic
     )
     ids = [bot.pk for bot in accounts]
     connected = connected_now(ids)
-    rated = ratings.ratings_of_many([bot.pk for bot in builtin] + ids)
+    rated = ratings.ratings_of_many(ids) | bot_ratings.bot_ratings_of_many(
+        [bot.pk for bot in builtin]
+    )
     listed = [_entry(bot, BUILTIN, True, rated[bot.pk]) for bot in builtin]
     others = [
         _entry(bot, ACCOUNT, _shown(bot, bot.pk in connected), rated[bot.pk]) for bot in accounts

@@ -167,4 +167,4 @@ def test_the_list_costs_the_same_queries_for_one_bot_account_or_many(
     with CaptureQueriesContext(connection) as six:
         assert len(api_client.get(BOTS).json()["results"]) == 4 + 6
 
-    assert len(six) == len(one) <= 3
+    assert len(six) == len(one) <= 4  # the built-in bots' ratings are a table of their own
