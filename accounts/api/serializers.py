@@ -10,8 +10,9 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from accounts.models import ApiToken
+from accounts.models import ApiToken, is_builtin_bot
 from accounts.scopes import ALL_SCOPES
+from games.bot_ratings import bot_ratings_of
 from games.engine import PRESETS
 from games.live.presence import shown_online
 from games.ratings import rating_change_entry, rating_history, ratings_of
@@ -130,7 +131,9 @@ class PublicUserSerializer(ProfileFieldsSerializer):
 
     @extend_schema_field(RatingSerializer(many=True))
     def get_ratings(self, user: Any) -> list[dict[str, Any]]:
-        return ratings_of(user)
+        """The rating in every rule family; a built-in bot's from its games against people
+        (``games.bot_ratings``: its games are unrated and change no one's rating)."""
+        return bot_ratings_of(user) if is_builtin_bot(user) else ratings_of(user)
 
     @extend_schema_field(RatingChangeSerializer(many=True))
     def get_recent_rating_changes(self, user: Any) -> list[dict[str, Any]]:

@@ -363,6 +363,19 @@ def test_the_api_lists_a_bot_s_rating_from_games_against_people(
     }
 
 
+def test_a_bot_s_public_profile_in_the_api_gives_its_rating_from_games_against_people(
+    api_client, user_factory, goran, quick_deals
+):
+    person_loses(user_factory(), goran)
+    run()
+
+    body = api_client.get(f"/api/v1/users/{goran.username}").json()
+
+    SchemaChecker(api_client).check("GET", "/api/v1/users/{username}", 200, body)
+    serbian = next(rating for rating in body["ratings"] if rating["rules"] == "serbian")
+    assert (serbian["rating"], serbian["games"]) == (bot_rating(goran).rating, 1)
+
+
 # ------------------------------------------------------------------ two runs at once
 
 
