@@ -1,14 +1,16 @@
 """Persisted games and what players and moderators keep beside them, a module each:
 ``play`` (the game, its seats, deals and the append-only move log), ``live`` (players'
 settings, mutes, push subscriptions, reminders, the absent player's wait), ``chat``,
-``challenges``, ``chips``, ``stats``, ``correspondence`` (notes, queued draws, extra
-time) and ``moderation`` (each look at hidden cards).
+``bot_decision`` (a bot's move waiting out its pause), ``challenges``, ``chips``,
+``stats``, ``correspondence`` (notes, queued draws, extra time) and ``moderation``
+(each look at hidden cards).
 
 Only the commands of ``games.play`` write the game tables. ``Deal.deck`` and
 ``Deal.state`` hold every hidden card: what a user may see is always built by the
 engine's per-seat view.
 """
 
+from games.models.bot_decision import BotDecision
 from games.models.challenges import Challenge, ChallengeInvitee
 from games.models.chat import CHAT_MAX_LENGTH, ChatMessage
 from games.models.chips import ChipAccount, ChipLedger
@@ -35,6 +37,7 @@ from games.models.stats import PlayerStats
 
 __all__ = [
     "AbsentWait",
+    "BotDecision",
     "CHAT_MAX_LENGTH",
     "Challenge",
     "ChallengeInvitee",
