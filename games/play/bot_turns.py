@@ -99,10 +99,11 @@ def bot_decide(*, game_pk: int, ply: int, pause: bool = True) -> BotTurn:
     found = _bot_to_move(game_pk, ply)
     if found is None:
         return BotTurn()
-    decision = bot_decisions.kept(game_pk=game_pk, ply=ply)
+    watched = _person_at_table(found.seats)  # only then is a decision ever kept
+    decision = bot_decisions.kept(game_pk=game_pk, ply=ply) if watched else None
     if decision is not None:
         left = (decision.due_at - timezone.now()).total_seconds()
-        if left > 0:
+        if left > 0 and pause:
             return BotTurn(apply_in_s=left)
         return BotTurn(ply=_play(found, decision.actions, ply))
     game, seat, view = found.game, found.seat, found.view
@@ -119,7 +120,7 @@ def bot_decide(*, game_pk: int, ply: int, pause: bool = True) -> BotTurn:
     except Exception:
         logger.exception("bot %s failed to decide in game %s", seat.user, game.public_id)
         actions = []
-    if pause and actions and _person_at_table(found.seats):
+    if pause and actions and watched:
         left = _pause_left(game, actions, hand_size=len(view.hand or ()))
         if left > 0:
             due_at = timezone.now() + timedelta(seconds=left)
