@@ -39,7 +39,9 @@ _local = threading.local()
 
 @shared_task(name="games.tasks.bot_move", ignore_result=True)
 def bot_move(game_pk: int, ply: int) -> None:
-    """The bot to move at ``ply`` plays (nothing if the game has moved on)."""
+    """The bot to move at ``ply`` decides and plays, or keeps its decision for the
+    rest of its pause and queues ``bot_move_apply`` for then (nothing if the game has
+    moved on). The worker never waits the pause out."""
     pending: list[tuple[int, int]] | None = getattr(_local, "pending", None)
     if pending is not None:
         pending.append((game_pk, ply))
@@ -48,9 +50,18 @@ def bot_move(game_pk: int, ply: int) -> None:
     try:
         while queue:
             next_game, next_ply = queue.pop(0)
-            bot_turns.bot_play(game_pk=next_game, ply=next_ply)
+            turn = bot_turns.bot_decide(game_pk=next_game, ply=next_ply)
+            if turn.apply_in_s > 0:
+                bot_move_apply.apply_async((next_game, next_ply), countdown=turn.apply_in_s)
     finally:
         del _local.pending
+
+
+@shared_task(name="games.tasks.bot_move_apply", ignore_result=True)
+def bot_move_apply(game_pk: int, ply: int) -> int:
+    """The decision the bot to move at ``ply`` kept is played, its pause over (a
+    stale one is dropped: the game moved on); returns the new ply, 0 if none."""
+    return bot_turns.bot_apply(game_pk=game_pk, ply=ply)
 
 
 @shared_task(name="games.tasks.sweep_stalled_bot_turns", ignore_result=True)
@@ -212,6 +223,7 @@ def chips_top_up() -> int:
 
 __all__ = [
     "bot_move",
+    "bot_move_apply",
     "bot_ratings_update",
     "chips_top_up",
     "challenge_notice",

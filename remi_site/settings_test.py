@@ -65,9 +65,10 @@ WHITENOISE_USE_FINDERS = True
 PSEUDO_LOCALE = True
 LOCALE_PATHS = [*LOCALE_PATHS, PSEUDO_LOCALE_PATH]
 
-# Bots answer at once: a test that wants the pause sets its bounds (games.play.bot_pause).
-BOT_PAUSE_MIN_S = 0.0
-BOT_PAUSE_MAX_S = 0.0
+# Bots answer at once: a test that wants the pause sets its bounds (games.play.bot_pause),
+# a real worker it starts through the environment (tests/live/test_worker_bot_pause.py).
+BOT_PAUSE_MIN_S = env.float("TEST_BOT_PAUSE_MIN_S", default=0.0)
+BOT_PAUSE_MAX_S = env.float("TEST_BOT_PAUSE_MAX_S", default=0.0)
 # The bots' measured strength: the tests' own figures (tests/games/fixtures), never the
 # file bench/bots.py writes, so that pages walked in a browser show measured rows.
 BOT_STRENGTH_FILE = str(BASE_DIR / "tests" / "games" / "fixtures" / "bot_strength.json")

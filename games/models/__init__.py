@@ -1,15 +1,17 @@
 """Persisted games and what players and moderators keep beside them, a module each:
 ``play`` (the game, its seats, deals and the append-only move log), ``live`` (players'
 settings, mutes, push subscriptions, reminders, the absent player's wait), ``chat``,
-``challenges``, ``chips``, ``stats``, ``bot_ratings`` (the built-in bots' ratings from
-their games against people), ``correspondence`` (notes, queued draws, extra time) and
-``moderation`` (each look at hidden cards).
+``bot_decision`` (a bot's move waiting out its pause), ``challenges``, ``chips``,
+``stats``, ``bot_ratings`` (the built-in bots' ratings from their games against people),
+``correspondence`` (notes, queued draws, extra time) and ``moderation`` (each look at
+hidden cards).
 
 Only the commands of ``games.play`` write the game tables. ``Deal.deck`` and
 ``Deal.state`` hold every hidden card: what a user may see is always built by the
 engine's per-seat view.
 """
 
+from games.models.bot_decision import BotDecision
 from games.models.bot_ratings import BotRating, BotRatingWatermark
 from games.models.challenges import Challenge, ChallengeInvitee
 from games.models.chat import CHAT_MAX_LENGTH, ChatMessage
@@ -37,6 +39,7 @@ from games.models.stats import PlayerStats
 
 __all__ = [
     "AbsentWait",
+    "BotDecision",
     "BotRating",
     "BotRatingWatermark",
     "CHAT_MAX_LENGTH",

@@ -7,7 +7,9 @@ draw at the start of a turn, the one card left to throw), longer for what the ta
 to read (a lay-down, by its cards; a lay-off; a discard chosen among many), with a
 little jitter seeded by the game and the ply so that the same turn waits the same. The
 time the bot already spent (the queued task and its thinking) is taken off by
-``remaining_pause_s``: a slow decision adds no wait of its own.
+``remaining_pause_s``: a slow decision adds no wait of its own. Nothing here waits: the
+decision is kept for what is left of its pause and played by a later task
+(``games.play.bot_decisions``).
 
 The bounds are settings (``BOT_PAUSE_MIN_S``, ``BOT_PAUSE_MAX_S``, docs/bots.md); a
 table with no person at it waits nothing, and the tests set both bounds to 0.
@@ -16,8 +18,7 @@ table with no person at it waits nothing, and the tests set both bounds to 0.
 from __future__ import annotations
 
 import random
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -84,13 +85,3 @@ def pause_seed(game_pk: int, ply: int) -> int:
 def remaining_pause_s(pause_s: float, *, spent_s: float) -> float:
     """What is left of ``pause_s`` once ``spent_s`` has passed since the turn came."""
     return max(0.0, pause_s - max(0.0, spent_s))
-
-
-# Where the pause is waited; a test replaces it to see the pause without waiting it.
-sleep: Callable[[float], None] = time.sleep
-
-
-def wait_before_move(seconds: float) -> None:
-    """Wait ``seconds`` (nothing when 0): the worker holds no lock nor transaction."""
-    if seconds > 0:
-        sleep(seconds)

@@ -1,7 +1,9 @@
 // The table chat: GET/POST /api/v1/games/{id}/chat, live `chat` and `chat_hidden`
 // events from the websocket, and a catch-up read (`after` the last line seen) on every
 // poll, so a page without a websocket still sees new lines. A hidden line leaves the
-// page; shown again, it comes back as a `chat` event in its place. A moderator reads
+// page; shown again, it comes back as a `chat` event in its place. A page that only
+// polls hears of no line hidden: every WHOLE_READ_MS one of its polls reads the whole
+// chat, and a line no longer in it leaves. A moderator reads
 // every line (the hidden ones marked, with "Show again") from chat-moderation.js.
 
 import { api } from "./api.js";
@@ -10,6 +12,8 @@ import { el } from "./dom.js";
 import { formatTime, gettext } from "./i18n.js";
 
 const MAX_LENGTH = 300;
+// How often a poll reads the whole chat rather than the lines after the last one seen.
+const WHOLE_READ_MS = 10000;
 
 export class TableChat {
   constructor({ api: path, list, form, input, note, count, me = "", moderation = null }) {
@@ -23,6 +27,7 @@ export class TableChat {
     this.note = note;
     this.count = count;
     this.lastId = 0;
+    this.wholeAt = Date.now(); // when the whole chat was last read
     this.shown = new Set();
     this.syncing = null;
     this.canWrite = false;
@@ -45,7 +50,8 @@ export class TableChat {
   }
 
   // A websocket event (or null for a poll). Returns true if it was a chat event.
-  onEvent(event) {
+  // ``pushed``: the websocket is up, and tells of every line hidden.
+  onEvent(event, { pushed = false } = {}) {
     if (event && event.type === "chat") {
       this.add(event.message);
       return true;
@@ -57,7 +63,7 @@ export class TableChat {
     }
     // A poll: lines may have been missed meanwhile. A (re)subscription: lines may
     // also have been hidden while the socket was down, so the whole chat is read again.
-    if (!event) this.sync();
+    if (!event) this.sync({ whole: !pushed && Date.now() - this.wholeAt >= WHOLE_READ_MS });
     else if (event.type === "subscribed") this.sync({ whole: true });
     return false;
   }
@@ -90,7 +96,10 @@ export class TableChat {
           take(page.results);
         }
         // Read whole, a line shown here but not in the answer was hidden meanwhile.
-        if (whole) for (const id of [...this.shown]) if (!seen.has(id)) this.remove(id);
+        if (whole) {
+          for (const id of [...this.shown]) if (!seen.has(id)) this.remove(id);
+          this.wholeAt = Date.now();
+        }
       } catch {
         // The chat is a side panel: a failed read is retried on the next poll.
       } finally {

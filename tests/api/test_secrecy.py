@@ -41,6 +41,11 @@ def test_no_endpoint_shows_a_hidden_card(players, spectator, deals_seeded, prese
     rng = random.Random(7)
     everything = []
 
+    reviews_read = 0
+
+    def ended() -> int:
+        return Deal.objects.filter(game=table.game, finished_at__isnull=False).count()
+
     for move in range(1, 151):
         game = table.game
         if game.status != Game.Status.ACTIVE:
@@ -51,11 +56,18 @@ def test_no_endpoint_shows_a_hidden_card(players, spectator, deals_seeded, prese
         assert response.status_code == 200, response.json()
         assert_view_hides_secrets(response.json()["game"], seat, table.game, table.shown)
         everything.append(response.json())
+        if ended() > reviews_read:
+            # A deal ended: the table's review panel reads its review at once, while
+            # the next deal is played (each seat, and the spectator, refused).
+            for reader, client in [*enumerate(table.clients), (None, spectator)]:
+                table.check_reviews(reader, client)
+            reviews_read += 1
         # Every move's log entry is read by everyone; the others' views of the game
         # are read after every third move (the mover's, above, after each).
         if move % EVERYONE_READS_EVERY == 0:
             table.check_everyone(recent=EVERYONE_READS_EVERY)
     table.check_everyone()
+    assert reviews_read == ended(), "a deal ended and its review was not read at once"
 
     # Also the lists and the account: no server-only field anywhere.
     for client in [*table.clients, spectator]:

@@ -95,6 +95,13 @@ PAGES = [
     SitePage("lobby", signed_in=True, path="/play/", ready="#presets .choice"),
     SitePage("table", signed_in=True, path="/games/{playing}/", ready="#hand .pcard"),
     SitePage("table-finished", signed_in=True, path="/games/{finished}/", ready="#waiting"),
+    # The review of the ended first deal beside the score sheet, the second being played.
+    SitePage(
+        "table-reviewed",
+        signed_in=True,
+        path="/games/{reviewed}/",
+        ready='#review-body[data-state="ready"] .review-turn',
+    ),
     SitePage(
         "replay",
         signed_in=True,

@@ -57,3 +57,25 @@ def test_players_chat_live_a_spectator_reads_and_a_hidden_line_disappears(
 
     for person in (mila, nina, watcher):
         expect(person.page.locator("#chat-log li")).to_have_count(0)
+
+
+def test_a_line_hidden_by_a_moderator_leaves_a_page_that_only_polls(
+    serbian_game: tuple[Game, list[Any]],  # noqa: F811
+    player_factory: Callable[..., Any],
+) -> None:
+    # The test server here speaks no websocket: the page polls.
+    game, users = serbian_game
+    chat.post_message(game=game, user=users[0], text="a line to hide")
+    chat.post_message(game=game, user=users[0], text="a line to keep")
+    nina = player_factory("nina")
+    nina.log_in("nina", PASSWORD)
+    nina.goto(f"/games/{game.public_id}/")
+    lines = nina.page.locator("#chat-log li")
+    expect(lines).to_have_count(2)
+    assert not nina.page.evaluate("() => window.__remiLive.connected")
+
+    chat.hide_message(message=ChatMessage.objects.get(text="a line to hide"), moderator=users[1])
+
+    # A poll reads the whole chat every ten seconds (static/js/chat.js): within 20 s.
+    expect(lines).to_have_count(1, timeout=20_000)
+    expect(lines).to_contain_text("a line to keep")

@@ -107,7 +107,7 @@ def test_a_finished_game_is_stepped_through_move_by_move(
     expect(page.locator("#replay-position")).to_contain_text(str(move))
 
 
-def test_the_replay_shows_the_reviews_note_on_the_turn_of_the_move(
+def test_the_replay_shows_the_review_beside_the_deal_and_its_note_on_the_turn_of_the_move(
     player_factory: Callable[..., Any], lobby: Callable[..., Any], deals_seeded: Any
 ) -> None:
     from games.models import DealReview
@@ -127,5 +127,12 @@ def test_the_replay_shows_the_reviews_note_on_the_turn_of_the_move(
     expect(watcher.page.locator("#replay-review")).to_have_attribute(
         "href", f"/games/{game.public_id}/deals/1/review/"
     )
+    # Beside the deal, every turn of it, the move's own marked.
+    panel = watcher.page.locator('#replay-review-body[data-state="ready"]')
+    expect(panel.locator(".review-turn")).to_have_count(len(review.turns))
+    current = panel.locator('.review-turn[aria-current="step"]')
+    expect(current).to_have_count(1)
+    expect(current).to_have_attribute("data-plies", "-".join(map(str, noted["plies"])))
     watcher.page.click("#replay-start")
     expect(note.locator(".review-better, .review-fed")).to_have_count(0)
+    expect(current).to_have_count(0)

@@ -215,6 +215,27 @@ def test_a_finished_deal_of_six_shows_its_whole_score_sheet_line_at_1280(
     player.screenshot("six-seats-1280-sheet", full_page=False)
     assert sheet_problems(page) == []
 
+    # Beside the sheet, the deal's review: the starter's one turn, within the panel.
+    review = page.locator('#review-body[data-state="ready"]')
+    expect(review.locator(".review-turn")).to_have_count(1)
+    page.locator("#review-panel").scroll_into_view_if_needed()
+    player.screenshot("six-seats-1280-review", full_page=False)
+    assert review_problems(page) == []
+
+
+def review_problems(page: Any) -> list[str]:
+    """What of the review panel is wider than the panel or cut short at this size."""
+    widths = page.evaluate(
+        "() => [...document.querySelectorAll('#review-panel, #review-panel *')]"
+        ".filter((node) => node.scrollWidth > node.clientWidth + 1"
+        " && getComputedStyle(node).overflowX !== 'auto')"
+        ".map((node) => `${node.tagName}.${node.className}: ${node.scrollWidth}px`"
+        " + ` in ${node.clientWidth}px`)"
+    )
+    return [f"wider than its box: {text}" for text in widths] + [
+        f"cut: {text}" for text in page.evaluate(CUT_TEXTS, "#review-panel p, #review-panel label")
+    ]
+
 
 # Whether the menu's items share one row: each starts above where every other ends.
 MENU_ROWS = """() => {

@@ -40,6 +40,7 @@ class Worker:
             "DEADLINE_SWEEP_S": "0.5",
         }
         self.process: subprocess.Popen[bytes] | None = None
+        self.beat = True  # off: only the tasks a test queues run
 
     def start(self) -> None:
         log = open(Path(self.var_dir) / "worker.log", "ab")  # noqa: SIM115
@@ -51,7 +52,7 @@ class Worker:
                 "-A",
                 "remi_site",
                 "worker",
-                "-B",
+                *(["-B"] if self.beat else []),
                 "-c",
                 "1",
                 "--without-gossip",

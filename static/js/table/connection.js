@@ -19,7 +19,7 @@ export function connect(chat) {
     pollMs: POLL_MS,
     onHint: async (event) => {
       // A chat line changes nothing else: the state need not be read again for it.
-      if (chat.onEvent(event)) return;
+      if (chat.onEvent(event, { pushed: live.connected })) return;
       // The account's event stream (followed for a finished game's rematch) says nothing
       // about this table.
       if (event && event.stream) {

@@ -21,6 +21,7 @@ import { API } from "./page.js";
 import { refresh } from "./refresh.js";
 import { render } from "./render.js";
 import { syncRematch, wireRematch } from "./rematch.js";
+import { syncReview, wireReview } from "./review.js";
 import { syncScoreSheet } from "./score-sheet.js";
 import { wireReorder } from "./reorder.js";
 import { reportSeen } from "./seen.js";
@@ -56,6 +57,7 @@ function wireControls() {
     syncSummaryReopen();
   }, 1000);
   wireDay();
+  wireReview();
 }
 
 // A new view of the game: the chat learns who may write, the hand follows the deal,
@@ -71,6 +73,7 @@ function onView(chat, before) {
   syncChips();
   syncDay(before);
   syncScoreSheet();
+  syncReview();
   syncPause();
   syncSummaryReopen();
   syncRematch();

@@ -62,6 +62,13 @@ const state = {
     busy: false, // a request of the panel's is under way
     follow: () => {}, // subscribes the page's live connection to the account's events
   },
+  review: {
+    key: null, // what the panel was drawn for: the number of ended deals and the status
+    numbers: [], // the ended deals
+    chosen: null, // the deal whose review is shown
+    asked: null, // the request under way (a newer one makes an older answer moot)
+    timer: null, // the next question while a review is being prepared
+  },
   activeAt: Date.now(), // when the person last used the page (seen.js)
 };
 
@@ -206,4 +213,10 @@ export function updateChips(fields) {
 
 export function updateRematch(fields) {
   Object.assign(state.rematch, fields);
+}
+
+// ------------------------------------------------------------------ the deal's review
+
+export function updateReview(changes) {
+  Object.assign(state.review, changes);
 }
