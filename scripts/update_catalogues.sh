@@ -12,6 +12,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PY:-.venv/bin/python}
+# django-admin beside the interpreter, as an absolute path (the apps' step runs elsewhere).
+DJANGO_ADMIN="$(cd "$(dirname "$PY")" && pwd)/django-admin"
 LANGS=(-l mk -l sr_Latn -l sr_Cyrl -l pl)
 
 if [[ "${1:-}" != compile ]]; then
@@ -25,7 +27,7 @@ if [[ "${1:-}" != compile ]]; then
     for app in games accounts; do
         # django-admin, not ``python -m django``: run from the app's folder, the latter
         # would put it first on the path (accounts/selectors.py hides the stdlib's).
-        (cd "$app" && DJANGO_SETTINGS_MODULE=remi_site.settings PYTHONPATH=.. "../$(dirname "$PY")/django-admin" \
+        (cd "$app" && DJANGO_SETTINGS_MODULE=remi_site.settings PYTHONPATH=.. "$DJANGO_ADMIN" \
             makemessages "${LANGS[@]}" --no-obsolete \
             --ignore=migrations --ignore=engine)
     done
