@@ -39,16 +39,13 @@ from openskill.models import PlackettLuce
 
 from accounts.models import BUILTIN_BOTS, Rating, is_builtin_bot
 from accounts.moderation.selectors import marked_user_ids
-from games.engine import PRESETS
 from games.models import BotRating, BotRatingWatermark, Game, Seat
 from games.ratings import (
     MU,
     SIGMA,
-    RatingEntry,
-    deviation,
     displayed,
-    is_provisional,
     match_ranks,
+    rating_entries,
     too_short_to_rate,
 )
 
@@ -227,26 +224,8 @@ def bot_ratings_of_many(user_ids: Sequence[int]) -> dict[int, list[dict[str, Any
     found: dict[int, dict[str, BotRating]] = {user_id: {} for user_id in user_ids}
     for rating in BotRating.objects.filter(user_id__in=user_ids):
         found[rating.user_id][rating.rules] = rating
-    return {user_id: _entries(rows) for user_id, rows in found.items()}
+    return {user_id: rating_entries(rows) for user_id, rows in found.items()}
 
 
 def bot_ratings_of(user: User) -> list[dict[str, Any]]:
     return bot_ratings_of_many([user.pk])[user.pk]
-
-
-def _entries(found: dict[str, BotRating]) -> list[dict[str, Any]]:
-    entries = []
-    for rules in PRESETS:
-        rating = found.get(rules)
-        if rating is None:
-            entry = RatingEntry(rules, displayed(MU), deviation(SIGMA), True, 0)
-        else:
-            entry = RatingEntry(
-                rules,
-                rating.rating,
-                deviation(rating.sigma),
-                is_provisional(rating.sigma),
-                rating.games,
-            )
-        entries.append(entry.to_dict())
-    return entries

@@ -36,12 +36,12 @@ computed apart and changes no one's (``games.bot_ratings``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from itertools import groupby
 from operator import attrgetter
-from typing import Any
+from typing import Any, Protocol
 
 from django.contrib.auth.models import User
 from django.db.models import Count, Max, OuterRef, QuerySet, Subquery, Sum
@@ -306,9 +306,17 @@ class RatingEntry:
         }
 
 
+class Estimate(Protocol):
+    """What an entry is made of: a player's ``Rating`` or a built-in bot's ``BotRating``."""
+
+    rating: int
+    sigma: float
+    games: int
+
+
 def ratings_of(user: User) -> list[dict[str, Any]]:
     """The user's rating in every rule family (1500, provisional, for one never played)."""
-    return _entries({rating.rules: rating for rating in Rating.objects.filter(user=user)})
+    return rating_entries({rating.rules: rating for rating in Rating.objects.filter(user=user)})
 
 
 def ratings_of_many(user_ids: Sequence[int]) -> dict[int, list[dict[str, Any]]]:
@@ -316,10 +324,12 @@ def ratings_of_many(user_ids: Sequence[int]) -> dict[int, list[dict[str, Any]]]:
     found: dict[int, dict[str, Rating]] = {user_id: {} for user_id in user_ids}
     for rating in Rating.objects.filter(user_id__in=user_ids):
         found[rating.user_id][rating.rules] = rating
-    return {user_id: _entries(rows) for user_id, rows in found.items()}
+    return {user_id: rating_entries(rows) for user_id, rows in found.items()}
 
 
-def _entries(found: dict[str, Rating]) -> list[dict[str, Any]]:
+def rating_entries(found: Mapping[str, Estimate]) -> list[dict[str, Any]]:
+    """One entry a rule family, from the estimates ``found`` by family (a ``Rating`` or a
+    built-in bot's ``BotRating``); 1500, provisional and 0 games for a family without."""
     entries = []
     for rules in PRESETS:
         rating = found.get(rules)
