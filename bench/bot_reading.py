@@ -10,7 +10,11 @@ its real hand (the overlap; the real deal is read here only to score):
 - ``laid``: hands that hold a meld their owner would have laid kept one
   time in ten (``world.laid_what_it_could``), what the expert did before;
 - ``read``: that and the throws and declines read (``reading.hands_read``),
-  what the expert does now.
+  what the expert does now;
+- ``shaped``: ``read``, and a hand kept less often for each card in it that
+  works with no other (no card of its rank, none of its suit within two
+  ranks): a player throws such cards first, so a real hand holds few of them
+  (a hand ``--loose`` times as likely for each one).
 
 It prints the mean overlap per decision (cards of the world hand that are
 really there, out of the hand's unknown cards) with a 95% interval over the
@@ -38,19 +42,50 @@ from bots import dealt, interval  # noqa: E402
 from games.bots import Budget, CarefulBot  # noqa: E402
 from games.bots.arena import play_deal  # noqa: E402
 from games.bots.base import Observation  # noqa: E402
+from games.bots.planning import rank_gap  # noqa: E402
 from games.bots.reading import hands_read  # noqa: E402
 from games.bots.world import deal_hidden, known_in_hands, laid_what_it_could  # noqa: E402
 from games.engine import PRESETS, Action, Card, Deal  # noqa: E402
 
-WAYS = ("uniform", "laid", "read")
+WAYS = ("uniform", "laid", "read", "shaped")
+
+
+def loose_cards(hand: Sequence[Card]) -> int:
+    """The cards of ``hand`` that work with no other: no card of their rank, none of
+    their suit within two ranks, no joker."""
+    if any(card.is_joker for card in hand):
+        return 0
+    return sum(
+        not any(
+            other is not card
+            and (
+                other.rank == card.rank
+                or (other.suit is card.suit and rank_gap(other.rank, card.rank) <= 2)
+            )
+            for other in hand
+        )
+        for card in hand
+    )
+
+
+def shaped(obs: Observation, loose: float) -> Callable[[int, list[Card]], bool]:
+    """``hands_read``, and each loose card makes a hand ``loose`` times as likely."""
+    read = hands_read(obs)
+    draws = random.Random(len(obs.view.discard) * 13 + 5)
+
+    def plausible(seat: int, hand: list[Card]) -> bool:
+        return read(seat, hand) and draws.random() < loose ** loose_cards(hand)
+
+    return plausible
 
 
 class Scoring(CarefulBot):
     """A careful seat 0 that, before deciding, scores the worlds each way would deal."""
 
-    def __init__(self, worlds: int, seed: str) -> None:
+    def __init__(self, worlds: int, seed: str, loose: float) -> None:
         super().__init__()
         self.worlds = worlds
+        self.loose = loose
         self.seed = seed
         self.truth: Deal | None = None
         self.overlaps: dict[str, list[float]] = {way: [] for way in WAYS}
@@ -70,6 +105,7 @@ class Scoring(CarefulBot):
                 "uniform": None,
                 "laid": laid_what_it_could(obs),
                 "read": hands_read(obs),
+                "shaped": shaped(obs, self.loose),
             }
             for way, plausible in tests.items():
                 total = 0
@@ -81,10 +117,10 @@ class Scoring(CarefulBot):
         return super().decide(obs, rng, budget)
 
 
-def run(task: tuple[str, int, int, str]) -> tuple[str, dict[str, float]]:
+def run(task: tuple[str, int, int, str, float]) -> tuple[str, dict[str, float]]:
     """One deal's mean overlap per way of dealing."""
-    preset, index, worlds, seed = task
-    scoring = Scoring(worlds, f"{seed}:{index}")
+    preset, index, worlds, seed, loose = task
+    scoring = Scoring(worlds, f"{seed}:{index}", loose)
     play_deal(
         dealt(preset, index, seed),
         [scoring, CarefulBot()],
@@ -103,9 +139,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--presets", default=",".join(PRESETS))
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", default="reading")
+    parser.add_argument(
+        "--loose", type=float, default=0.5, help="shaped: a hand's likelihood per loose card"
+    )
     args = parser.parse_args(argv)
     presets = args.presets.split(",")
-    tasks = [(p, i, args.worlds, args.seed) for p in presets for i in range(args.deals)]
+    tasks = [(p, i, args.worlds, args.seed, args.loose) for p in presets for i in range(args.deals)]
     started = time.perf_counter()
     found: dict[str, list[dict[str, float]]] = {preset: [] for preset in presets}
     with multiprocessing.Pool(args.workers) as pool:
