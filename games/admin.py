@@ -45,6 +45,7 @@ from accounts.moderation.forms import ReasonForm
 from accounts.moderation.modlog import modlog_record
 from games.models import (
     AbsentWait,
+    BotRating,
     ChatMessage,
     Deal,
     Game,
@@ -475,3 +476,14 @@ class ModerationAccessAdmin(ReadOnlyAdmin):
     list_filter = ("what",)
     search_fields = ("user__username", "game__public_id")
     list_select_related = ("user", "game", "deal")
+
+
+@admin.register(BotRating)
+class BotRatingAdmin(ReadOnlyAdmin):
+    """A built-in bot's rating from its games against people: written only by
+    ``games.bot_ratings`` (every 10 minutes), so read-only here."""
+
+    list_display = ("user", "rules", "rating", "sigma", "games", "updated_at")
+    list_filter = ("rules",)
+    search_fields = ("user__username",)
+    list_select_related = ("user",)

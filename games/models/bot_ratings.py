@@ -32,7 +32,7 @@ class BotRating(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"bot {self.user_id} {self.rules} {self.rating}"
+        return f"{self.user} {self.rules} {self.rating}"
 
 
 class BotRatingWatermark(models.Model):

@@ -376,6 +376,23 @@ def test_a_bot_s_public_profile_in_the_api_gives_its_rating_from_games_against_p
     assert (serbian["rating"], serbian["games"]) == (bot_rating(goran).rating, 1)
 
 
+def test_the_admin_lists_a_bot_s_rating_by_its_name_read_only(
+    admin_client, user_factory, goran, quick_deals
+):
+    person_loses(user_factory(), goran)
+    run()
+    rating = bot_rating(goran)
+
+    listed = admin_client.get("/admin/games/botrating/?q=" + goran.username)
+    page = admin_client.get(f"/admin/games/botrating/{rating.pk}/change/")
+
+    assert listed.status_code == 200
+    assert goran.username in listed.content.decode()
+    assert page.status_code == 200
+    assert f"{goran.username} serbian {rating.rating}" in page.content.decode()
+    assert admin_client.post(f"/admin/games/botrating/{rating.pk}/delete/").status_code == 403
+
+
 # ------------------------------------------------------------------ two runs at once
 
 
