@@ -86,14 +86,7 @@ def run_task(task: Task) -> Outcome:
         edge = 0.0
         wins = 0.0
         for a_seat in (0, 1):
-            deal = Deal.from_deck(
-                base.ruleset,
-                2,
-                dealer=base.dealer,
-                deck=base.deck,
-                card_ids=base.card_ids,
-                reshuffle_seeds=base.reshuffle_seeds,
-            )
+            deal = base  # a Deal is immutable: both games start from it
             bots = [bot_a, bot_b] if a_seat == 0 else [bot_b, bot_a]
             budgets = (budget_a, budget_b) if a_seat == 0 else (budget_b, budget_a)
             rngs = [random.Random(f"{task.seed}:{index}:{a_seat}:{seat}") for seat in (0, 1)]

@@ -32,7 +32,7 @@ from games.bots.arena import play_deal  # noqa: E402
 from games.bots.base import Budget  # noqa: E402
 from games.bots.careful import CarefulBot  # noqa: E402
 from games.bots.expert import ExpertBot  # noqa: E402
-from games.engine import PRESETS, Deal  # noqa: E402
+from games.engine import PRESETS  # noqa: E402
 
 PHASES = ("candidates", "reading", "worlds", "imagine", "play", "rollouts", "rest")
 
@@ -108,14 +108,7 @@ def run(job: tuple[str, int, str, float]) -> list[dict[str, float]]:
     budget = Budget(time_limit_s=limit)
     base = dealt(preset, index, seed)
     for expert_seat in (0, 1):
-        deal = Deal.from_deck(
-            base.ruleset,
-            2,
-            dealer=base.dealer,
-            deck=base.deck,
-            card_ids=base.card_ids,
-            reshuffle_seeds=base.reshuffle_seeds,
-        )
+        deal = base  # a Deal is immutable: both games start from it
         bots = [expert, CarefulBot()] if expert_seat == 0 else [CarefulBot(), expert]
         rngs = [random.Random(f"{seed}:{index}:{expert_seat}:{seat}") for seat in (0, 1)]
         play_deal(deal, bots, rngs=rngs, budget=budget)
