@@ -51,8 +51,16 @@ def assert_in_viewport(page: Page, locator: Locator, what: str) -> None:
 
 
 def tap_card(page: Page, card: str) -> None:
-    """Tap a card of the hand on its visible left edge (the cards overlap)."""
-    page.locator(f'#hand .pcard[data-card="{card}"]').first.tap(position={"x": 6, "y": 36})
+    """Tap a card of the hand on its visible left edge (the cards overlap) and see it
+    lift: a tap the table lost fails here, naming the card, not at the next button."""
+    node = page.locator(f'#hand .pcard[data-card="{card}"]').first
+    pressed = node.get_attribute("aria-pressed")
+    node.tap(position={"x": 6, "y": 36})
+    after = "false" if pressed == "true" else "true"
+    expect(
+        page.locator(f'#hand .pcard[data-card="{card}"][aria-pressed="{after}"]'),
+        f"the tap on {card} did not {'select' if after == 'true' else 'deselect'} it",
+    ).not_to_have_count(0)
 
 
 def test_a_phone_shows_the_table_on_one_screen_and_a_whole_turn_is_played_by_touch(
@@ -89,9 +97,13 @@ def test_a_phone_shows_the_table_on_one_screen_and_a_whole_turn_is_played_by_tou
     for card in ("7H", "8H", "9H", "10H"):
         tap_card(page, card)
     expect(page.locator("#hand .pcard.selected")).to_have_count(4)
+    expect(page.locator("#lay-group")).to_be_enabled()
     page.locator("#lay-group").tap()
+    expect(page.locator("#hand .pcard.selected")).to_have_count(0)
     for card in ("QS", "QD", "QC"):
         tap_card(page, card)
+    expect(page.locator("#hand .pcard.selected")).to_have_count(3)
+    expect(page.locator("#lay-group")).to_be_enabled()
     page.locator("#lay-group").tap()
     expect(page.locator("#staging-total")).to_have_text("64 / 51")
     # Mid-turn (cards drawn, an opening staged) the table is as accessible as at rest.
