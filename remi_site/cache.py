@@ -22,8 +22,6 @@ from django.core.cache.backends.base import DEFAULT_TIMEOUT, BaseCache
 from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
 from django.core.cache.backends.redis import RedisCacheClient as DjangoRedisCacheClient
 
-logger = logging.getLogger(__name__)
-
 _shared: dict[tuple[Any, ...], Any] = {}
 _shared_lock = threading.Lock()
 
@@ -62,58 +60,59 @@ class RedisCache(DjangoRedisCache):
         self._class = RedisCacheClient
 
 
-class FailOpenCache(BaseCache):
-    """The default cache for what can do without it (rate-limit counters, results
-    kept to save work): while Redis cannot be reached, reads miss and writes are
-    dropped, so requests go on (unthrottled, or doing the work again) instead of
-    failing with a 500. Losing a few seconds of counts costs less than refusing every
-    move while Redis restarts. After a failure Redis is not asked again for
-    ``RETRY_AFTER_S`` (a blackholed Redis would otherwise cost a connect timeout on
-    every request), and the outage is logged once per ``RETRY_AFTER_S`` with what
-    it costs (``lost``)."""
+class Outage:
+    """Redis unreachable, for what can do without it: after a failure Redis is not
+    asked again for ``RETRY_AFTER_S`` (a blackholed Redis would otherwise cost a
+    connect timeout on every request), and the outage is logged once per
+    ``RETRY_AFTER_S`` with what it costs (``lost``)."""
 
     RETRY_AFTER_S = 5.0
+    errors = (redis.RedisError, OSError)
 
-    def __init__(self, alias: str = "default", lost: str = "rate limits are not enforced") -> None:
+    def __init__(self, name: str, lost: str) -> None:
+        self.logger = logging.getLogger(name)
+        self.lost = lost
+        self.until = 0.0
+
+    def is_on(self) -> bool:
+        return time.monotonic() < self.until
+
+    def began(self, error: Exception) -> None:
+        self.until = time.monotonic() + self.RETRY_AFTER_S
+        self.logger.warning(
+            "Redis unreachable (%s): %s for %.0f s", error, self.lost, self.RETRY_AFTER_S
+        )
+
+
+class FailOpenCache(BaseCache):
+    """The default cache for what can do without it (results kept to save work):
+    while Redis cannot be reached, reads miss and writes are dropped, so requests go
+    on (doing the work again) instead of failing with a 500 (``Outage``)."""
+
+    def __init__(self, lost: str, alias: str = "default") -> None:
         super().__init__({})
         self.alias = alias
-        self.lost = lost
-        self._down_until = 0.0
+        self.outage = Outage(__name__, lost)
 
     def get(self, key: Any, default: Any = None, version: int | None = None) -> Any:
-        if self._is_down():
+        if self.outage.is_on():
             return default
         try:
             return caches[self.alias].get(key, default, version)
-        except (redis.RedisError, OSError) as error:
-            self._went_down(error)
+        except Outage.errors as error:
+            self.outage.began(error)
             return default
 
     def set(
         self, key: Any, value: Any, timeout: Any = DEFAULT_TIMEOUT, version: int | None = None
     ) -> None:
-        if self._is_down():
+        if self.outage.is_on():
             return
         try:
             caches[self.alias].set(key, value, timeout, version)
-        except (redis.RedisError, OSError) as error:
-            self._went_down(error)
-
-    def _is_down(self) -> bool:
-        return time.monotonic() < self._down_until
-
-    def _went_down(self, error: Exception) -> None:
-        self._down_until = time.monotonic() + self.RETRY_AFTER_S
-        logger.warning(
-            "cache %r unreachable (%s): %s for %.0f s",
-            self.alias,
-            error,
-            self.lost,
-            self.RETRY_AFTER_S,
-        )
+        except Outage.errors as error:
+            self.outage.began(error)
 
 
-# What the API's throttles count with (remi_site.throttling).
-throttle_cache = FailOpenCache()
 # Drawings kept to save reading them again (accounts.rating_chart).
 kept_cache = FailOpenCache(lost="kept results are read again")
