@@ -58,6 +58,17 @@ def game_events_on_commit(game_id: str, batch: list[tuple[int, Mapping[str, Any]
     outbox_on_commit(Outbox(game_id, batch))
 
 
+def game_notice_on_commit(game_id: str, event: Mapping[str, Any]) -> None:
+    """Publish ``event``, news that changes nothing in the game (a deal's review made),
+    to the game's group once the current transaction commits (at once outside one).
+
+    Only the event is sent, at the game's ply as it then stands (it never signals a
+    gap): none of a game change's after-commit work runs for it. ``game_committed``
+    would read the state again, send the turn and the seats' hands once more and queue
+    the bot's move or a "your turn" message again."""
+    transaction.on_commit(lambda: _notice_committed(game_id, event))
+
+
 StreamEvents = Callable[[], Sequence[tuple[int, Mapping[str, Any]]]]
 
 
@@ -87,3 +98,10 @@ def _game_committed(
         publisher.game_committed(game_id, batch, state)
     except Exception:
         logger.exception("after-commit work of game %s failed", game_id)
+
+
+def _notice_committed(game_id: str, event: Mapping[str, Any]) -> None:
+    try:
+        publisher.publish_game_notice(game_id, event)
+    except Exception:
+        logger.exception("could not publish a notice of game %s", game_id)

@@ -192,6 +192,17 @@ def publish_public_event(game_id: str, ply: int, event: Mapping[str, Any]) -> No
     )
 
 
+def publish_game_notice(game_id: str, event: Mapping[str, Any]) -> None:
+    """Send ``event``, which changes nothing in the game, to the game's group if it has
+    a member, at the game's current ply (read now: the notice may come long after the
+    change it is about, from a worker)."""
+    ply = Game.objects.filter(public_id=game_id).values_list("ply", flat=True).first()
+    if ply is None:
+        return  # the game was deleted meanwhile
+    message = {"type": "game.event", "game": game_id, "ply": ply, "event": dict(event)}
+    _publish([(game_group(game_id), message)], [], None)
+
+
 # ------------------------------------------------------------------ after commit
 
 # (game, ply, deal) already handled by this process when the state is read again

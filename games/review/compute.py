@@ -1,6 +1,10 @@
 """A deal's review computed and stored: run by a Celery task (``games.tasks.deal_review``,
 queued by the publisher when a deal ends, and again when someone asks for a review that
-a lost task never made). Idempotent: a deal is reviewed once, whoever runs first."""
+a lost task never made). Idempotent: a deal is reviewed once, whoever runs first.
+
+The run that stores it announces it to the game's group (``review_ready`` with the deal's
+number, and nothing of the review): a table waiting for it reads it through the API at
+once, whose rules alone decide who sees which turns."""
 
 from __future__ import annotations
 
@@ -10,6 +14,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from games.engine import Ruleset, action_from_dict
+from games.live import outbox
 from games.models import Deal, DealReview, Move, Seat
 from games.read.replay import NON_ENGINE_KINDS, deal_as_dealt
 from games.review.analysis import Played, review_deal
@@ -46,7 +51,7 @@ def deal_review_compute(*, game_id: str, number: int) -> DealReview | None:
         deal_as_dealt(row, ruleset, game.players), played, deadline=started + budget
     )
     elapsed_ms = round((time.monotonic() - started) * 1000)
-    stored, _created = DealReview.objects.get_or_create(
+    stored, created = DealReview.objects.get_or_create(
         deal=row,
         defaults={
             "turns": [turn.to_dict() for turn in review.turns],
@@ -55,4 +60,6 @@ def deal_review_compute(*, game_id: str, number: int) -> DealReview | None:
             "compute_ms": elapsed_ms,
         },
     )
+    if created:  # a run that found it made by another sends nothing more
+        outbox.game_notice_on_commit(game.public_id, {"type": "review_ready", "deal": number})
     return stored

@@ -1,14 +1,17 @@
 """The review of a deal beside the score sheet, in a real browser: a live deal is played
 to its end, the panel says the review is being prepared while its task has not run,
 asks again by itself, and then shows each player their own turns (the closer's turn
-with what it laid and threw; the other player, who had no turn, none)."""
+with what it laid and threw; the other player, who had no turn, none). With the pages'
+timers stopped, the websocket's ``review_ready`` alone brings the review in."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.db import connection
 from playwright.sync_api import expect
 
 from games import tasks
@@ -46,12 +49,7 @@ def test_a_finished_deal_s_review_shows_beside_the_score_sheet_once_made(
 
     # The review's task is lost (a broker down): asked for, it is queued in vain.
     monkeypatch.setattr(tasks.deal_review, "delay", lambda *args, **kwargs: None)
-    for meld in ("7H 8H 9H 10H", "QS QD QC", "KS KD KC", "2D 3D 4D 5D"):
-        mover.select(*meld.split())
-        mover.page.click("#lay-group")
-    mover.open_with_the_staged_melds()
-    mover.select("9C")
-    mover.page.click("#discard")
+    go_out(mover)
 
     for player in (mover, other):
         panel = player.page.locator("#review-panel")
@@ -60,8 +58,82 @@ def test_a_finished_deal_s_review_shows_beside_the_score_sheet_once_made(
         expect(panel).to_contain_text("The review of this deal is being prepared.")
         expect(panel.locator("#review-deal option")).to_have_text(["Deal 1"])
 
-    # Made now: the panels ask again by themselves.
-    assert deal_review_compute(game_id=game.public_id, number=1) is not None
+    # Made now: the panels read it.
+    assert review_made(game.public_id, 1)
+    assert_own_turns_shown(mover, other)
+    assert Game.objects.get().deal_number == 1
+    mover.screenshot("review-panel")
+
+
+def test_the_review_comes_with_its_frame_while_the_pages_timers_stand_still(
+    asgi_player_factory: Callable[..., Any],
+    starter_hand: Callable[[str], None],
+    settings: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    settings.REMI_DEAL_PAUSE_SECONDS = 600
+    starter_hand(DRY_HAND)
+    game = live_game(["mila", "goran"])
+    starter = current_engine_deal(game).to_move
+    names = ["mila", "goran"]
+    players = {name: asgi_player_factory(name) for name in names}
+    for name, player in players.items():
+        player.log_in(name, PASSWORD)
+        player.page.clock.install()  # time flows until it is paused below
+        player.goto(f"/games/{game.public_id}/")
+        expect(player.page.locator("#hand .pcard").first).to_be_visible()
+        player.page.wait_for_function("() => window.__remiLive && window.__remiLive.connected")
+    mover = players[names[starter]]
+    other = players[names[1 - starter]]
+    monkeypatch.setattr(tasks.deal_review, "delay", lambda *args, **kwargs: None)
+    go_out(mover)
+    for player in (mover, other):
+        body = player.page.locator("#review-body")
+        expect(body).to_have_attribute("data-state", "preparing")
+        # From here no timer of the page fires: not the panel's next question (due in 2 s
+        # at the soonest), nor the poll. A question a second's jump set off is answered
+        # "being prepared" before the review is made.
+        now = player.page.evaluate("() => Date.now()")
+        player.page.clock.pause_at(now + 1000)
+        expect(body).to_have_attribute("data-state", "preparing")
+
+    assert review_made(game.public_id, 1)
+
+    assert_own_turns_shown(mover, other)
+    for player in (mover, other):
+        assert player.page.evaluate("() => window.__remiLive.connected")
+
+
+def review_made(game_id: str, number: int) -> bool:
+    """Make the deal's review as its task would, in a thread of its own as a worker's (this
+    thread runs Playwright's event loop, and the review's frame leaves through the channel
+    layer from a synchronous caller)."""
+    made: list[bool] = []
+
+    def work() -> None:
+        try:
+            made.append(deal_review_compute(game_id=game_id, number=number) is not None)
+        finally:
+            connection.close()
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    worker.join()
+    return made == [True]
+
+
+def go_out(mover: Any) -> None:
+    """The starter lays their whole dry hand and throws the last card: the deal is over."""
+    for meld in ("7H 8H 9H 10H", "QS QD QC", "KS KD KC", "2D 3D 4D 5D"):
+        mover.select(*meld.split())
+        mover.page.click("#lay-group")
+    mover.open_with_the_staged_melds()
+    mover.select("9C")
+    mover.page.click("#discard")
+
+
+def assert_own_turns_shown(mover: Any, other: Any) -> None:
+    """Each panel shows its player's own turns: the closer's one, the other's none."""
     mine = mover.page.locator("#review-body")
     expect(mine).to_have_attribute("data-state", "ready")
     turn = mine.locator(".review-turn")
@@ -73,5 +145,3 @@ def test_a_finished_deal_s_review_shows_beside_the_score_sheet_once_made(
     expect(theirs).to_have_attribute("data-state", "ready")
     expect(theirs.locator(".review-turn")).to_have_count(0)
     expect(theirs).to_contain_text("No turns to review.")
-    assert Game.objects.get().deal_number == 1
-    mover.screenshot("review-panel")

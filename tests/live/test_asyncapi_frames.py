@@ -103,7 +103,7 @@ def test_every_frame_the_server_sends_has_a_closed_schema() -> None:
     open_ = [key for key, schema in payloads.items() if not contract().is_closed(schema)]
 
     assert not open_, f"message schemas that allow any extra property: {open_}"
-    assert len(payloads) == 37  # every message of the send operation
+    assert len(payloads) == 38  # every message of the send operation
 
 
 def test_a_turn_counts_the_time_bank_in_tenths_and_refuses_what_it_does_not_name() -> None:

@@ -7,6 +7,7 @@ import { noteDecidedBy } from "./absent.js";
 import { GAME, WS_URL } from "./page.js";
 import { refresh } from "./refresh.js";
 import { onRematchFrame, reloadRematch } from "./rematch.js";
+import { onReviewReady } from "./review.js";
 import { state } from "./store.js";
 
 const POLL_MS = 2000;
@@ -20,6 +21,11 @@ export function connect(chat) {
     onHint: async (event) => {
       // A chat line changes nothing else: the state need not be read again for it.
       if (chat.onEvent(event, { pushed: live.connected })) return;
+      // A deal's review was made: nothing else changed at the table.
+      if (event && event.type === "review_ready") {
+        onReviewReady(event.deal);
+        return;
+      }
       // The account's event stream (followed for a finished game's rematch) says nothing
       // about this table.
       if (event && event.stream) {

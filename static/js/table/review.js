@@ -2,7 +2,8 @@
 // after a deal ends, a player sees their own turns of it against the exact solver, and
 // once the game is over anyone who may see the game sees everyone's. The latest ended
 // deal is shown, an earlier one on choosing it. A review is made in the background
-// after its deal: "being prepared" until then, asked again with a growing delay.
+// after its deal: "being prepared" until then. The websocket says when it is made
+// (``review_ready``); without one it is asked again with a growing delay.
 
 import { api } from "../api.js";
 import { $, el } from "../dom.js";
@@ -56,10 +57,23 @@ function drawChoice() {
   $("review-link").href = `/games/${encodeURIComponent(GAME)}/deals/${state.review.chosen}/review/`;
 }
 
+// The review of ``deal`` was made (a ``review_ready`` frame): read at once if it is the
+// one the panel waits for. The frame names only the deal: the API decides what is shown.
+export function onReviewReady(deal) {
+  if ($("review-panel").hidden || state.review.chosen !== deal) return;
+  if ($("review-body").dataset.state === "ready") return; // a second frame
+  load();
+}
+
+// Each question's token: an answer to an older one is moot (another deal was chosen, or
+// the frame asked again while a question that found it not ready was under way).
+let questions = 0;
+
 async function load(attempt = 0) {
   clearTimeout(state.review.timer);
   const number = state.review.chosen;
-  const asked = `${state.review.key}:${number}`;
+  questions += 1;
+  const asked = questions;
   updateReview({ asked, timer: null });
   $("review-link").href = `/games/${encodeURIComponent(GAME)}/deals/${number}/review/`;
   const body = $("review-body");
@@ -68,7 +82,7 @@ async function load(attempt = 0) {
   try {
     review = await api(`${API}/deals/${number}/review`);
   } catch (error) {
-    if (state.review.asked !== asked) return; // another deal was chosen meanwhile
+    if (state.review.asked !== asked) return; // asked again meanwhile
     if (error.code === "review_not_ready" || error.status === 0 || error.status === 429) {
       body.dataset.state = "preparing";
       body.replaceChildren(el("p", "muted small", gettext("The review of this deal is being prepared.")));
