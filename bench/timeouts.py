@@ -15,6 +15,7 @@ committed, and prints the lateness p50/p99/max (target: within 3 s).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import secrets
 import signal
@@ -114,7 +115,11 @@ def run(args: argparse.Namespace, db_name: str, redis_url: str) -> None:
             late.append((first.created_at - deadline).total_seconds())
         late.sort()
         if late:
-            q = statistics.quantiles(late, n=100) if len(late) > 1 else [late[0]] * 99
+            q = (
+                statistics.quantiles(late, n=100, method="inclusive")
+                if len(late) > 1
+                else [late[0]] * 99
+            )
             print(
                 f"timeouts applied: {len(late)} of {len(games)} (missing {missing}); "
                 f"lateness after the deadline s: p50 {q[49]:.2f}  p99 {q[98]:.2f}  "
@@ -132,8 +137,14 @@ def run(args: argparse.Namespace, db_name: str, redis_url: str) -> None:
         print(f"games with a timeout applied twice: {doubled}")
     finally:
         if worker is not None:
-            os.killpg(worker.pid, signal.SIGTERM)
-            worker.wait(20)
+            # The worker's warm shutdown stops its pool and its beat; a signal to the
+            # whole group killed them under it (a WorkerLostError each).
+            worker.send_signal(signal.SIGTERM)
+            try:
+                worker.wait(20)
+            finally:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(worker.pid, signal.SIGKILL)
 
 
 if __name__ == "__main__":

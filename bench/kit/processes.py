@@ -59,10 +59,14 @@ class Service:
         self.popen.wait(STOP_WAIT_S)
 
     def stop(self) -> None:
-        """SIGTERM the group, then SIGKILL whatever is left after ``STOP_WAIT_S``."""
+        """SIGTERM the leader, then SIGKILL whatever is left of the group after
+        ``STOP_WAIT_S``. The leader alone: a Celery worker's warm shutdown stops its own
+        pool; a SIGTERM to the whole group killed the pool under it, and the worker
+        logged each child as a ``WorkerLostError``."""
         if self.popen is None:
             return
-        self._signal(signal.SIGTERM)
+        with contextlib.suppress(ProcessLookupError):
+            self.popen.send_signal(signal.SIGTERM)
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.popen.wait(STOP_WAIT_S)
         # Children of a leader that already exited (a Celery pool) may remain.
