@@ -23,6 +23,7 @@ from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwrig
 from games.engine import parse_cards
 from games.play import shuffle
 from tests.browser.axe import blocking_violations
+from tests.browser.deal_end import DRY_HAND, DryDeal, start_dry_deal
 from tests.gamekit import deck_with_starter_hand, scripted_deal_source
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -240,6 +241,16 @@ def starter_hand(monkeypatch: pytest.MonkeyPatch) -> Callable[[str], None]:
         monkeypatch.setattr(shuffle, "deal_source", scripted_deal_source(decks, 3))
 
     return script
+
+
+@pytest.fixture
+def dry_deal(starter_hand: Callable[[str], None], settings: Any) -> DryDeal:
+    """A live serbian game of mila and goran, started, whose starter goes out in one turn
+    (``deal_end.go_out``); the next deal then waits for the players' "Ready", not the
+    clock. ``dry_deal.seat_players(player_factory)`` opens their tables."""
+    settings.REMI_DEAL_PAUSE_SECONDS = 600
+    starter_hand(DRY_HAND)
+    return start_dry_deal()
 
 
 @pytest.fixture

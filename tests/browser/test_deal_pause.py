@@ -11,8 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.axe import describe
-from tests.browser.test_score_sheet import DRY_HAND, PASSWORD, live_game
-from tests.gamekit import current_engine_deal
+from tests.browser.deal_end import DryDeal, go_out
 
 pytestmark = [
     pytest.mark.slow,
@@ -23,29 +22,15 @@ pytestmark = [
 
 def test_a_closed_deal_summary_opens_again_from_the_prompt_and_ready_deals_on(
     player_factory: Callable[..., Any],
-    starter_hand: Callable[[str], None],
-    settings: Any,
+    dry_deal: DryDeal,
     axe_violations: Callable[[Any], list[dict[str, Any]]],
 ) -> None:
-    settings.REMI_DEAL_PAUSE_SECONDS = 600
-    starter_hand(DRY_HAND)
-    names = ["mila", "goran"]
-    game = live_game(names)
-    starter = current_engine_deal(game).to_move
-    players = [player_factory(name) for name in names]
+    mover, other = dry_deal.seat_players(player_factory)
+    players = (mover, other)
     for player in players:
-        player.log_in(player.name, PASSWORD)
-        player.goto(f"/games/{game.public_id}/")
-        expect(player.page.locator("#hand .pcard").first).to_be_visible()
         expect(player.page.locator("#pause-summary")).to_be_hidden()
-    mover, other = players[starter], players[1 - starter]
 
-    for meld in ("7H 8H 9H 10H", "QS QD QC", "KS KD KC", "2D 3D 4D 5D"):
-        mover.select(*meld.split())
-        mover.page.click("#lay-group")
-    mover.open_with_the_staged_melds()
-    mover.select("9C")
-    mover.page.click("#discard")
+    go_out(mover)
 
     summary = other.page.locator("#summary")
     expect(summary).to_be_visible()

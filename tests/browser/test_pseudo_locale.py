@@ -19,9 +19,14 @@ from playwright.sync_api import Page, expect
 from accounts.models import Profile, Sanction
 from games.challenges.services import challenge_create
 from games.models import Challenge, Game
-from games.play.create import game_create
-from games.play.lobby import game_join, game_start
 from tests import pseudo_locale_kit as pseudo
+from tests.browser.deal_end import (
+    DRY_HAND,
+    LAST_CARD,
+    PASSWORD,
+    stage_the_dry_hand,
+    start_live_game,
+)
 from tests.browser.site_pages import (
     PAGES,
     PLAYER,
@@ -33,8 +38,6 @@ from tests.browser.site_pages import (
     open_page,
 )
 from tests.browser.test_live_clock import live_table, timeout_step  # noqa: F401
-from tests.browser.test_score_sheet import DRY_HAND
-from tests.browser.test_table import PASSWORD
 from tests.gamekit import current_engine_deal
 from tests.gamekit_fixtures import deals_seeded  # noqa: F401
 
@@ -152,16 +155,6 @@ def _challenges() -> None:
     )
 
 
-def _live_game_with(host: Any) -> Any:
-    """A live serbian game of ``host`` and goran, started: the starter holds DRY_HAND."""
-    goran = get_user_model().objects.create_user(username="goran", password=PASSWORD)
-    game = game_create(
-        owner=host, preset="serbian", players=2, time_control="live", seconds_per_turn=600
-    )
-    game_join(game=game, user=goran)
-    return game_start(game=game, user=host)
-
-
 def test_every_page_and_table_state_in_the_pseudo_locale_is_marked(
     live_table: tuple[Game, Any, Any, Any],  # noqa: F811
     player_factory: Callable[..., Any],
@@ -174,7 +167,9 @@ def test_every_page_and_table_state_in_the_pseudo_locale_is_marked(
     data = make_site_data()
     _challenges()
     starter_hand(DRY_HAND)
-    game = _live_game_with(data.finished.owner)
+    # A live serbian game of dana and goran, started: the starter holds DRY_HAND.
+    goran = get_user_model().objects.create_user(username="goran", password=PASSWORD)
+    game = start_live_game([data.finished.owner, goran])
     Profile.objects.update(language=language)
     check = Check(_names() | frozenset(WRITTEN.values()))
     person = player_factory("dana", locale="en-XA")
@@ -223,14 +218,12 @@ def test_every_page_and_table_state_in_the_pseudo_locale_is_marked(
     page.locator("#staging-melds .meld-remove").click()
     expect(page.locator("#staging-melds .meld")).to_have_count(0)
 
-    for meld in ("7H 8H 9H 10H", "QS QD QC", "KS KD KC", "2D 3D 4D 5D"):
-        person.select(*meld.split())
-        page.click("#lay-group")
+    stage_the_dry_hand(person)
     check.look("the table, an opening staged", page)
     page.click("#open-button")
     expect(page.locator("#melds .meld")).to_have_count(4)
     check.look("the table, melds down", page)
-    person.select("9C")
+    person.select(LAST_CARD)
     page.click("#discard")
     expect(page.locator("#summary")).to_be_visible()
     check.look("the deal's summary", page)

@@ -17,8 +17,7 @@ from playwright.sync_api import expect
 from games import tasks
 from games.models import Game
 from games.review.compute import deal_review_compute
-from tests.browser.test_score_sheet import DRY_HAND, PASSWORD, live_game
-from tests.gamekit import current_engine_deal
+from tests.browser.deal_end import DryDeal, go_out
 
 pytestmark = [
     pytest.mark.slow,
@@ -28,24 +27,12 @@ pytestmark = [
 
 
 def test_a_finished_deal_s_review_shows_beside_the_score_sheet_once_made(
-    player_factory: Callable[..., Any],
-    starter_hand: Callable[[str], None],
-    settings: Any,
-    monkeypatch: pytest.MonkeyPatch,
+    player_factory: Callable[..., Any], dry_deal: DryDeal, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    settings.REMI_DEAL_PAUSE_SECONDS = 600  # the next deal waits for the players
-    starter_hand(DRY_HAND)
-    game = live_game(["mila", "goran"])
-    starter = current_engine_deal(game).to_move
-    names = ["mila", "goran"]
-    players = {name: player_factory(name) for name in names}
-    for name, player in players.items():
-        player.log_in(name, PASSWORD)
-        player.goto(f"/games/{game.public_id}/")
-        expect(player.page.locator("#hand .pcard").first).to_be_visible()
+    game = dry_deal.game
+    mover, other = dry_deal.seat_players(player_factory)
+    for player in (mover, other):
         expect(player.page.locator("#review-panel")).to_be_hidden()  # no deal has ended
-    mover = players[names[starter]]
-    other = players[names[1 - starter]]
 
     # The review's task is lost (a broker down): asked for, it is queued in vain.
     monkeypatch.setattr(tasks.deal_review, "delay", lambda *args, **kwargs: None)
@@ -66,25 +53,16 @@ def test_a_finished_deal_s_review_shows_beside_the_score_sheet_once_made(
 
 
 def test_the_review_comes_with_its_frame_while_the_pages_timers_stand_still(
-    asgi_player_factory: Callable[..., Any],
-    starter_hand: Callable[[str], None],
-    settings: Any,
-    monkeypatch: pytest.MonkeyPatch,
+    asgi_player_factory: Callable[..., Any], dry_deal: DryDeal, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    settings.REMI_DEAL_PAUSE_SECONDS = 600
-    starter_hand(DRY_HAND)
-    game = live_game(["mila", "goran"])
-    starter = current_engine_deal(game).to_move
-    names = ["mila", "goran"]
-    players = {name: asgi_player_factory(name) for name in names}
-    for name, player in players.items():
-        player.log_in(name, PASSWORD)
-        player.page.clock.install()  # time flows until it is paused below
-        player.goto(f"/games/{game.public_id}/")
-        expect(player.page.locator("#hand .pcard").first).to_be_visible()
+    game = dry_deal.game
+    mover, other = dry_deal.seat_players(
+        asgi_player_factory,
+        # time flows until it is paused below
+        before_the_table=lambda player: player.page.clock.install(),
+    )
+    for player in (mover, other):
         player.page.wait_for_function("() => window.__remiLive && window.__remiLive.connected")
-    mover = players[names[starter]]
-    other = players[names[1 - starter]]
     monkeypatch.setattr(tasks.deal_review, "delay", lambda *args, **kwargs: None)
     go_out(mover)
     for player in (mover, other):
@@ -120,16 +98,6 @@ def review_made(game_id: str, number: int) -> bool:
     worker.start()
     worker.join()
     return made == [True]
-
-
-def go_out(mover: Any) -> None:
-    """The starter lays their whole dry hand and throws the last card: the deal is over."""
-    for meld in ("7H 8H 9H 10H", "QS QD QC", "KS KD KC", "2D 3D 4D 5D"):
-        mover.select(*meld.split())
-        mover.page.click("#lay-group")
-    mover.open_with_the_staged_melds()
-    mover.select("9C")
-    mover.page.click("#discard")
 
 
 def assert_own_turns_shown(mover: Any, other: Any) -> None:

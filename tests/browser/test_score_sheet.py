@@ -10,12 +10,10 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from games.models import Game
-from games.play.create import game_create
-from games.play.lobby import game_join, game_start
+from tests.browser.deal_end import DryDeal, go_out
 from tests.gamekit import current_engine_deal
 
 pytestmark = [
@@ -24,50 +22,16 @@ pytestmark = [
     pytest.mark.filterwarnings("ignore:StreamingHttpResponse must consume synchronous"),
 ]
 
-PASSWORD = "correct-horse-battery-staple"
-# serbian, 15 cards: four melds worth 108 and the 9♣ to discard: a dry hand.
-DRY_HAND = "7H 8H 9H 10H QS QD QC KS KD KC 2D 3D 4D 5D 9C"
-
-
-def live_game(names: list[str]) -> Game:
-    """A live serbian game of ``names`` (the first hosts), started."""
-    users = [get_user_model().objects.create_user(username=n, password=PASSWORD) for n in names]
-    game = game_create(
-        owner=users[0],
-        preset="serbian",
-        players=len(users),
-        time_control="live",
-        seconds_per_turn=600,
-    )
-    for user in users[1:]:
-        game_join(game=game, user=user)
-    return game_start(game=game, user=users[0])
-
 
 def test_a_whole_deal_then_its_summary_the_score_sheet_and_ready(
-    player_factory: Callable[..., Any], starter_hand: Callable[[str], None], settings: Any
+    player_factory: Callable[..., Any], dry_deal: DryDeal
 ) -> None:
-    settings.REMI_DEAL_PAUSE_SECONDS = 600  # the players' "Ready", not the clock, deals on
-    starter_hand(DRY_HAND)
-    game = live_game(["mila", "goran"])
-    starter = current_engine_deal(game).to_move
-    names = ["mila", "goran"]
-    players = {name: player_factory(name) for name in names}
-    for name, player in players.items():
-        player.log_in(name, PASSWORD)
-        player.goto(f"/games/{game.public_id}/")
-        expect(player.page.locator("#hand .pcard").first).to_be_visible()
-    mover = players[names[starter]]
-    other = players[names[1 - starter]]
+    starter, names = dry_deal.starter, dry_deal.names
+    mover, other = dry_deal.seat_players(player_factory)
     expect(mover.page.locator("#score-sheet")).to_contain_text("No deal has ended yet.")
 
     # The whole deal: the starter lays everything down and goes out with a dry hand.
-    for meld in ("7H 8H 9H 10H", "QS QD QC", "KS KD KC", "2D 3D 4D 5D"):
-        mover.select(*meld.split())
-        mover.page.click("#lay-group")
-    mover.open_with_the_staged_melds()
-    mover.select("9C")
-    mover.page.click("#discard")
+    go_out(mover)
 
     left = list(current_engine_deal(Game.objects.get()).hand_ids(1 - starter))
     for player in (mover, other):

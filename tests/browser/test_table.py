@@ -15,6 +15,7 @@ from playwright.sync_api import expect
 from games.models import Game, Move
 from games.play.create import game_create
 from games.play.lobby import game_join, game_start
+from tests.browser.deal_end import DRY_HAND, LAST_CARD, PASSWORD, stage_the_dry_hand
 from tests.gamekit import current_engine_deal
 
 pytestmark = [
@@ -24,7 +25,6 @@ pytestmark = [
     pytest.mark.filterwarnings("ignore:StreamingHttpResponse must consume synchronous"),
 ]
 
-PASSWORD = "correct-horse-battery-staple"
 # polish51: 13 cards, the starter draws first. Two melds open (7-8-9-10♥ = 34,
 # Q♠ Q♦ Q♣ = 30: 64), the kings are a set for after, 2♦ 5♣ 9♠ are loose.
 OPENING_HAND = "7H 8H 9H 10H QS QD QC KS KD KC 2D 5C 9S"
@@ -280,10 +280,6 @@ def test_play_now_against_a_bot(
     vera.screenshot("table-vs-bot")
 
 
-# serbian, 15 cards: four melds worth 108 and the 9♣ to discard: a dry hand.
-DRY_HAND = "7H 8H 9H 10H QS QD QC KS KD KC 2D 3D 4D 5D 9C"
-
-
 def test_a_private_game_by_invite_link_and_the_deal_summary(
     player_factory: Callable[..., Any], starter_hand: Callable[[str], None]
 ) -> None:
@@ -313,12 +309,10 @@ def test_a_private_game_by_invite_link_and_the_deal_summary(
     # The serbian starter plays without drawing: everything down at once, one discard.
     mover, other = _to_move(zora, ivan)
     page = mover.page
-    for meld in ("7H 8H 9H 10H", "QS QD QC", "KS KD KC", "2D 3D 4D 5D"):
-        mover.select(*meld.split())
-        page.click("#lay-group")
+    stage_the_dry_hand(mover)
     expect(page.locator("#staging-total")).to_have_text("108 / 51")
     mover.open_with_the_staged_melds()
-    mover.select("9C")
+    mover.select(LAST_CARD)
     page.click("#discard")
 
     for player in (mover, other):

@@ -17,11 +17,10 @@ from games.models import Game, Seat
 from games.play.act import game_act
 from games.play.create import game_create
 from games.play.lobby import game_join, game_start
+from tests.browser.deal_end import DRY_HAND, PASSWORD, go_out, live_game
 from tests.browser.site_pages import DESKTOP
 from tests.browser.test_phone_hand import HAND
 from tests.browser.test_player_pages import emil_resigns
-from tests.browser.test_score_sheet import DRY_HAND, live_game
-from tests.browser.test_table import PASSWORD
 from tests.gamekit import current_engine_deal
 
 pytestmark = [
@@ -103,12 +102,7 @@ def test_the_deal_summary_mini_cards_show_every_rank_uncovered(
     mover.log_in(names[starter], PASSWORD)
     mover.goto(f"/games/{game.public_id}/")
     expect(mover.page.locator("#me")).to_have_class("me me-to-move")
-    for meld in ("7H 8H 9H 10H", "QS QD QC", "KS KD KC", "2D 3D 4D 5D"):
-        mover.select(*meld.split())
-        mover.page.click("#lay-group")
-    mover.open_with_the_staged_melds()
-    mover.select("9C")
-    mover.page.click("#discard")
+    go_out(mover)
 
     summary = mover.page.locator("#summary")
     expect(summary).to_be_visible()

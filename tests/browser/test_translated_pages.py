@@ -11,11 +11,9 @@ import pytest
 from playwright.sync_api import expect
 
 from accounts.models import Profile
+from tests.browser.deal_end import LAST_CARD, DryDeal, stage_the_dry_hand
 from tests.browser.english_left import english_in_page
 from tests.browser.site_pages import PAGES, SIZES, People, make_site_data, open_page
-from tests.browser.test_score_sheet import DRY_HAND, live_game
-from tests.browser.test_table import PASSWORD
-from tests.gamekit import current_engine_deal
 
 pytestmark = [
     pytest.mark.slow,
@@ -86,21 +84,10 @@ def test_every_page_speaks_the_language_without_english_left(
 def test_a_whole_live_deal_speaks_the_language_without_english_left(
     language: str,
     player_factory: Callable[..., Any],
-    starter_hand: Callable[[str], None],
-    settings: Any,
+    dry_deal: DryDeal,
 ) -> None:
-    settings.REMI_DEAL_PAUSE_SECONDS = 600
-    starter_hand(DRY_HAND)
-    names_in_order = ["mila", "goran"]
-    game = live_game(names_in_order)
-    names = speak(language) | {"mila", "goran"}
-    starter = current_engine_deal(game).to_move
-    mover = player_factory(names_in_order[starter], locale=BROWSER_LOCALE[language])
-    other = player_factory(names_in_order[1 - starter], locale=BROWSER_LOCALE[language])
-    for player in (mover, other):
-        player.log_in(player.name, PASSWORD)
-        player.goto(f"/games/{game.public_id}/")
-        expect(player.page.locator("#hand .pcard").first).to_be_visible()
+    names = speak(language) | set(dry_deal.names)
+    mover, other = dry_deal.seat_players(player_factory, locale=BROWSER_LOCALE[language])
 
     found: dict[str, list[str]] = {}
 
@@ -112,14 +99,12 @@ def test_a_whole_live_deal_speaks_the_language_without_english_left(
     look("the table, to move", mover)
     look("the table, waiting", other)
     # Mid-deal: an opening staged, then laid down.
-    for meld in ("7H 8H 9H 10H", "QS QD QC", "KS KD KC", "2D 3D 4D 5D"):
-        mover.select(*meld.split())
-        mover.page.click("#lay-group")
+    stage_the_dry_hand(mover)
     look("the table, an opening staged", mover)
     mover.page.click("#open-button")
     expect(mover.page.locator("#melds .meld")).to_have_count(4)
     look("the table, melds down", mover)
-    mover.select("9C")
+    mover.select(LAST_CARD)
     mover.page.click("#discard")
 
     for where, player in (("mover", mover), ("other", other)):
