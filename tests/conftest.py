@@ -73,6 +73,20 @@ def fresh_channel_layer() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
+def language_of_the_settings() -> Iterator[None]:
+    """Each test starts in the settings' language. Django's test client runs a request
+    in the test's own thread and ``LocaleMiddleware`` leaves the request's language
+    active after it: a request in Polish made one test's expectations Polish in the
+    next test of the same worker."""
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def websocket_frames_follow_the_contract(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every frame a test receives from /ws/v1/, and every one it sends with
     ``send_json_to``, is checked against docs/asyncapi.yaml (tests/asyncapi_contract.py)."""

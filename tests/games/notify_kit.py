@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo
 from django.conf import settings
 from django.core.mail import EmailMessage
 from django.test import Client
+from django.utils import translation
 
 from games.models import Game, PlayerSettings
 from games.play.act import game_act
@@ -102,9 +103,10 @@ def site_path(url: str) -> str:
 
 
 def shown(moment: datetime, zone: str, form: formats.DateForm = "long") -> str:
-    """``moment`` as the emails write a deadline (CLDR's ``form`` of the active
-    language, English in a test), in ``zone``."""
-    return formats.moment(moment, form, zone=ZoneInfo(zone))
+    """``moment`` as the emails to an English reader write a deadline (CLDR's
+    ``form``), in ``zone``, whatever language the test's thread has active."""
+    with translation.override("en"):
+        return formats.moment(moment, form, zone=ZoneInfo(zone))
 
 
 def web_client(user: Any = None) -> Client:

@@ -65,15 +65,12 @@ export function onReviewReady(deal) {
   load();
 }
 
-// Each question's token: an answer to an older one is moot (another deal was chosen, or
-// the frame asked again while a question that found it not ready was under way).
-let questions = 0;
-
 async function load(attempt = 0) {
   clearTimeout(state.review.timer);
   const number = state.review.chosen;
-  questions += 1;
-  const asked = questions;
+  // Each question's token: an answer to an older one is moot (another deal was chosen,
+  // or the frame asked again while a question that found it not ready was under way).
+  const asked = state.review.asked + 1;
   updateReview({ asked, timer: null });
   $("review-link").href = `/games/${encodeURIComponent(GAME)}/deals/${number}/review/`;
   const body = $("review-body");

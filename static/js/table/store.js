@@ -66,7 +66,7 @@ const state = {
     key: null, // what the panel was drawn for: the number of ended deals and the status
     numbers: [], // the ended deals
     chosen: null, // the deal whose review is shown
-    asked: null, // the request under way, by its token (a newer one makes an older answer moot)
+    asked: 0, // the request under way, by its token (a newer one makes an older answer moot)
     timer: null, // the next question while a review is being prepared
   },
   activeAt: Date.now(), // when the person last used the page (seen.js)
