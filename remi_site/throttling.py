@@ -75,7 +75,8 @@ class SlidingWindowRateThrottle(throttling.SimpleRateThrottle):
             return True
 
     def wait(self) -> float | None:
-        """Seconds until the next request would be counted in (Retry-After)."""
+        """Seconds until the next request would be counted in (Retry-After): at least
+        one, as a refused client asking again at once would be refused again."""
         if self.item is None or self.key is None or outage.is_on():
             return None
         try:
@@ -83,7 +84,7 @@ class SlidingWindowRateThrottle(throttling.SimpleRateThrottle):
         except outage.errors as error:
             outage.began(error)
             return None
-        return max(0.0, stats.reset_time - time.time())
+        return max(1.0, stats.reset_time - time.time())
 
 
 class ClientIpIdentMixin:
