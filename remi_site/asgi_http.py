@@ -14,11 +14,14 @@ middleware chain, the view, closing a non-streaming response, which hands the
 database connection back to its pool), in one call on a pool of worker threads
 (``WEB_THREADS``, as a threaded WSGI server would), and sends the response from
 the loop. A streaming response (static files) is read part by part on those threads,
-sent, and closed as Django does.
+sent, and closed as Django does. A streaming response is cancelled when the client
+disconnects, as Django's own handler does.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import threading
 from collections.abc import AsyncIterator, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -68,7 +71,10 @@ class ASGIHandler(asgi.ASGIHandler):
             serve = sync_to_async(self._respond, thread_sensitive=False, executor=_threads())
             response = await serve(scope, body_file)
             try:
-                await self.send_response(response, send)
+                if response.streaming:
+                    await self._send_until_disconnect(response, send, receive)
+                else:
+                    await self.send_response(response, send)
             finally:
                 if response.streaming:
                     close = sync_to_async(
@@ -80,6 +86,26 @@ class ASGIHandler(asgi.ASGIHandler):
         # The answer is out: the request's garbage is collected now, not in the middle
         # of another one.
         collector.between_requests()
+
+    async def _send_until_disconnect(
+        self, response: HttpResponseBase, send: Any, receive: Any
+    ) -> None:
+        """Send a streaming response until it ends or the client goes away. A stream
+        may wait on events for ever (the NDJSON streams: games/live/ndjson.py) and
+        writing to a closed connection fails silently, so only the disconnect tells
+        that nobody reads it any more: the stream is cancelled then, and its cleanup
+        (its connection slot, its channel groups) runs at once, as Django's own handler
+        does it."""
+        sending = asyncio.create_task(self.send_response(response, send))
+        listening = asyncio.create_task(self.listen_for_disconnect(receive))
+        try:
+            await asyncio.wait((sending, listening), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (listening, sending):
+                if not task.done():
+                    task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, RequestAborted):
+                    await task
 
     def _respond(self, scope: Any, body_file: Any) -> HttpResponseBase:
         """Everything between reading the body and sending the answer, in one thread."""

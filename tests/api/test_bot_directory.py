@@ -118,7 +118,7 @@ async def test_a_bot_account_that_hides_its_presence_shows_no_status(
     assert during["robo"]["connected"] is None
 
 
-def test_a_bot_account_following_its_ndjson_stream_is_listed_connected(
+def test_a_bot_account_is_listed_connected_while_it_follows_its_ndjson_stream(
     asgi_server: str, user_factory: Callable[..., Any]
 ) -> None:
     robo = bot_account(user_factory, "robo")
@@ -136,6 +136,15 @@ def test_a_bot_account_following_its_ndjson_stream_is_listed_connected(
             if bots["robo"]["connected"] or time.monotonic() > deadline:
                 break
         assert bots["robo"]["connected"] is True
+
+    # The client went away: the stream ends on the server and the bot is offline.
+    with httpx.Client(timeout=20) as http:
+        deadline = time.monotonic() + 10
+        while True:
+            bots = {b["username"]: b for b in http.get(f"{asgi_server}{BOTS}").json()["results"]}
+            if not bots["robo"]["connected"] or time.monotonic() > deadline:
+                break
+    assert bots["robo"]["connected"] is False
 
 
 @pytest.mark.django_db

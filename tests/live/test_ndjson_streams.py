@@ -6,6 +6,7 @@ what. Every frame but the first game line is checked against docs/asyncapi.yaml.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -187,7 +188,28 @@ def test_visitors_streams_count_against_their_addresss_connections(asgi_server, 
 
     with httpx.Client(timeout=20) as visitor, visitor.stream("GET", url) as first:
         assert first.status_code == 200
-        assert next(lines(first))["type"] == "game_full"
+        # (The lines are kept: an iterator dropped closes its response, and the server
+        # ends a stream whose client went away.)
+        stream = lines(first)
+        assert next(stream)["type"] == "game_full"
         second = httpx.get(url, timeout=20)
         assert second.status_code == 429
         assert second.json()["error"]["code"] == "too_many_connections"
+
+
+def test_a_stream_its_client_closed_gives_its_connection_back(asgi_server, account, settings):
+    # One connection allowed: a second stream opens only once the first has ended on
+    # the server, which only the client's disconnect can tell it (writing to a closed
+    # connection fails silently, and a quiet stream would wait for ever).
+    settings.WS_MAX_CONNECTIONS_PER_USER = 1
+    _user, api = account("mila")
+    url = f"{asgi_server}/api/v1/stream/events"
+    for _ in range(3):
+        with httpx.Client(headers=api.headers, timeout=20) as client:
+            deadline = time.monotonic() + 10
+            while True:
+                with client.stream("GET", url) as response:
+                    if response.status_code == 200:  # (its slot is taken before it starts)
+                        break
+                    assert response.status_code == 429, response.read()
+                    assert time.monotonic() < deadline, "the closed stream kept its slot"
