@@ -52,8 +52,9 @@ WARMUP_MOVES = 30
 # parts called from it: an indented part is inside the one above it.
 PARTS = (
     ("accounts.authentication", "ApiTokenAuthentication.authenticate_credentials", "API token"),
-    ("rest_framework.throttling", "SimpleRateThrottle.allow_request", "throttles (Redis)"),
-    ("games.api.move_io", "move_input", "action read (its body as sent)"),
+    ("remi_site.throttling", "SlidingWindowRateThrottle.allow_request", "throttles (Redis)"),
+    # (Where the view finds it: it imports the function by name.)
+    ("games.api.views", "move_input", "action read (its body as sent)"),
     ("games.api.views", "game_act", "play command"),
     ("games.play.store", "lock_for_move", "  game locked and read, with seats"),
     ("games.play.store", "restore", "  engine deal: the kept one, or from the snapshot"),
@@ -77,6 +78,7 @@ class Parts:
     seconds: Counter[tuple[str, str]] = field(default_factory=Counter)
     calls: Counter[tuple[str, str]] = field(default_factory=Counter)
     kind: str | None = None
+    missing: set[str] = field(default_factory=set)  # parts this tree does not have
 
     def install(self) -> None:
         """Wrap each of ``PARTS`` to count its calls and their CPU (this thread's)."""
@@ -89,6 +91,8 @@ class Parts:
                 owner = getattr(owner, step)
             if hasattr(owner, name):  # (a part an older tree does not have: not timed)
                 setattr(owner, name, self._timed(getattr(owner, name), label))
+            else:
+                self.missing.add(label)
 
     def _timed(self, original: Callable[..., Any], label: str) -> Callable[..., Any]:
         def timed(*args: Any, **kwargs: Any) -> Any:
@@ -114,6 +118,11 @@ class Parts:
                 seconds = self.seconds[cost.name, label]
                 cells += [f"{seconds * 1000 / max(len(cost.cpu), 1):>7.3f}"]
                 cells += [f"{calls / max(len(cost.cpu), 1):>6.2f}"]
+            # A part that never ran is named after code that moved: say so.
+            if label in self.missing:
+                cells.append(" (not in this tree)")
+            elif not any(self.calls[cost.name, label] for cost in (move, get)):
+                cells.append(" (never ran)")
             print(f"  {label:<44} " + " ".join(cells))
 
 
@@ -259,6 +268,7 @@ def report(move: Cost, get: Cost, extra: list[Cost]) -> None:
         f"{'call':<34} {'CPU mean':>9} {'p50':>7} {'p99':>7} {'PG CPU':>8} {'SQL/call':>9} "
         f"{'Redis/call':>11}"
     )
+    extra = [cost for cost in extra if cost.cpu]  # (a kind asked for 0 times)
     for cost in (move, get, *extra):
         statements = sum(cost.statements.values())
         print(
