@@ -27,8 +27,8 @@ from games.play.act import game_act
 from games.play.create import game_create
 from games.play.lobby import game_join, game_start
 from tests.browser.conftest import TIMEOUT_MS
+from tests.browser.deal_end import PASSWORD
 from tests.browser.test_player_pages import emil_resigns
-from tests.browser.test_table import PASSWORD
 from tests.gamekit import current_engine_deal, greedy_action
 
 DESKTOP = {"width": 1280, "height": 800}

@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from games.models import Challenge, Game
-from tests.browser.test_table import PASSWORD
+from tests.browser.deal_end import PASSWORD
 
 
 def test_a_challenge_from_a_players_page_is_accepted_under_my_games(

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from games.models import ChatMessage, Game
 from games.play import chat
-from tests.browser.test_table import PASSWORD, serbian_game  # noqa: F401
+from tests.browser.deal_end import PASSWORD
 
 
 def test_players_chat_live_a_spectator_reads_and_a_hidden_line_disappears(

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from accounts.models import Report
 from games.models import ChatMessage, Game
-from tests.browser.test_table import PASSWORD, serbian_game  # noqa: F401
+from tests.browser.deal_end import PASSWORD
 
 
 def said(game: Game, user: Any, text: str) -> None:

@@ -15,8 +15,9 @@ from playwright.sync_api import Page, expect
 
 from accounts.models import Profile
 from games.models import Game
+from tests.browser.deal_end import PASSWORD
 from tests.browser.site_pages import PAGES, PLAYER, VISITOR, People, make_site_data, open_page
-from tests.browser.test_table import OPENING_HAND, PASSWORD, _bot_cards, serbian_game  # noqa: F401
+from tests.browser.table_kit import OPENING_HAND, bot_cards
 
 pytestmark = [
     pytest.mark.slow,
@@ -113,7 +114,7 @@ def test_every_page_works_under_the_policy_and_reports_no_violation(
     vera.draw_and_discard_the_drawn_card()
     expect(page.locator("#log")).to_contain_text("Greedy Goran discarded")
     expect(page.locator("#prompt")).to_contain_text("Your turn: draw")
-    expect(page.locator(".seat .fan-count")).to_have_text(str(_bot_cards()))
+    expect(page.locator(".seat .fan-count")).to_have_text(str(bot_cards()))
     assert page.evaluate("() => window.__remiLive.connected") is True
     watch.assert_clean()
 

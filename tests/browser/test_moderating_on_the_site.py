@@ -19,8 +19,8 @@ from accounts.models import Report, Sanction
 from accounts.moderation import services
 from accounts.moderation.roles import MODERATOR_GROUP, moderator_group_ensure
 from games.models import ChatMessage, Game
+from tests.browser.deal_end import PASSWORD
 from tests.browser.moderation_steps import Steps
-from tests.browser.test_table import PASSWORD, serbian_game  # noqa: F401
 
 
 def test_a_moderator_goes_from_a_chat_report_to_a_two_hour_mute_and_a_warning(

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.deal_end import PASSWORD
 from tests.browser.site_pages import PAGES, SIGNED_IN_AS, make_site_data, open_page
-from tests.browser.test_table import PASSWORD
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 

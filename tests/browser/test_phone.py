@@ -14,8 +14,9 @@ from games.models import Game, Move, Seat
 from games.play.create import game_create
 from games.play.lobby import game_join, game_start
 from tests.browser.axe import describe
+from tests.browser.deal_end import PASSWORD
 from tests.browser.site_pages import PHONE
-from tests.browser.test_table import OPENING_HAND, PASSWORD
+from tests.browser.table_kit import OPENING_HAND
 from tests.gamekit import current_engine_deal
 
 pytestmark = [

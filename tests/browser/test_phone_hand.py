@@ -21,7 +21,7 @@ from games.play.create import game_create
 from games.play.lobby import game_join, game_start
 from tests import pseudo_locale_kit as pseudo
 from tests.browser.conftest import ROOT
-from tests.browser.test_table import PASSWORD
+from tests.browser.deal_end import PASSWORD
 from tests.gamekit import current_engine_deal
 
 pytestmark = [

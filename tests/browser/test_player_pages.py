@@ -15,7 +15,7 @@ from games.models import Game
 from games.play.create import game_create
 from games.play.lobby import game_join, game_start
 from games.play.resign import game_resign
-from tests.browser.test_table import PASSWORD
+from tests.browser.deal_end import PASSWORD
 from tests.gamekit import everyone_moves
 
 

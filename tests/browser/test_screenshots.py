@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from accounts.models import Profile
+from tests.browser.deal_end import PASSWORD
 from tests.browser.site_pages import (
     PAGES,
     SIGNED_IN_AS,
@@ -20,7 +21,6 @@ from tests.browser.site_pages import (
     make_site_data,
     open_page,
 )
-from tests.browser.test_table import PASSWORD
 
 pytestmark = [
     pytest.mark.slow,

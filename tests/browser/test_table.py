@@ -16,6 +16,7 @@ from games.models import Game, Move
 from games.play.create import game_create
 from games.play.lobby import game_join, game_start
 from tests.browser.deal_end import DRY_HAND, LAST_CARD, PASSWORD, stage_the_dry_hand
+from tests.browser.table_kit import OPENING_HAND, bot_cards
 from tests.gamekit import current_engine_deal
 
 pytestmark = [
@@ -24,19 +25,6 @@ pytestmark = [
     # whitenoise's static files under ASGI (settings.py hides it outside pytest)
     pytest.mark.filterwarnings("ignore:StreamingHttpResponse must consume synchronous"),
 ]
-
-# polish51: 13 cards, the starter draws first. Two melds open (7-8-9-10♥ = 34,
-# Q♠ Q♦ Q♣ = 30: 64), the kings are a set for after, 2♦ 5♣ 9♠ are loose.
-OPENING_HAND = "7H 8H 9H 10H QS QD QC KS KD KC 2D 5C 9S"
-# serbian: the starter gets 15 cards and plays without drawing.
-SERBIAN_HAND = "7H 8H 9H QS QD QC 2C 3C 4C JK 5D KS 10H AS JK"
-
-
-def _bot_cards() -> int:
-    """How many cards the bot holds now (from the server's state)."""
-    game = Game.objects.get()
-    deal = current_engine_deal(game)
-    return len(deal.hand_ids(1))
 
 
 def _to_move(*players: Any) -> tuple[Any, Any]:
@@ -193,20 +181,6 @@ def test_two_people_meet_in_the_lobby_and_play_an_opening_turn(
     assert kinds == ["draw", "lay", "lay", "discard", "take"]
 
 
-@pytest.fixture
-def serbian_game(starter_hand: Callable[[str], None]) -> tuple[Game, list[Any]]:
-    """A started 2-player serbian game of two new users (made before the browser
-    starts: the services publish their events from this thread)."""
-    starter_hand(SERBIAN_HAND)
-    users = [
-        get_user_model().objects.create_user(username=name, password=PASSWORD)
-        for name in ("mila", "nina")
-    ]
-    game = game_create(owner=users[0], preset="serbian", players=2)
-    game_join(game=game, user=users[1])
-    return game_start(game=game, user=users[0]), users
-
-
 def test_a_phone_shows_the_whole_hand_and_the_starter_lays_off_and_swaps(
     serbian_game: tuple[Game, list[Any]], player_factory: Callable[..., Any]
 ) -> None:
@@ -276,7 +250,7 @@ def test_play_now_against_a_bot(
     # The bot answers at once (Celery runs eagerly in the tests): Vera is to move again.
     expect(page.locator("#log")).to_contain_text("Greedy Goran discarded")
     expect(page.locator("#prompt")).to_contain_text("Your turn: draw")
-    expect(page.locator(".seat .fan-count")).to_have_text(str(_bot_cards()))
+    expect(page.locator(".seat .fan-count")).to_have_text(str(bot_cards()))
     vera.screenshot("table-vs-bot")
 
 

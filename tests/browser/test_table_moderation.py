@@ -23,9 +23,9 @@ from games.models import Challenge, ChatMessage, Game, Seat
 from games.play import chat
 from games.play.create import game_create
 from games.play.lobby import game_join, game_start
+from tests.browser.deal_end import PASSWORD
 from tests.browser.moderation_steps import Steps
 from tests.browser.test_phone_hand import one_screen_problems, phone_table
-from tests.browser.test_table import PASSWORD, serbian_game  # noqa: F401
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
