@@ -30,6 +30,18 @@ pytestmark = [
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 
 
+# A box that scrolls sideways inside the page cuts what it holds off at its edge, and a
+# phone shows no scroll bar: each must fade out on the side with more (its data-more,
+# js/scroll-hint.js) and be reachable by keyboard (a focusable region, or a menu's links).
+SCROLLED_SIDEWAYS = """() => [...document.querySelectorAll("body *")]
+  .filter((node) => node.checkVisibility() && ["auto", "scroll"].includes(
+    getComputedStyle(node).overflowX) && node.scrollWidth > node.clientWidth + 1)
+  .filter((node) => node.dataset.more !== "right"
+    || !(node.tabIndex >= 0 || node.closest("nav")))
+  .map((node) => `${node.tagName.toLowerCase()}#${node.id}.${node.className}: `
+    + `${node.scrollWidth}px in ${node.clientWidth}px, more: ${node.dataset.more}`)"""
+
+
 def test_every_page_is_photographed_at_desktop_and_phone_width_without_sideways_scroll(
     player_factory: Callable[..., Any],
 ) -> None:
@@ -50,6 +62,16 @@ def test_every_page_is_photographed_at_desktop_and_phone_width_without_sideways_
             width = person.page.evaluate("() => document.documentElement.scrollWidth")
             if width > size["width"]:
                 too_wide.append(f"{site_page.name} at {size_name}: {width}px wide")
+            too_wide += [
+                f"{site_page.name} at {size_name}: {box} (no fade, or no keyboard)"
+                for box in person.page.evaluate(SCROLLED_SIDEWAYS)
+            ]
+            if site_page.name == "bots" and size_name == "phone":
+                # Scrolled to its end, the fade moves to the other side.
+                region = person.page.locator("#bots").locator("xpath=..")
+                expect(region).to_have_attribute("data-more", "right")
+                region.evaluate("box => box.scrollTo(box.scrollWidth, 0)")
+                expect(region).to_have_attribute("data-more", "left")
 
     assert not too_wide, "pages that scroll sideways: " + "; ".join(too_wide)
     assert len(list(ARTIFACTS.glob("*.png"))) >= len(PAGES) * len(SIZES)

@@ -1,0 +1,25 @@
+// A box that scrolls sideways (a wide table on a phone, the table page's one-row menu)
+// cuts its content off at its edge, and a phone shows no scroll bar: the side with
+// more to see fades out (site.css, [data-more]), and the fade follows the scrolling.
+const BOXES = ".stats-table-wrap, .nav-links";
+const EDGE_PX = 2;
+
+function mark(box) {
+  const left = box.scrollLeft > EDGE_PX;
+  const right = box.scrollLeft + box.clientWidth < box.scrollWidth - EDGE_PX;
+  const more = left && right ? "both" : left ? "left" : right ? "right" : "";
+  if (more) box.dataset.more = more;
+  else delete box.dataset.more;
+}
+
+function markAll() {
+  document.querySelectorAll(BOXES).forEach(mark);
+}
+
+document.querySelectorAll(BOXES).forEach((box) => {
+  box.addEventListener("scroll", () => mark(box), { passive: true });
+});
+window.addEventListener("resize", markAll, { passive: true });
+// (Fonts and late content change the widths after the first paint.)
+new ResizeObserver(markAll).observe(document.body);
+markAll();
