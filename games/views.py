@@ -93,10 +93,13 @@ def bot_directory(request: HttpRequest) -> HttpResponse:
         if bot["kind"] == bots.BUILTIN and bot["bio"]:
             bot["bio"] = _(bot["bio"])
     presets = [(name, preset_display_name(name)) for name in PRESETS]
+    labels = dict(presets)
     ladder = bot_strength.ladder()
     for bot in listed:
         if bot["kind"] == bots.BUILTIN and bot["bot_level"] in ladder:
             bot["difficulty"] = ladder[bot["bot_level"]]["name"]
+        for rating in bot["ratings"]:  # (its column's heading, for a phone's stacked rows)
+            rating["label"] = labels[rating["rules"]]
     context = {"bots": listed, "presets": presets, "ladder": ladder.values()}
     return render(request, "games/bots.html", context)
 

@@ -4,6 +4,7 @@ rating changes."""
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from datetime import timedelta
@@ -297,7 +298,7 @@ def serbian_cell(html: str, username: str) -> str:
     """The bots page's serbian cell of ``username``'s row (the first family column)."""
     row = html[html.index(f'data-bot="{username}"') :]
     row = row[: row.index("</tr>")]
-    cells = row.split("<td>")
+    cells = re.split(r"<td\b[^>]*>", row)
     return cells[4 + list(PRESETS).index("serbian")]
 
 
