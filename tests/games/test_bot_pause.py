@@ -5,6 +5,7 @@ a decision gone stale, a task lost. A real worker: tests/live/test_worker_bot_pa
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Iterator
 from datetime import timedelta
@@ -129,14 +130,27 @@ def test_a_bot_facing_a_person_keeps_its_decision_for_its_pause_and_no_worker_sl
 @pytest.mark.django_db(transaction=True)
 @PAUSED
 def test_bots_without_a_person_at_the_table_keep_no_decision(
-    user: Any, deals_seeded: Any, no_sleep: None, countdowns: list[float]
+    user: Any,
+    deals_seeded: Any,
+    no_sleep: None,
+    countdowns: list[float],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     game = game_play_now(user=user, preset="macedonian", bots_count=2, level=2)
     countdowns.clear()
+    # Forty of the bots' turns say enough; the rest of the match is not queued.
+    turns = tasks.bot_move.apply_async
+    queued = itertools.count()
+    monkeypatch.setattr(
+        tasks.bot_move,
+        "apply_async",
+        lambda *args, **kwargs: turns(*args, **kwargs) if next(queued) < 40 else None,
+    )
     resigned_at = game_resign(game=game, user=user).ply
     game.refresh_from_db()
-    assert game.ply > resigned_at  # the two bots played on (here to the game's end)
+    assert game.ply > resigned_at + 10  # the two bots played on, with no pause
     assert countdowns == []
+    assert not BotDecision.objects.filter(game=game).exists()
 
 
 @pytest.fixture
