@@ -17,18 +17,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.db import connections
 from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwright
 
 from games.engine import parse_cards
 from games.models import Game
 from games.play import shuffle
-from games.play.create import game_create
-from games.play.lobby import game_join, game_start
 from tests.browser.axe import blocking_violations
-from tests.browser.deal_end import DRY_HAND, PASSWORD, DryDeal, start_dry_deal
-from tests.browser.table_kit import SERBIAN_HAND
+from tests.browser.deal_end import DRY_HAND, DryDeal, start_dry_deal
+from tests.browser.table_kit import SERBIAN_HAND, started_game
 from tests.gamekit import deck_with_starter_hand, scripted_deal_source, seeded_deal_source
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -293,10 +290,4 @@ def serbian_game(starter_hand: Callable[[str], None]) -> tuple[Game, list[Any]]:
     ``SERBIAN_HAND`` (made before the browser starts: the services publish their events
     from this thread)."""
     starter_hand(SERBIAN_HAND)
-    users = [
-        get_user_model().objects.create_user(username=name, password=PASSWORD)
-        for name in ("mila", "nina")
-    ]
-    game = game_create(owner=users[0], preset="serbian", players=2)
-    game_join(game=game, user=users[1])
-    return game_start(game=game, user=users[0]), users
+    return started_game("serbian", ("mila", "nina"))

@@ -1,9 +1,17 @@
-"""What several browser tests of the table share: the scripted hands and how many
-cards the bot holds."""
+"""What several browser tests of the table share: the scripted hands, a started game
+of new players, and how many cards the bot holds."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
+from django.contrib.auth import get_user_model
+
 from games.models import Game
+from games.play.create import game_create
+from games.play.lobby import game_join, game_start
+from tests.browser.deal_end import PASSWORD
 from tests.gamekit import current_engine_deal
 
 # polish51: 13 cards, the starter draws first. Two melds open (7-8-9-10♥ = 34,
@@ -19,3 +27,16 @@ def bot_cards() -> int:
     game = Game.objects.get()
     deal = current_engine_deal(game)
     return len(deal.hand_ids(1))
+
+
+def started_game(preset: str, names: Sequence[str], **options: Any) -> tuple[Game, list[Any]]:
+    """A started game of ``preset`` between new users ``names`` (the first hosts, each
+    with ``PASSWORD``), made with ``options`` as ``game_create`` takes them; (game,
+    users). Made before the browser starts: the services publish from this thread."""
+    users = [get_user_model().objects.create_user(username=n, password=PASSWORD) for n in names]
+    game = game_create(owner=users[0], preset=preset, players=len(users), **options)
+    for user in users[1:]:
+        game_join(game=game, user=user)
+    game = game_start(game=game, user=users[0])
+    game.refresh_from_db()
+    return game, users

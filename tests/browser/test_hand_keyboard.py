@@ -17,9 +17,8 @@ from playwright.sync_api import Browser, Page, expect
 from games.engine import Card, Discard, LayDown, parse_cards
 from games.models import Game
 from games.play.act import game_act
-from games.play.create import game_create
-from games.play.lobby import game_join, game_start
 from tests.browser.conftest import TIMEOUT_MS, Player
+from tests.browser.table_kit import started_game
 from tests.gamekit import current_engine_deal
 
 pytestmark = [
@@ -41,14 +40,7 @@ JOKER_HAND = "7H 8H 9H QS QD QC 2C 3C 4C JK 5D KS 10H AS JK"
 def _game(preset: str, hand: str, starter_hand: Callable[[str], None]) -> tuple[Game, Any, Any]:
     """A started 2-player game whose starter holds ``hand``: (game, starter, other)."""
     starter_hand(hand)
-    users = [
-        get_user_model().objects.create_user(username=name, password=PASSWORD)
-        for name in ("lena", "mark")
-    ]
-    game = game_create(owner=users[0], preset=preset, players=2)
-    game_join(game=game, user=users[1])
-    game_start(game=game, user=users[0])
-    game.refresh_from_db()
+    game, users = started_game(preset, ("lena", "mark"))
     starter = users[current_engine_deal(game).to_move]
     return game, starter, users[1] if starter is users[0] else users[0]
 

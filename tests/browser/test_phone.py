@@ -7,16 +7,13 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 from playwright.sync_api import Locator, Page, expect
 
 from games.models import Game, Move, Seat
-from games.play.create import game_create
-from games.play.lobby import game_join, game_start
 from tests.browser.axe import describe
 from tests.browser.deal_end import PASSWORD
 from tests.browser.site_pages import PHONE
-from tests.browser.table_kit import OPENING_HAND
+from tests.browser.table_kit import OPENING_HAND, started_game
 from tests.gamekit import current_engine_deal
 
 pytestmark = [
@@ -30,13 +27,7 @@ def polish_game(starter_hand: Callable[[str], None]) -> tuple[Game, str]:
     """A started 2-player polish51 game; the starter holds OPENING_HAND and draws
     first. (game, the starter's username)"""
     starter_hand(OPENING_HAND)
-    users = [
-        get_user_model().objects.create_user(username=name, password=PASSWORD)
-        for name in ("tara", "uros")
-    ]
-    game = game_create(owner=users[0], preset="polish51", players=2)
-    game_join(game=game, user=users[1])
-    game = game_start(game=game, user=users[0])
+    game, _users = started_game("polish51", ("tara", "uros"))
     starter = Seat.objects.get(game=game, position=current_engine_deal(game).to_move).user
     return game, starter.username
 

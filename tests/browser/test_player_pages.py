@@ -7,15 +7,13 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from accounts.models import Rating
 from games.models import Game
-from games.play.create import game_create
-from games.play.lobby import game_join, game_start
 from games.play.resign import game_resign
 from tests.browser.deal_end import PASSWORD
+from tests.browser.table_kit import started_game
 from tests.gamekit import everyone_moves
 
 
@@ -28,13 +26,7 @@ def dana_beat_emil() -> tuple[Game, list[Any]]:
 def emil_resigns(*, after_moves: bool) -> tuple[Game, list[Any]]:
     """dana and emil start a rated polish51 game; emil resigns, after each of them
     has made a move or at once."""
-    users = [
-        get_user_model().objects.create_user(username=name, password=PASSWORD)
-        for name in ("dana", "emil")
-    ]
-    game = game_create(owner=users[0], preset="polish51", players=2, rated=True)
-    game_join(game=game, user=users[1])
-    game_start(game=game, user=users[0])
+    game, users = started_game("polish51", ("dana", "emil"), rated=True)
     if after_moves:
         everyone_moves(game, users)
     game_resign(game=game, user=users[1])

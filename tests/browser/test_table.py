@@ -13,10 +13,8 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from games.models import Game, Move
-from games.play.create import game_create
-from games.play.lobby import game_join, game_start
 from tests.browser.deal_end import DRY_HAND, LAST_CARD, PASSWORD, stage_the_dry_hand
-from tests.browser.table_kit import OPENING_HAND, bot_cards
+from tests.browser.table_kit import OPENING_HAND, bot_cards, started_game
 from tests.gamekit import current_engine_deal
 
 pytestmark = [
@@ -325,14 +323,7 @@ def test_moves_reach_the_other_table_through_the_websocket(
 def polish_game(starter_hand: Callable[[str], None]) -> tuple[Game, Any]:
     """A started polish51 game whose starter can go out at once; (game, starter)."""
     starter_hand("7H 8H 9H 10H QS QD QC KS KD KC 2D 3D 4D")
-    users = [
-        get_user_model().objects.create_user(username=name, password=PASSWORD)
-        for name in ("olga", "pero")
-    ]
-    game = game_create(owner=users[0], preset="polish51", players=2)
-    game_join(game=game, user=users[1])
-    game_start(game=game, user=users[0])
-    game.refresh_from_db()
+    game, users = started_game("polish51", ("olga", "pero"))
     return game, users[current_engine_deal(game).to_move]
 
 

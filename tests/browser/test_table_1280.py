@@ -19,6 +19,7 @@ from games.play.create import game_create
 from games.play.lobby import game_join, game_start
 from tests.browser.deal_end import DRY_HAND, PASSWORD, go_out, live_game
 from tests.browser.site_pages import DESKTOP
+from tests.browser.table_kit import started_game
 from tests.browser.test_phone_hand import HAND
 from tests.browser.test_player_pages import emil_resigns
 from tests.gamekit import current_engine_deal
@@ -33,13 +34,7 @@ def macedonian_pair(starter_hand: Callable[[str], None]) -> tuple[Game, Any, Any
     """A started two-player Macedonian game whose starter holds HAND (15 cards, and
     only a discard to make). (game, the starter, the other player)"""
     starter_hand(HAND)
-    users = [
-        get_user_model().objects.create_user(username=name, password=PASSWORD)
-        for name in ("zora", "vlado")
-    ]
-    game = game_create(owner=users[0], preset="macedonian", players=2)
-    game_join(game=game, user=users[1])
-    game = game_start(game=game, user=users[0])
+    game, users = started_game("macedonian", ("zora", "vlado"))
     starter = Seat.objects.get(game=game, position=current_engine_deal(game).to_move).user
     other = next(user for user in users if user != starter)
     return game, starter, other
