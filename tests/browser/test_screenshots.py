@@ -42,6 +42,16 @@ SCROLLED_SIDEWAYS = """() => [...document.querySelectorAll("body *")]
     + `${node.scrollWidth}px in ${node.clientWidth}px, more: ${node.dataset.more}`)"""
 
 
+# A table that scrolls sideways at phone width shows a row a piece at a time: there each
+# reads as cards (.table-stacked, a cell under its column's heading).
+TABLES_CUT_AT_PHONE_WIDTH = """() => [...document.querySelectorAll("table")]
+  .filter((table) => table.checkVisibility() && (
+    table.parentElement.scrollWidth > table.parentElement.clientWidth + 1
+    || table.getBoundingClientRect().right > document.documentElement.clientWidth + 1))
+  .map((table) => `table#${table.id}.${table.className}: ${table.scrollWidth}px in `
+    + `${table.parentElement.clientWidth}px`)"""
+
+
 # Marks the page's first box that scrolls sideways (``data-first-scroller``); whether any.
 FIRST_SCROLLER = """() => {
   const box = [...document.querySelectorAll("[data-more]")].find((node) =>
@@ -76,6 +86,11 @@ def test_every_page_is_photographed_at_desktop_and_phone_width_without_sideways_
                 f"{site_page.name} at {size_name}: {box} (no fade, or no keyboard)"
                 for box in person.page.evaluate(SCROLLED_SIDEWAYS)
             ]
+            if size_name == "phone":
+                too_wide += [
+                    f"{site_page.name} at phone width: {table} (not read as cards)"
+                    for table in person.page.evaluate(TABLES_CUT_AT_PHONE_WIDTH)
+                ]
             if not fade_followed and size_name == "phone" and person.page.evaluate(FIRST_SCROLLER):
                 # Scrolled to its end, the fade moves to the other side.
                 box = person.page.locator("[data-first-scroller]")
