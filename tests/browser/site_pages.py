@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
@@ -20,8 +20,12 @@ from accounts import services as account_services
 from accounts.models import Rating, RatingChange
 from accounts.moderation import appeals
 from accounts.moderation import services as moderation
+from accounts.moderation.appeals import appeal_token
 from accounts.moderation.roles import MODERATOR_GROUP, moderator_group_ensure
+from accounts.verification import email_change_request, verification_token
+from games.challenges.services import challenge_create
 from games.models import ChatMessage, Game
+from games.notify.tokens import Kind, Unsubscribe, unsubscribe_token
 from games.play import chat
 from games.play.act import game_act
 from games.play.create import game_create
@@ -40,6 +44,7 @@ SIZES = {"desktop": DESKTOP, "phone": PHONE}
 # group), or a sanctioned player (hugo, with a warning to read and a mute he appealed).
 VISITOR, PLAYER, MODERATOR, SANCTIONED = "visitor", "player", "moderator", "sanctioned"
 USER_OF_ROLE = {PLAYER: "dana", MODERATOR: "mona", SANCTIONED: "hugo"}
+BANNED = "ivan"  # banned: signing in shows him his ban
 
 # A step on a page before it is looked at: ("open", selector) opens a <details>,
 # ("select", selector, value), ("fill", selector, value), and ("submit", selector)
@@ -58,6 +63,10 @@ class SitePage:
     # MODERATOR or SANCTIONED; otherwise PLAYER when signed in, else VISITOR.
     role: str = ""
     steps: tuple[Step, ...] = ()
+    # The page's status, and the status of a visit after the first where it differs (a
+    # form sent again).
+    status: int = 200
+    again_status: int | None = None
 
     @property
     def who(self) -> str:
@@ -71,6 +80,7 @@ class SitePage:
             reviewed=data.reviewed.public_id,
             report=data.report,
             warning=data.warning,
+            **data.links,
         )
 
 
@@ -80,13 +90,15 @@ class SiteData:
     where fern's chat line is reported by dana (``report``) and another is hidden;
     hugo, reported twice and in a suspicious pair with gale, has a mute he appealed
     and a warning to read (``warning``); dana and fern played a deal of a third
-    (reviewed: its first deal's review)."""
+    (reviewed: its first deal's review); ``links``: the signed parts of the links the
+    site mails or shows (``signed_links``)."""
 
     finished: Game
     playing: Game
     reviewed: Game
     report: int = 0
     warning: int = 0
+    links: Mapping[str, str] = field(default_factory=dict)
 
 
 PAGES = [
@@ -152,6 +164,66 @@ PAGES = [
     SitePage("warning", True, "/moderation/warning/", role=SANCTIONED),
     SitePage("appeal", True, "/moderation/sanctions/{warning}/appeal/", role=SANCTIONED),
 ]
+
+# Beyond PAGES, each visited by the screenshots and the pseudo-locale: the rules, the
+# settings, the history, the password reset, the links the site mails (an address to
+# verify, mails to turn off), a ban and its appeal, a report sent, the errors.
+MORE_PAGES = [
+    SitePage("rules", signed_in=False, path="/rules/"),
+    SitePage("rules-polish51", signed_in=False, path="/rules/polish51/"),
+    SitePage("password-reset", signed_in=False, path="/accounts/password-reset/"),
+    SitePage("password-reset-sent", signed_in=False, path="/accounts/password-reset/sent/"),
+    SitePage("password-reset-bad-link", signed_in=False, path="/accounts/reset/MQ/bad-token/"),
+    SitePage("password-reset-done", signed_in=False, path="/accounts/reset/done/"),
+    SitePage("verify-email", signed_in=False, path="/accounts/verify-email/{verify}/"),
+    SitePage(
+        "verify-email-bad-link",
+        signed_in=False,
+        path="/accounts/verify-email/bad-token/",
+        status=400,
+    ),
+    SitePage("unsubscribe", signed_in=False, path="/unsubscribe/{unsubscribe}/"),
+    SitePage(
+        "banned",
+        signed_in=False,
+        path="/accounts/login/",
+        status=403,
+        steps=(
+            ("fill", "#id_username", BANNED),
+            ("fill", "#id_password", PASSWORD),
+            ("submit", "main form button[type=submit]"),
+        ),
+    ),
+    SitePage("appeal-by-link", signed_in=False, path="/moderation/appeal/{appeal}/"),
+    SitePage("not-found", signed_in=False, path="/no-such-page/", status=404),
+    SitePage("my-games", signed_in=True, path="/games/", ready="#challenges-in li"),
+    SitePage("my-games-lobby", signed_in=True, path="/games/?status=lobby"),
+    SitePage("my-games-finished", signed_in=True, path="/games/?status=finished"),
+    SitePage("history", signed_in=True, path="/history/"),
+    SitePage("notifications", signed_in=True, path="/settings/notifications/"),
+    SitePage("vacation", signed_in=True, path="/settings/vacation/"),
+    SitePage("password-change", signed_in=True, path="/settings/password/"),
+    SitePage("account-delete", signed_in=True, path="/settings/delete/"),
+    SitePage("report", signed_in=True, path="/moderation/report/?user=emil"),
+    SitePage(
+        "report-sent",
+        signed_in=True,
+        path="/moderation/report/?user=gale",
+        steps=(("select", "#id_reason", "name"), ("submit", "main form button[type=submit]")),
+        again_status=409,  # the same report while the first is open
+    ),
+    SitePage("report-refused", signed_in=True, path="/moderation/report/?user=nobody", status=404),
+    SitePage("forbidden", signed_in=True, path="/moderation/queue/", status=403),
+]
+
+# Pages the walk does not reach, each with why.
+NOT_WALKED = {
+    "403_csrf.html": "only a form posted without its CSRF token gets it (a forged request)",
+    "accounts/locked_out.html": (
+        "only after AXES_FAILURE_LIMIT failed logins in a row, and then at every try:"
+        " tests/accounts/test_pages.py::test_login_page_locks_out_after_repeated_failures"
+    ),
+}
 SIGNED_IN_AS = "dana"
 
 
@@ -204,13 +276,55 @@ def make_site_data() -> SiteData:
     robo = get_user_model().objects.create_user(username="robo", password=PASSWORD)
     account_services.account_upgrade_to_bot(user=robo)
     report, warning = moderation_data(playing, dana=users[0], fern=fern)
+    links = signed_links(dana=users[0])
     reviewed = game_create(owner=users[0], preset="serbian", players=2)
     game_join(game=reviewed, user=fern)
     reviewed = game_start(game=reviewed, user=users[0])
     first_deal_played(reviewed)
+    challenges_made()
     return SiteData(
-        finished=finished, playing=playing, reviewed=reviewed, report=report, warning=warning
+        finished=finished,
+        playing=playing,
+        reviewed=reviewed,
+        report=report,
+        warning=warning,
+        links=links,
     )
+
+
+def challenges_made() -> None:
+    """dana is challenged by emil, and challenges fern: My games lists both."""
+    users = get_user_model().objects.in_bulk(["dana", "emil", "fern"], field_name="username")
+    challenge_create(
+        challenger=users["emil"], destination=users["dana"], preset="polish51", days_per_move=2
+    )
+    challenge_create(
+        challenger=users["dana"],
+        destination=users["fern"],
+        preset="polish51",
+        time_control=Game.TimeControl.LIVE,
+        seconds_per_turn=60,
+        rated=True,
+    )
+
+
+def signed_links(*, dana: Any) -> dict[str, str]:
+    """The signed parts of the links the site sends: dana's new address to verify, her
+    turn mails to turn off, and the appeal of ivan's ban (ivan is banned)."""
+    users = get_user_model().objects
+    email_change_request(user=dana, email="dana@example.org")
+    ivan = users.create_user(username=BANNED, password=PASSWORD)
+    ban = moderation.ban_create(
+        user=ivan,
+        moderator=users.get(username="mona"),
+        reason=WRITTEN["ban"],
+        ends_at=timezone.now() + timedelta(days=2),
+    )
+    return {
+        "verify": verification_token(user=dana, email="dana@example.org"),
+        "unsubscribe": unsubscribe_token(Unsubscribe(user_id=dana.pk, kind=Kind.TURN)),
+        "appeal": appeal_token(ban),
+    }
 
 
 # What people wrote in ``moderation_data`` (chat, reports, moderators' words, an
@@ -225,6 +339,7 @@ WRITTEN = {
     "appeal": "I was provoked.",
     "note": "Watch his games with gale.",
     "warning": "spam",
+    "ban": "stalling every game",
 }
 
 

@@ -10,8 +10,10 @@ import pytest
 
 from tests.browser.axe import describe
 from tests.browser.site_pages import (
+    MORE_PAGES,
     PAGES,
     SIZES,
+    People,
     SitePage,
     log_in_as,
     make_site_data,
@@ -47,3 +49,27 @@ def test_the_page_has_no_serious_accessibility_violation_at_desktop_or_phone_wid
     assert not found, "\n\n".join(
         f"{site_page.name} at {size_name} width:\n{report}" for size_name, report in found.items()
     )
+
+
+def test_the_other_pages_have_no_serious_accessibility_violation_at_either_width(
+    player_factory: Callable[..., Any],
+    axe_violations: Callable[[Any], list[dict[str, Any]]],
+) -> None:
+    """MORE_PAGES (the rules, the settings, the mailed links, a ban, the errors) in one
+    walk: a browser per visitor, the site's data made once."""
+    data = make_site_data()
+    people = People(player_factory)
+
+    found: dict[str, str] = {}
+    for site_page in MORE_PAGES:
+        person = people[site_page]
+        for visit, (size_name, size) in enumerate(SIZES.items()):
+            person.page.set_viewport_size(size)
+            response = open_page(person.page, person.base_url, site_page, data)
+            status = (visit and site_page.again_status) or site_page.status
+            assert response is not None and response.status == status, site_page.name
+            violations = axe_violations(person.page)
+            if violations:
+                found[f"{site_page.name} at {size_name} width"] = describe(violations)
+
+    assert not found, "\n\n".join(f"{where}:\n{report}" for where, report in found.items())

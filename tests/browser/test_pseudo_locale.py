@@ -17,7 +17,6 @@ from django.utils import timezone
 from playwright.sync_api import Page, expect
 
 from accounts.models import Profile, Sanction
-from games.challenges.services import challenge_create
 from games.models import Challenge, Game
 from tests import pseudo_locale_kit as pseudo
 from tests.browser.deal_end import (
@@ -28,6 +27,7 @@ from tests.browser.deal_end import (
     start_live_game,
 )
 from tests.browser.site_pages import (
+    MORE_PAGES,
     PAGES,
     PLAYER,
     VISITOR,
@@ -51,26 +51,6 @@ pytestmark = [
 # before the check, and each must still be seen: when one is marked, the test says
 # so, and it comes off this list. None is left.
 KNOWN_LEAKS: tuple[str, ...] = ()
-
-# Beyond site_pages.PAGES: the pages of the rules, the settings, the history, the
-# password reset, the errors.
-MORE_PAGES = [
-    SitePage("rules", signed_in=False, path="/rules/"),
-    SitePage("rules-polish51", signed_in=False, path="/rules/polish51/"),
-    SitePage("password-reset", signed_in=False, path="/accounts/password-reset/"),
-    SitePage("password-reset-sent", signed_in=False, path="/accounts/password-reset/sent/"),
-    SitePage("password-reset-bad-link", signed_in=False, path="/accounts/reset/MQ/bad-token/"),
-    SitePage("not-found", signed_in=False, path="/no-such-page/"),
-    SitePage("my-games", signed_in=True, path="/games/", ready="#challenges-in li"),
-    SitePage("my-games-lobby", signed_in=True, path="/games/?status=lobby"),
-    SitePage("my-games-finished", signed_in=True, path="/games/?status=finished"),
-    SitePage("history", signed_in=True, path="/history/"),
-    SitePage("notifications", signed_in=True, path="/settings/notifications/"),
-    SitePage("vacation", signed_in=True, path="/settings/vacation/"),
-    SitePage("password-change", signed_in=True, path="/settings/password/"),
-    SitePage("account-delete", signed_in=True, path="/settings/delete/"),
-    SitePage("report", signed_in=True, path="/moderation/report/?user=emil"),
-]
 
 # What a person sees or hears: the rendered text (an open dialog's too), the title, and
 # the labels, titles, placeholders and alt texts of what is shown.
@@ -139,22 +119,6 @@ def _names() -> frozenset[str]:
     return frozenset(name for pair in people for name in pair if name) | games | languages
 
 
-def _challenges() -> None:
-    """dana is challenged by emil, and challenges fern: My games lists both."""
-    users = get_user_model().objects.in_bulk(["dana", "emil", "fern"], field_name="username")
-    challenge_create(
-        challenger=users["emil"], destination=users["dana"], preset="polish51", days_per_move=2
-    )
-    challenge_create(
-        challenger=users["dana"],
-        destination=users["fern"],
-        preset="polish51",
-        time_control=Game.TimeControl.LIVE,
-        seconds_per_turn=60,
-        rated=True,
-    )
-
-
 def test_every_page_and_table_state_in_the_pseudo_locale_is_marked(
     live_table: tuple[Game, Any, Any, Any],  # noqa: F811
     player_factory: Callable[..., Any],
@@ -165,7 +129,6 @@ def test_every_page_and_table_state_in_the_pseudo_locale_is_marked(
     absent_game, host, _, _ = live_table
     settings.REMI_DEAL_PAUSE_SECONDS = 600
     data = make_site_data()
-    _challenges()
     starter_hand(DRY_HAND)
     # A live serbian game of dana and goran, started: the starter holds DRY_HAND.
     goran = get_user_model().objects.create_user(username="goran", password=PASSWORD)

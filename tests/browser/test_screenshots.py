@@ -1,23 +1,30 @@
 """Each page at desktop and phone width, photographed into artifacts/screenshots/ for a
-person to look at; at phone width no page scrolls sideways. The table is photographed in
+person to look at; at phone width no page scrolls sideways, and every page template of
+the site is among those photographed. The table is photographed in
 Macedonian and Serbian Cyrillic too, whose words run longer than the English."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
+from django.test.signals import template_rendered
 from playwright.sync_api import expect
 
 from accounts.models import Profile
 from tests.browser.deal_end import PASSWORD
 from tests.browser.site_pages import (
+    MORE_PAGES,
+    NOT_WALKED,
     PAGES,
     SIGNED_IN_AS,
     SIZES,
     People,
+    SiteData,
+    SitePage,
     make_site_data,
     open_page,
 )
@@ -28,6 +35,32 @@ pytestmark = [
 ]
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+
+
+def page_templates() -> set[str]:
+    """The templates that make a whole page of the site (they extend the base)."""
+    return {
+        path.relative_to(TEMPLATES).as_posix()
+        for path in TEMPLATES.rglob("*.html")
+        if '{% extends "base.html" %}' in path.read_text(encoding="utf-8")
+    }
+
+
+@contextmanager
+def templates_rendered() -> Iterator[set[str]]:
+    """The names of the templates the site renders meanwhile (in any thread: the live
+    server's too)."""
+    names: set[str] = set()
+
+    def rendered(sender: Any, template: Any, **kwargs: Any) -> None:
+        names.add(template.name)
+
+    template_rendered.connect(rendered, dispatch_uid="screenshots")
+    try:
+        yield names
+    finally:
+        template_rendered.disconnect(dispatch_uid="screenshots")
 
 
 # A box that scrolls sideways inside the page cuts what it holds off at its edge, and a
@@ -70,38 +103,52 @@ def test_every_page_is_photographed_at_desktop_and_phone_width_without_sideways_
 
     too_wide: list[str] = []
     fade_followed = False
-    for site_page in PAGES:
-        person = people[site_page]
-        for size_name, size in SIZES.items():
-            person.page.set_viewport_size(size)
-            response = open_page(person.page, person.base_url, site_page, data)
-            assert response is not None and response.ok, f"{site_page.name}: {response.status}"
-            path = ARTIFACTS / f"{site_page.name}-{size_name}.png"
-            person.page.screenshot(path=str(path), full_page=True)
-            assert path.stat().st_size > 0
-            width = person.page.evaluate("() => document.documentElement.scrollWidth")
-            if width > size["width"]:
-                too_wide.append(f"{site_page.name} at {size_name}: {width}px wide")
-            too_wide += [
-                f"{site_page.name} at {size_name}: {box} (no fade, or no keyboard)"
-                for box in person.page.evaluate(SCROLLED_SIDEWAYS)
-            ]
-            if size_name == "phone":
-                too_wide += [
-                    f"{site_page.name} at phone width: {table} (not read as cards)"
-                    for table in person.page.evaluate(TABLES_CUT_AT_PHONE_WIDTH)
-                ]
-            if not fade_followed and size_name == "phone" and person.page.evaluate(FIRST_SCROLLER):
-                # Scrolled to its end, the fade moves to the other side.
-                box = person.page.locator("[data-first-scroller]")
-                expect(box).to_have_attribute("data-more", "right")
-                box.evaluate("box => box.scrollTo(box.scrollWidth, 0)")
-                expect(box).to_have_attribute("data-more", "left")
-                fade_followed = True
+    with templates_rendered() as rendered:
+        for site_page in PAGES + MORE_PAGES:
+            fade_followed = _photograph(people[site_page], site_page, data, too_wide, fade_followed)
 
     assert not too_wide, "pages that scroll sideways: " + "; ".join(too_wide)
     assert fade_followed, "no page had a box that scrolls sideways at phone width"
-    assert len(list(ARTIFACTS.glob("*.png"))) >= len(PAGES) * len(SIZES)
+    assert len(list(ARTIFACTS.glob("*.png"))) >= len(PAGES + MORE_PAGES) * len(SIZES)
+    not_walked = page_templates() - rendered - set(NOT_WALKED)
+    assert not not_walked, f"pages no SitePage reaches: {sorted(not_walked)}"
+    assert set(NOT_WALKED) <= page_templates() - rendered, "NOT_WALKED lists a walked page"
+
+
+def _photograph(
+    person: Any, site_page: SitePage, data: SiteData, too_wide: list[str], fade_followed: bool
+) -> bool:
+    """The page at each size: photographed, and what scrolls sideways added to
+    ``too_wide``; whether a box's fade was seen to follow its scrolling."""
+    for visit, (size_name, size) in enumerate(SIZES.items()):
+        person.page.set_viewport_size(size)
+        response = open_page(person.page, person.base_url, site_page, data)
+        expected = site_page.again_status if visit and site_page.again_status else site_page.status
+        assert response is not None, site_page.name
+        assert response.status == expected, f"{site_page.name}: {response.status}"
+        path = ARTIFACTS / f"{site_page.name}-{size_name}.png"
+        person.page.screenshot(path=str(path), full_page=True)
+        assert path.stat().st_size > 0
+        width = person.page.evaluate("() => document.documentElement.scrollWidth")
+        if width > size["width"]:
+            too_wide.append(f"{site_page.name} at {size_name}: {width}px wide")
+        too_wide += [
+            f"{site_page.name} at {size_name}: {box} (no fade, or no keyboard)"
+            for box in person.page.evaluate(SCROLLED_SIDEWAYS)
+        ]
+        if size_name == "phone":
+            too_wide += [
+                f"{site_page.name} at phone width: {table} (not read as cards)"
+                for table in person.page.evaluate(TABLES_CUT_AT_PHONE_WIDTH)
+            ]
+        if not fade_followed and size_name == "phone" and person.page.evaluate(FIRST_SCROLLER):
+            # Scrolled to its end, the fade moves to the other side.
+            box = person.page.locator("[data-first-scroller]")
+            expect(box).to_have_attribute("data-more", "right")
+            box.evaluate("box => box.scrollTo(box.scrollWidth, 0)")
+            expect(box).to_have_attribute("data-more", "left")
+            fade_followed = True
+    return fade_followed
 
 
 # Buttons, tags and labels whose text is cut off (a longer translation than the space
