@@ -27,9 +27,7 @@ def lines(api: requests.Session, url: str) -> Iterator[dict[str, Any]]:
 
 def weight(card: str) -> int:
     """What a card left in the hand costs; a joker is kept (weighs nothing)."""
-    return (
-        0 if card == "JK" else {"A": 11, "K": 10, "Q": 10, "J": 10}.get(card[:-1]) or int(card[:-1])
-    )
+    return 0 if card == "JK" else dict(A=11, K=10, Q=10, J=10).get(card[:-1]) or int(card[:-1])
 
 
 def turn(api: requests.Session, server: str, game: str, actions: list[Any], ply: int) -> Any:
@@ -53,9 +51,11 @@ def play_turn(api: requests.Session, server: str, game: str, view: dict[str, Any
 
 
 def play(api: requests.Session, server: str, game: str) -> None:
-    """Play a game from its stream until the stream ends with the game."""
+    """Play a game from its stream until it is over (not waiting for its review)."""
     me, done_through = None, -1
     for frame in lines(api, f"{server}/api/v1/games/{game}/stream"):
+        if frame["type"] in ("game_over", "game_aborted"):
+            return
         if frame["type"] == "game_full":
             me = frame["view"]["you"]
             mine = frame["view"]["to_move"] == me

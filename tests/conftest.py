@@ -15,6 +15,7 @@ from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from accounts import services as account_services
+from remi_site import asgi_http
 from tests import db_flush, db_sessions, open_sockets, sites
 
 # The game fixtures (and the replay check after every test that uses the database).
@@ -228,3 +229,6 @@ def asgi_server(transactional_db: None) -> Iterator[str]:
             server.force_exit = True
             thread.join(10)
         assert not thread.is_alive(), "the test's uvicorn server did not stop"
+        # Its request threads outlive it: their idle sessions would hold the test
+        # database up at the end of the run (tests/db_sessions.py).
+        asgi_http.close_thread_connections()

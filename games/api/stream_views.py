@@ -117,7 +117,9 @@ class GameStreamView(GameAPIView):
         "answers it), then a line per change: the game's public events and, for a player, "
         "their private ones (their hand, and `legal` when it is their turn), as the "
         "websocket sends them. A frame with a ply you already have may come again: ignore "
-        "it. The stream ends after `game_over` or `game_aborted`. " + STREAM_DESCRIPTION,
+        "it. The stream ends once the game is over (`game_over` or `game_aborted`) and the "
+        "review of its last played deal has been announced (`review_ready`; 20 s at most), "
+        "and after `game_full` for a game already over. " + STREAM_DESCRIPTION,
         parameters=[GAME_ID],
         responses={
             (200, NDJSON): OpenApiResponse(OpenApiTypes.STR, description="NDJSON lines."),

@@ -5,9 +5,11 @@ A stream is the same Channels groups a websocket connection joins, read by a cha
 of its own and written out one JSON object a line, with an empty line every
 ``KEEPALIVE_S`` so that proxies and clients see the connection alive. The frames are
 the websocket's (docs/asyncapi.yaml); nothing is built here that the publisher did not
-build. A stream ends when its game ends, when the account is closed (ban, deletion),
-when a game's player may no longer see it (they left a private game: ``unsubscribed``),
-or when the channel layer is lost (the client reconnects, as after a websocket's 1012).
+build. A game's stream ends when its game is over and the review of its last deal has
+been announced (``GameEnd``); any stream ends when the account is closed (ban,
+deletion), when a game's player may no longer see it (they left a private game:
+``unsubscribed``), when its client goes, or when the channel layer is lost (the client
+reconnects, as after a websocket's 1012).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,8 +33,48 @@ logger = logging.getLogger(__name__)
 
 KEEPALIVE_S = 7.0
 KEEPALIVE = b"\n"
-# The last frames of a game's stream: after them nothing more happens in it.
+# The frames that end a game: after them nothing more happens in it but the review of
+# its last deal, which a stream waits for this long at most (its worker may be down).
 GAME_ENDS = frozenset({"game_over", "game_aborted"})
+REVIEW_WAIT_S = 20.0
+OVER = frozenset({"finished", "aborted"})
+
+
+@dataclass
+class GameEnd:
+    """When a game's stream has said everything: the game is over (``game_over``,
+    ``game_aborted``, or a first ``game_full`` of a game already over) and every deal
+    whose end it sent (``deal_over``) has had its ``review_ready``, or ``REVIEW_WAIT_S``
+    have passed since the game ended. A game followed from after its end has no review
+    to wait for: it is read through the API."""
+
+    over_at: float | None = None
+    # The deals it sent the end of, and those whose review it announced (in either
+    # order: a review made at once may be announced before its deal's end arrives).
+    ended: set[int] = field(default_factory=set)
+    reviewed: set[int] = field(default_factory=set)
+
+    def see(self, frame: Mapping[str, Any]) -> None:
+        kind = frame.get("type")
+        if kind == "deal_over":
+            self.ended.add(frame["deal"])
+        elif kind == "review_ready":
+            self.reviewed.add(frame["deal"])
+        elif kind in GAME_ENDS or (kind == "game_full" and frame["view"]["status"] in OVER):
+            self.over_at = time.monotonic() if self.over_at is None else self.over_at
+
+    def done(self) -> bool:
+        if self.over_at is None:
+            return False
+        return self.ended <= self.reviewed or self.waited_s() <= 0
+
+    def waited_s(self) -> float:
+        """How long the stream may still wait for a review (the game being over)."""
+        assert self.over_at is not None
+        return self.over_at + REVIEW_WAIT_S - time.monotonic()
+
+    def timeout_s(self, keepalive_s: float) -> float:
+        return keepalive_s if self.over_at is None else max(0.0, min(keepalive_s, self.waited_s()))
 
 
 @dataclass
@@ -92,7 +135,7 @@ async def game_lines(
 ) -> AsyncIterator[bytes]:
     """A game's stream as one seat (or a spectator: ``user_id`` None, or not seated)
     sees it: the whole game (``await first()``: its frames) then each public event and,
-    for a player, each private one, until the game ends."""
+    for a player, each private one, until the game ends (``GameEnd``)."""
 
     def frame_of(message: Mapping[str, Any]) -> dict[str, Any] | None:
         if message["type"] not in ("game.event", "user.event"):
@@ -104,7 +147,8 @@ async def game_lines(
     groups = [game_group(game_id)]
     if slot.user_id is not None:
         groups.append(user_group(slot.user_id))
-    async for chunk in _lines(slot, groups, first, frame_of, keepalive_s, games=(game_id,)):
+    lines = _lines(slot, groups, first, frame_of, keepalive_s, games=(game_id,), end=GameEnd())
+    async for chunk in lines:
         yield chunk
 
 
@@ -116,6 +160,7 @@ async def _lines(
     keepalive_s: float | None,
     *,
     games: tuple[str, ...],
+    end: GameEnd | None = None,
 ) -> AsyncIterator[bytes]:
     keepalive_s = KEEPALIVE_S if keepalive_s is None else keepalive_s
     layer = get_channel_layer()
@@ -129,10 +174,15 @@ async def _lines(
             await layer.group_add(group, channel)
         for frame in await first():
             yield line(frame)
-        while True:
+            if end is not None:
+                end.see(frame)
+        while end is None or not end.done():
+            timeout = keepalive_s if end is None else end.timeout_s(keepalive_s)
             try:
-                message = await asyncio.wait_for(layer.receive(channel), timeout=keepalive_s)
+                message = await asyncio.wait_for(layer.receive(channel), timeout=timeout)
             except TimeoutError:
+                if end is not None and end.done():
+                    return
                 yield KEEPALIVE
                 await slot.refresh()
                 continue
@@ -146,8 +196,8 @@ async def _lines(
             if frame is None:
                 continue
             yield line(frame)
-            if frame.get("type") in GAME_ENDS:
-                return
+            if end is not None:
+                end.see(frame)
     except RedisError:
         logger.warning("an event stream lost its channel layer; the client reconnects")
     finally:

@@ -13,8 +13,12 @@ from typing import Any
 import httpx
 import pytest
 
+from games import tasks
 from games.live import ndjson
+from games.models import DealReview, Game
+from games.play.act import game_act
 from tests.asyncapi_contract import contract
+from tests.gamekit import current_engine_deal, quick_actions
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -79,6 +83,76 @@ def test_a_games_stream_starts_with_the_game_and_follows_it_to_its_end(asgi_serv
     for frame in frames:
         contract().check_server_frame(frame)
         assert frame["game"] == game["id"] and frame["ply"] >= first["ply"]
+
+
+ONE_DEAL = {"match_deals": [1, 1, 1, 1, 1]}
+
+
+@pytest.fixture
+def one_deal_game(started, quick_deals, token_factory):
+    """A correspondence game of two over one deal that its starter ends in one turn
+    (``quick_actions``); ``(game, users by seat, a client of the seat that waits)``."""
+    game, users = started(players=2, overrides=ONE_DEAL)
+    waiting = users[1 - current_engine_deal(game).to_move]
+    _token, raw = token_factory(waiting)
+    with httpx.Client(headers={"Authorization": f"Bearer {raw}"}, timeout=20) as client:
+        yield game, users, client
+
+
+def starter_goes_out(game) -> None:
+    users = {seat.position: seat.user for seat in game.seats.select_related("user")}
+    starter = users[current_engine_deal(game).to_move]
+    for action in quick_actions():
+        game_act(game=game, user=starter, action=action, expected_ply=game.ply)
+        game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+
+
+def test_a_games_stream_ends_once_its_last_deal_s_review_is_announced(asgi_server, one_deal_game):
+    game, _users, client = one_deal_game
+    url = f"{asgi_server}/api/v1/games/{game.public_id}/stream"
+
+    with client.stream("GET", url) as response:
+        stream = lines(response)
+        assert next(stream)["type"] == "game_full"
+        starter_goes_out(game)  # the review is made at once (Celery eager)
+        frames = [frame for frame in stream if frame is not None]  # to the stream's end
+
+    kinds = [frame["type"] for frame in frames]
+    assert {"deal_over", "game_over", "review_ready"} <= set(kinds), kinds
+    assert kinds.index("deal_over") < kinds.index("game_over")
+    assert [frame["deal"] for frame in frames if frame["type"] == "review_ready"] == [1]
+    assert DealReview.objects.filter(deal__game=game, deal__number=1).exists()
+    for frame in frames:
+        contract().check_server_frame(frame)
+
+
+def test_a_games_stream_whose_last_review_never_comes_ends_after_its_wait(
+    asgi_server, one_deal_game, monkeypatch
+):
+    monkeypatch.setattr(tasks.deal_review, "delay", lambda *args, **kwargs: None)  # lost
+    monkeypatch.setattr(ndjson, "REVIEW_WAIT_S", 0.5)
+    game, _users, client = one_deal_game
+
+    with client.stream("GET", f"{asgi_server}/api/v1/games/{game.public_id}/stream") as response:
+        stream = lines(response)
+        assert next(stream)["type"] == "game_full"
+        starter_goes_out(game)
+        kinds = [frame["type"] for frame in stream if frame is not None]  # to the end
+
+    assert kinds[-1] == "game_over" and "review_ready" not in kinds
+    assert not DealReview.objects.exists()
+
+
+def test_the_stream_of_a_game_already_over_ends_after_the_whole_game(asgi_server, one_deal_game):
+    game, _users, client = one_deal_game
+    starter_goes_out(game)
+
+    with client.stream("GET", f"{asgi_server}/api/v1/games/{game.public_id}/stream") as response:
+        received = list(lines(response))
+
+    assert [frame["type"] for frame in received] == ["game_full"]
+    assert received[0]["view"]["status"] == "finished"
 
 
 def test_the_account_stream_sends_its_state_then_each_challenge(asgi_server, account, bots):
