@@ -17,11 +17,10 @@ from rest_framework.test import APIClient
 from accounts import services as account_services
 from remi_site import asgi_http
 from tests import db_flush, db_sessions, open_sockets, sites
+from tests.user_kit import PASSWORD
 
 # The game fixtures (and the replay check after every test that uses the database).
 pytest_plugins = ["tests.gamekit_fixtures"]
-
-PASSWORD = "correct-horse-battery-staple"
 
 open_sockets.watch()
 db_sessions.name_each_connection_for_its_thread()

@@ -12,9 +12,8 @@ from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from games.live.consumers import CLOSE_DELETED, CLOSE_UNAUTHENTICATED
-from tests.conftest import PASSWORD
-from tests.live.conftest import websocket
-from tests.live.test_consumers import connect, drain
+from tests.live.ws_kit import connect, drain, websocket
+from tests.user_kit import PASSWORD
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

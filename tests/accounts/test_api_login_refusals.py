@@ -17,8 +17,8 @@ from accounts import deletion
 from accounts.models import ApiToken
 from accounts.moderation import services as moderation
 from accounts.moderation.roles import MODERATOR_GROUP
-from tests.conftest import PASSWORD
 from tests.gamekit import error_of
+from tests.user_kit import PASSWORD
 
 pytestmark = pytest.mark.django_db
 

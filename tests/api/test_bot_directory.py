@@ -21,9 +21,9 @@ from accounts.deletion import account_delete
 from accounts.models import Rating
 from accounts.moderation.services import ban_create
 from games.engine import PRESETS
-from tests.conftest import PASSWORD
 from tests.gamekit import SchemaChecker
-from tests.live.test_consumers import connect
+from tests.live.ws_kit import connect
+from tests.user_kit import PASSWORD
 
 BOTS = "/api/v1/bots"
 

@@ -14,7 +14,7 @@ import pytest
 from games import tasks
 from games.models import Game
 from games.play import timeouts
-from tests.api.test_deal_results import heard
+from tests.api.group_events_kit import heard
 from tests.asyncapi_contract import contract
 from tests.gamekit import (
     SchemaChecker,

@@ -5,18 +5,14 @@ in the websocket's `deal_over` event: one object, built once (games/read/results
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
 from typing import Any
 
 import pytest
-from asgiref.sync import async_to_sync, sync_to_async
-from channels.layers import get_channel_layer
 
 from games.engine import PRESETS, Deal, Discard, DrawStock, Match, parse_cards
-from games.live.publisher import game_group
 from games.models import Deal as DealRow
 from games.read.results import deal_result, standing
+from tests.api.group_events_kit import heard
 from tests.gamekit import SchemaChecker, current_engine_deal, quick_actions, table_create
 
 pytestmark = pytest.mark.django_db
@@ -35,26 +31,6 @@ def play_quick_deal(table) -> list[Any]:
         assert answer.status_code == 200, answer.json()
         answers.append(answer.json())
     return answers
-
-
-def heard(public_id: str, do: Callable[[], Any]) -> list[dict[str, Any]]:
-    """The events the game's group receives (real channel layer) while ``do()`` runs
-    with its commit hooks executed, until the group has been quiet for half a second."""
-    layer = get_channel_layer()
-
-    async def main() -> list[dict[str, Any]]:
-        channel = await layer.new_channel()
-        await layer.group_add(game_group(public_id), channel)
-        await sync_to_async(do)()
-        events = []
-        while True:
-            try:
-                message = await asyncio.wait_for(layer.receive(channel), 0.5)
-            except TimeoutError:
-                return events
-            events.append(message["event"])
-
-    return async_to_sync(main)()
 
 
 def test_a_finished_deal_is_in_the_game_view_with_every_hand_left(players, quick_deals):

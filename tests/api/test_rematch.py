@@ -17,9 +17,9 @@ from accounts import services
 from accounts.deletion import account_delete
 from accounts.moderation.services import ban_create
 from tests.asyncapi_contract import contract
-from tests.conftest import PASSWORD
 from tests.gamekit import SchemaChecker, error_of
-from tests.live.test_consumers import connect, drain
+from tests.live.ws_kit import connect, drain
+from tests.user_kit import PASSWORD
 
 TERMS = {
     "preset": "serbian",

@@ -19,10 +19,9 @@ from rest_framework.test import APIClient
 from accounts import services
 from accounts.models import ApiToken
 from accounts.scopes import _WRITES, TokenScopePermission
-from tests.conftest import PASSWORD
 from tests.gamekit import error_of
-from tests.live.conftest import websocket
-from tests.live.test_consumers import connect, drain
+from tests.live.ws_kit import connect, drain, websocket
+from tests.user_kit import PASSWORD
 
 TOKENS = "/api/v1/tokens"
 EVERY_SCOPE = ["read", "play", "challenge", "bot:play", "account"]

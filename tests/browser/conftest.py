@@ -10,26 +10,35 @@ from __future__ import annotations
 
 import asyncio
 import os
-import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import connections
-from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwright
+from playwright.sync_api import Browser, Page, Playwright, sync_playwright
 
 from games.engine import parse_cards
 from games.models import Game
 from games.play import shuffle
+from games.play.act import game_act
+from games.play.create import game_create
+from games.play.lobby import game_join, game_start
+from games.read.selectors import current_deal
 from tests.browser.axe import blocking_violations
-from tests.browser.deal_end import DRY_HAND, DryDeal, start_dry_deal
+from tests.browser.deal_end import DRY_HAND, PASSWORD, DryDeal, start_dry_deal
+from tests.browser.live_clock_kit import to_move
+from tests.browser.player_kit import TIMEOUT_MS, Player
 from tests.browser.table_kit import SERBIAN_HAND, started_game
-from tests.gamekit import deck_with_starter_hand, scripted_deal_source, seeded_deal_source
+from tests.gamekit import (
+    deck_with_starter_hand,
+    greedy_action,
+    scripted_deal_source,
+    seeded_deal_source,
+)
 
-ROOT = Path(__file__).resolve().parents[2]
-SCREENS = ROOT / "var" / "screens"
 CHROMIUM = os.environ.get("REMI_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless",
@@ -41,8 +50,6 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-TIMEOUT_MS = 15_000
-SCREENSHOTS = os.environ.get("REMI_SCREENSHOTS", "") not in ("", "0")
 # The browsers ask for reduced motion, as some people's systems do: the pages then run
 # no endless animation for chromium to paint, and a click need not wait for a
 # transition to settle. (test_motion.py checks both kinds of page.)
@@ -110,92 +117,6 @@ def browser(_chromium: _Chromium, monkeypatch: pytest.MonkeyPatch) -> Iterator[B
         # cannot be dropped.
         connections.close_all()
         _set_aside_playwrights_loop()
-
-
-def save_screenshot(page: Page, name: str, *, full_page: bool = True) -> None:
-    """A step of a scenario, photographed for a person to look at when asked for: each
-    costs a third of a second, and the suite passes the scenarios' steps some fifty
-    times (the photographs of every page are test_screenshots.py's, always taken)."""
-    if not SCREENSHOTS:
-        return
-    SCREENS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENS / f"{name}.png"), full_page=full_page)
-
-
-class Player:
-    """One person at their own browser (a separate context: their own cookies)."""
-
-    def __init__(self, page: Page, base_url: str, name: str) -> None:
-        self.page = page
-        self.base_url = base_url
-        self.name = name
-        self.errors: list[str] = []
-        page.on("pageerror", lambda error: self.errors.append(str(error)))
-        page.on(
-            "console",
-            lambda message: (
-                self.errors.append(message.text)
-                if message.type == "error" and not _expected_console_error(message.text)
-                else None
-            ),
-        )
-
-    def goto(self, path: str) -> None:
-        self.page.goto(self.base_url + path)
-
-    def sign_up(self, username: str, password: str, display_name: str = "") -> None:
-        self.goto("/accounts/signup/")
-        self.page.fill("#id_username", username)
-        if display_name:
-            self.page.fill("#id_display_name", display_name)
-        self.page.fill("#id_password1", password)
-        self.page.fill("#id_password2", password)
-        self.page.click("form button[type=submit]")
-        self.page.wait_for_url(re.compile(r".*/$"))
-
-    def log_in(self, username: str, password: str) -> None:
-        self.goto("/accounts/login/")
-        self.page.fill("#id_username", username)
-        self.page.fill("#id_password", password)
-        self.page.click("form button[type=submit]")
-        self.page.wait_for_url(re.compile(r".*/$"))
-
-    def screenshot(self, name: str, *, full_page: bool = True) -> None:
-        save_screenshot(self.page, name, full_page=full_page)
-
-    # the table
-    def card(self, text: str) -> Any:
-        return self.page.locator(f'#hand .pcard[data-card="{text}"]').first
-
-    def select(self, *cards: str) -> None:
-        """Click each card where a finger would: its visible left edge (cards overlap)."""
-        for text in cards:
-            self.card(text).click(position={"x": 6, "y": 40})
-
-    def open_with_the_staged_melds(self) -> None:
-        """Click "Open" and wait until the melds are down: a card selected while the
-        lay is still on its way is unselected when the answer redraws the hand."""
-        self.page.click("#open-button")
-        expect(self.page.locator("#staging-melds .meld")).to_have_count(0)
-        expect(self.page.locator("#me .badge-opened")).to_be_visible()
-
-    def draw_and_discard_the_drawn_card(self) -> None:
-        """A whole turn at the table: draw from the stock, throw that card away."""
-        self.page.click("#stock")
-        expect(self.page.locator("#hand .card-fresh")).to_have_count(1)
-        drawn = self.page.locator("#hand .card-fresh").get_attribute("data-card")
-        assert drawn is not None
-        self.select(drawn)
-        self.page.click("#discard")
-
-    def hand(self) -> list[str]:
-        return self.page.locator("#hand .pcard").evaluate_all("els => els.map(e => e.dataset.card)")
-
-
-def _expected_console_error(text: str) -> bool:
-    # A refused action is answered 4xx (shown as a toast); the WSGI test server has
-    # no websocket endpoint, so the page falls back to polling.
-    return "status of 4" in text or "WebSocket" in text or "/ws/v1/" in text
 
 
 @pytest.fixture
@@ -291,3 +212,35 @@ def serbian_game(starter_hand: Callable[[str], None]) -> tuple[Game, list[Any]]:
     from this thread)."""
     starter_hand(SERBIAN_HAND)
     return started_game("serbian", ("mila", "nina"))
+
+
+@pytest.fixture
+def live_table(deals_seeded: Callable[[int], None]) -> tuple[Game, Any, Any, Any]:
+    """A started 3-player live game (30 s a turn, 1 min bank) in which a guest is to
+    move: (game, host, absent guest, other guest)."""
+    deals_seeded(11)
+    users = [
+        get_user_model().objects.create_user(username=name, password=PASSWORD)
+        for name in ("hana", "ivo", "jana")
+    ]
+    game = game_create(
+        owner=users[0],
+        preset="serbian",
+        players=3,
+        time_control="live",
+        seconds_per_turn=30,
+        time_bank_s=60,
+    )
+    for user in users[1:]:
+        game_join(game=game, user=user)
+    game = game_start(game=game, user=users[0])
+    for _ in range(10):
+        seat = to_move(game)
+        if seat.user_id != game.owner_id:
+            break
+        deal = current_deal(game)
+        assert deal is not None
+        game_act(game=game, user=seat.user, action=greedy_action(deal), expected_ply=game.ply)
+    absent = to_move(game).user
+    other = next(u for u in users[1:] if u.pk != absent.pk)
+    return game, users[0], absent, other

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
@@ -18,10 +18,8 @@ from playwright.sync_api import expect
 from games.models import Game
 from games.play.create import game_create
 from games.play.lobby import game_join, game_start
+from tests.browser.player_kit import Player
 from tests.gamekit import current_engine_deal
-
-if TYPE_CHECKING:  # conftest.py imports this module for its fixture
-    from tests.browser.conftest import Player
 
 PASSWORD = "correct-horse-battery-staple"
 # serbian, 15 cards: four melds worth 108 and the 9♣ to discard: a dry hand.

@@ -30,9 +30,9 @@ from games.play import chat
 from games.play.act import game_act
 from games.play.create import game_create
 from games.play.lobby import game_join, game_start
-from tests.browser.conftest import TIMEOUT_MS
 from tests.browser.deal_end import PASSWORD
-from tests.browser.test_player_pages import emil_resigns
+from tests.browser.player_kit import TIMEOUT_MS
+from tests.browser.table_kit import emil_resigns
 from tests.gamekit import current_engine_deal, greedy_action
 
 DESKTOP = {"width": 1280, "height": 800}

@@ -1,5 +1,5 @@
 """What several browser tests of the table share: the scripted hands, a started game
-of new players, and how many cards the bot holds."""
+of new players, a finished rated one, and how many cards the bot holds."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ from django.contrib.auth import get_user_model
 from games.models import Game
 from games.play.create import game_create
 from games.play.lobby import game_join, game_start
+from games.play.resign import game_resign
 from tests.browser.deal_end import PASSWORD
-from tests.gamekit import current_engine_deal
+from tests.gamekit import current_engine_deal, everyone_moves
 
 # polish51: 13 cards, the starter draws first. Two melds open (7-8-9-10♥ = 34,
 # Q♠ Q♦ Q♣ = 30: 64), the kings are a set for after, 2♦ 5♣ 9♠ are loose.
@@ -38,5 +39,16 @@ def started_game(preset: str, names: Sequence[str], **options: Any) -> tuple[Gam
     for user in users[1:]:
         game_join(game=game, user=user)
     game = game_start(game=game, user=users[0])
+    game.refresh_from_db()
+    return game, users
+
+
+def emil_resigns(*, after_moves: bool) -> tuple[Game, list[Any]]:
+    """dana and emil start a rated polish51 game; emil resigns, after each of them
+    has made a move or at once."""
+    game, users = started_game("polish51", ("dana", "emil"), rated=True)
+    if after_moves:
+        everyone_moves(game, users)
+    game_resign(game=game, user=users[1])
     game.refresh_from_db()
     return game, users

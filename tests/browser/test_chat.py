@@ -17,7 +17,7 @@ from tests.browser.deal_end import PASSWORD
 
 
 def test_players_chat_live_a_spectator_reads_and_a_hidden_line_disappears(
-    serbian_game: tuple[Game, list[Any]],  # noqa: F811
+    serbian_game: tuple[Game, list[Any]],
     asgi_player_factory: Callable[..., Any],
 ) -> None:
     game, users = serbian_game
@@ -60,7 +60,7 @@ def test_players_chat_live_a_spectator_reads_and_a_hidden_line_disappears(
 
 
 def test_a_line_hidden_by_a_moderator_leaves_a_page_that_only_polls(
-    serbian_game: tuple[Game, list[Any]],  # noqa: F811
+    serbian_game: tuple[Game, list[Any]],
     player_factory: Callable[..., Any],
 ) -> None:
     # The test server here speaks no websocket: the page polls.

@@ -21,7 +21,7 @@ def said(game: Game, user: Any, text: str) -> None:
 
 
 def test_a_player_reports_anothers_chat_line_but_not_their_own(
-    serbian_game: tuple[Game, list[Any]],  # noqa: F811
+    serbian_game: tuple[Game, list[Any]],
     player_factory: Callable[..., Any],
 ) -> None:
     game, (mila, nina) = serbian_game
@@ -60,7 +60,7 @@ def test_a_player_reports_anothers_chat_line_but_not_their_own(
 
 
 def test_a_report_that_fails_says_why(
-    serbian_game: tuple[Game, list[Any]],  # noqa: F811
+    serbian_game: tuple[Game, list[Any]],
     player_factory: Callable[..., Any],
 ) -> None:
     game, (mila, nina) = serbian_game

@@ -155,7 +155,7 @@ def test_every_page_works_under_the_policy_and_reports_no_violation(
 
 
 def test_a_hostile_name_and_chat_line_show_as_text_and_run_nothing(
-    serbian_game: tuple[Game, list[Any]],  # noqa: F811
+    serbian_game: tuple[Game, list[Any]],
     asgi_player_factory: Callable[..., Any],
 ) -> None:
     game, users = serbian_game

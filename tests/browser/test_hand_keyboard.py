@@ -17,7 +17,7 @@ from playwright.sync_api import Browser, Page, expect
 from games.engine import Card, Discard, LayDown, parse_cards
 from games.models import Game
 from games.play.act import game_act
-from tests.browser.conftest import TIMEOUT_MS, Player
+from tests.browser.player_kit import TIMEOUT_MS, Player
 from tests.browser.table_kit import started_game
 from tests.gamekit import current_engine_deal
 

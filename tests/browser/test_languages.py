@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.browser.conftest import TIMEOUT_MS, Player
+from tests.browser.player_kit import TIMEOUT_MS, Player
 
 pytestmark = [
     pytest.mark.slow,

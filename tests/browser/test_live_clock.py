@@ -7,97 +7,24 @@ counts as connected and the player to move is absent once their deadline passes.
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import connection
 from django.db.models import F
-from django.utils import timezone
 from playwright.sync_api import expect
 
 from games.models import Game, Seat
-from games.play import timeouts
-from games.play.act import game_act
-from games.play.create import game_create
-from games.play.lobby import game_join, game_start
-from games.read.selectors import current_deal
-from tests.gamekit import greedy_action
-from tests.gamekit_fixtures import deals_seeded  # noqa: F401
+from tests.browser.deal_end import PASSWORD
+from tests.browser.live_clock_kit import timeout_step, to_move
 
 pytestmark = [
     pytest.mark.slow,
     pytest.mark.django_db(transaction=True),
     pytest.mark.filterwarnings("ignore:StreamingHttpResponse must consume synchronous"),
 ]
-
-PASSWORD = "correct-horse-battery-staple"
-
-
-def in_thread(work: Callable[[], Any]) -> Any:
-    """Run ``work`` in a thread of its own: the services publish their events with
-    ``async_to_sync``, which may not run in Playwright's thread."""
-    result: list[Any] = []
-
-    def run() -> None:
-        try:
-            result.append(work())
-        finally:
-            connection.close()
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join(30)
-    return result[0] if result else None
-
-
-def to_move(game: Game) -> Seat:
-    game.refresh_from_db()
-    deal = current_deal(game)
-    assert deal is not None
-    return game.seats.select_related("user").get(position=deal.to_move)
-
-
-def timeout_step(game: Game) -> str | None:
-    """The current deadline passes; the sweep's step for it."""
-    Game.objects.filter(pk=game.pk).update(deadline_at=timezone.now() - timedelta(seconds=1))
-    game.refresh_from_db()
-    return in_thread(lambda: timeouts.timeout_apply(game_pk=game.pk, ply=game.ply))
-
-
-@pytest.fixture
-def live_table(deals_seeded: Callable[[int], None]) -> tuple[Game, Any, Any, Any]:  # noqa: F811
-    """A started 3-player live game (30 s a turn, 1 min bank) in which a guest is to
-    move: (game, host, absent guest, other guest)."""
-    deals_seeded(11)
-    users = [
-        get_user_model().objects.create_user(username=name, password=PASSWORD)
-        for name in ("hana", "ivo", "jana")
-    ]
-    game = game_create(
-        owner=users[0],
-        preset="serbian",
-        players=3,
-        time_control="live",
-        seconds_per_turn=30,
-        time_bank_s=60,
-    )
-    for user in users[1:]:
-        game_join(game=game, user=user)
-    game = game_start(game=game, user=users[0])
-    for _ in range(10):
-        seat = to_move(game)
-        if seat.user_id != game.owner_id:
-            break
-        deal = current_deal(game)
-        assert deal is not None
-        game_act(game=game, user=seat.user, action=greedy_action(deal), expected_ply=game.ply)
-    absent = to_move(game).user
-    other = next(u for u in users[1:] if u.pk != absent.pk)
-    return game, users[0], absent, other
 
 
 def test_the_bank_the_wait_for_an_absent_player_and_the_hosts_choice(

@@ -24,7 +24,7 @@ from tests.browser.moderation_steps import Steps
 
 
 def test_a_moderator_goes_from_a_chat_report_to_a_two_hour_mute_and_a_warning(
-    serbian_game: tuple[Game, list[Any]],  # noqa: F811
+    serbian_game: tuple[Game, list[Any]],
     player_factory: Callable[..., Any],
     django_user_model: Any,
 ) -> None:

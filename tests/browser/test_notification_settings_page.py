@@ -13,7 +13,7 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import Browser, expect
 
 from games.models import PlayerSettings
-from tests.browser.conftest import TIMEOUT_MS, save_screenshot
+from tests.browser.player_kit import TIMEOUT_MS, save_screenshot
 
 pytestmark = [
     pytest.mark.slow,

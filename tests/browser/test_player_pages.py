@@ -11,27 +11,14 @@ from playwright.sync_api import expect
 
 from accounts.models import Rating
 from games.models import Game
-from games.play.resign import game_resign
 from tests.browser.deal_end import PASSWORD
-from tests.browser.table_kit import started_game
-from tests.gamekit import everyone_moves
+from tests.browser.table_kit import emil_resigns
 
 
 @pytest.fixture
 def dana_beat_emil() -> tuple[Game, list[Any]]:
     """A finished rated polish51 game: emil resigned, dana won. (game, [dana, emil])"""
     return emil_resigns(after_moves=True)
-
-
-def emil_resigns(*, after_moves: bool) -> tuple[Game, list[Any]]:
-    """dana and emil start a rated polish51 game; emil resigns, after each of them
-    has made a move or at once."""
-    game, users = started_game("polish51", ("dana", "emil"), rated=True)
-    if after_moves:
-        everyone_moves(game, users)
-    game_resign(game=game, user=users[1])
-    game.refresh_from_db()
-    return game, users
 
 
 def test_from_the_leaderboard_to_a_players_page(

@@ -26,6 +26,7 @@ from tests.browser.deal_end import (
     stage_the_dry_hand,
     start_live_game,
 )
+from tests.browser.live_clock_kit import timeout_step
 from tests.browser.site_pages import (
     MORE_PAGES,
     PAGES,
@@ -37,9 +38,7 @@ from tests.browser.site_pages import (
     make_site_data,
     open_page,
 )
-from tests.browser.test_live_clock import live_table, timeout_step  # noqa: F401
 from tests.gamekit import current_engine_deal
-from tests.gamekit_fixtures import deals_seeded  # noqa: F401
 
 pytestmark = [
     pytest.mark.slow,
@@ -120,7 +119,7 @@ def _names() -> frozenset[str]:
 
 
 def test_every_page_and_table_state_in_the_pseudo_locale_is_marked(
-    live_table: tuple[Game, Any, Any, Any],  # noqa: F811
+    live_table: tuple[Game, Any, Any, Any],
     player_factory: Callable[..., Any],
     starter_hand: Callable[[str], None],
     settings: Any,

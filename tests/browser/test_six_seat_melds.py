@@ -23,8 +23,8 @@ from games.play import shuffle
 from games.play.act import game_act
 from games.play.create import game_create
 from games.play.lobby import game_join, game_start
-from tests.browser.conftest import TIMEOUT_MS
-from tests.browser.test_six_seats import DRAWS, overlap
+from tests.browser.player_kit import TIMEOUT_MS
+from tests.browser.six_seats_kit import DRAWS, overlap
 from tests.gamekit import current_engine_deal, greedy_action, scripted_deal_source
 
 pytestmark = [

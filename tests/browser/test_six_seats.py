@@ -17,6 +17,7 @@ from games.engine import parse_cards
 from games.engine.seating import SeatingDraw
 from games.models import ChipLedger, Game
 from games.play import shuffle
+from tests.browser.six_seats_kit import DRAWS, overlap
 from tests.gamekit import current_engine_deal
 
 pytestmark = [
@@ -26,9 +27,6 @@ pytestmark = [
 ]
 
 PASSWORD = "correct-horse-battery-staple"
-# Lobby order: the host, the four bots, the guest. The host draws the ace and starts;
-# the cards go down clockwise, so nobody changes seats.
-DRAWS = ["AS", "KH", "QH", "JD", "10C", "9S"]
 
 
 def boxes(page: Page, selector: str) -> list[dict[str, float]]:
@@ -36,16 +34,6 @@ def boxes(page: Page, selector: str) -> list[dict[str, float]]:
     found = [items.nth(i).bounding_box() for i in range(items.count())]
     assert all(box is not None for box in found)
     return [box for box in found if box is not None]
-
-
-def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
-    # Half a pixel of slack for subpixel layout.
-    return (
-        a["x"] + a["width"] > b["x"] + 0.5
-        and b["x"] + b["width"] > a["x"] + 0.5
-        and a["y"] + a["height"] > b["y"] + 0.5
-        and b["y"] + b["height"] > a["y"] + 0.5
-    )
 
 
 def assert_six_seats_laid_out(page: Page, width: int) -> None:

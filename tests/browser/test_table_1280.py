@@ -18,10 +18,9 @@ from games.play.act import game_act
 from games.play.create import game_create
 from games.play.lobby import game_join, game_start
 from tests.browser.deal_end import DRY_HAND, PASSWORD, go_out, live_game
+from tests.browser.phone_hand_kit import HAND
 from tests.browser.site_pages import DESKTOP
-from tests.browser.table_kit import started_game
-from tests.browser.test_phone_hand import HAND
-from tests.browser.test_player_pages import emil_resigns
+from tests.browser.table_kit import emil_resigns, started_game
 from tests.gamekit import current_engine_deal
 
 pytestmark = [

@@ -25,7 +25,7 @@ from games.play.create import game_create
 from games.play.lobby import game_join, game_start
 from tests.browser.deal_end import PASSWORD
 from tests.browser.moderation_steps import Steps
-from tests.browser.test_phone_hand import one_screen_problems, phone_table
+from tests.browser.phone_hand_kit import one_screen_problems, phone_table
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -38,7 +38,7 @@ def a_moderator(name: str = "mod") -> Any:
 
 
 def test_a_moderator_hides_a_reported_line_for_the_players_at_once_and_warns_from_the_seat(
-    serbian_game: tuple[Game, list[Any]],  # noqa: F811
+    serbian_game: tuple[Game, list[Any]],
     asgi_player_factory: Callable[..., Any],
 ) -> None:
     game, (mila, nina) = serbian_game

@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 
 from games.notify import recipients
-from tests.gamekit_fixtures import deals_seeded  # noqa: F401
 from tests.games.notify_kit import duel
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -32,7 +31,7 @@ def wait_until(condition: Callable[[], bool]) -> bool:
 def test_a_player_at_the_table_is_reported_seen_and_a_spectator_is_not(
     player_factory: Callable[..., Any],
     user_factory: Callable[..., Any],
-    deals_seeded: Any,  # noqa: F811
+    deals_seeded: Any,
 ) -> None:
     table = duel(user_factory)
     player, watcher = table.users[0], user_factory(username="watcher")
@@ -51,7 +50,7 @@ def test_a_player_at_the_table_is_reported_seen_and_a_spectator_is_not(
 def test_a_hidden_table_is_not_reported(
     player_factory: Callable[..., Any],
     user_factory: Callable[..., Any],
-    deals_seeded: Any,  # noqa: F811
+    deals_seeded: Any,
 ) -> None:
     table = duel(user_factory)
     player = table.users[0]

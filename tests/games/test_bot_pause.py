@@ -18,12 +18,12 @@ from django.utils import timezone
 from games import bots, tasks
 from games.engine.actions import Discard, DrawStock, LayDown, LayOff, TakeDiscard
 from games.engine.cards import Card
-from games.models import BotDecision, Deal, Game, Move
+from games.models import BotDecision, Game, Move
 from games.play import bot_pause, bot_turns
-from games.play.act import game_act
 from games.play.bot_pause import PauseBounds, bot_pause_s, remaining_pause_s
 from games.play.bot_turns import game_play_now
 from games.play.resign import game_resign
+from tests.turn_kit import person_draws_and_throws
 
 BOUNDS = PauseBounds(min_s=0.4, max_s=2.5)
 NO_JITTER_SEEDS = range(20)
@@ -243,19 +243,3 @@ def test_an_apply_finding_no_kept_decision_decides_again_and_plays(
 
 def _must_not_decide(*args: Any, **kwargs: Any) -> Any:
     raise AssertionError("the bot decided again")
-
-
-def person_draws_and_throws(game: Game, user: Any) -> None:
-    """The person plays one turn (a draw if due, then the last card of their hand)."""
-    for _ in range(2):
-        game.refresh_from_db()
-        row = Deal.objects.get(game=game, number=game.deal_number)
-        view = row.restore(game.engine_ruleset()).view(game.to_move)
-        assert view.hand is not None
-        if "discard" in view.actions:
-            action = {"type": "discard", "card": str(view.hand[-1][1])}
-        else:
-            action = {"type": "draw"}
-        game_act(game=game, user=user, action=action, expected_ply=game.ply)
-        if action["type"] == "discard":
-            return

@@ -25,8 +25,8 @@ from games.play.act import game_act
 from games.play.create import game_create
 from games.play.lobby import game_abort, game_start
 from games.play.resign import game_resign, game_seat_out_and_end
-from tests.conftest import PASSWORD
 from tests.gamekit import SchemaChecker, current_engine_deal, quick_actions
+from tests.user_kit import PASSWORD
 
 pytestmark = pytest.mark.django_db
 

@@ -3,45 +3,13 @@ two requests for the same ply apply exactly once, whatever the timing."""
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
-from typing import Any
-
 import pytest
-from django.db import connection
-from rest_framework.test import APIClient
 
 from games.models import Game, Move, Seat
 from tests.gamekit import current_engine_deal, greedy_action, table_create
+from tests.games.concurrency_kit import at_once, second_device
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def at_once(*requests: Callable[[], Any]) -> list[Any]:
-    """Run the requests in threads released together; each thread has its own database
-    connection (Django's are per thread), closed at the end."""
-    barrier = threading.Barrier(len(requests))
-    results: list[Any] = [None] * len(requests)
-
-    def run(index: int, request: Callable[[], Any]) -> None:
-        try:
-            barrier.wait()
-            results[index] = request()
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=pair) for pair in enumerate(requests)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
-    return results
-
-
-def second_device(client: APIClient) -> APIClient:
-    other = APIClient()
-    other.credentials(HTTP_AUTHORIZATION=f"Bearer {client.token}")  # type: ignore[attr-defined]
-    return other
 
 
 def test_two_moves_for_the_same_ply_apply_once(players, deals_seeded):

@@ -15,7 +15,7 @@ from games.models import GameMute, PlayerSettings
 from games.notify import preferences
 from games.notify.tokens import Kind, Unsubscribe, unsubscribe_token
 from tests.games.notify_kit import duel, links_in, mails_to, web_client
-from tests.remi_site.test_settings import run_python
+from tests.settings_kit import run_python
 
 pytestmark = pytest.mark.django_db
 

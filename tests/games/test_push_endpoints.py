@@ -13,8 +13,8 @@ from django.test import override_settings
 from games import tasks
 from games.models import PushSubscription
 from tests.gamekit import SchemaChecker, error_of
+from tests.games.concurrency_kit import at_once, second_device
 from tests.games.push_kit import FCM_ENDPOINT, browser_keys, fake_dns
-from tests.games.test_concurrency import at_once, second_device
 
 __all__ = ["fake_dns"]  # a fixture
 

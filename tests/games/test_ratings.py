@@ -12,42 +12,14 @@ from games import ratings
 from games.errors import InvalidRequest
 from games.live import publisher
 from games.models import Game, Seat
-from games.play.act import game_act
 from games.play.create import game_create
 from games.play.finish import game_finish
 from games.play.lobby import game_abort, game_join, game_start
 from games.play.resign import game_resign, game_seat_out_and_end
-from games.play.timeout_turn import game_timeout_turn
-from tests.gamekit import current_engine_deal, everyone_moves, quick_actions
+from tests.gamekit import current_engine_deal, everyone_moves
+from tests.games.match_play_kit import ONE_DEAL, act, play_quick_deal, time_out_of_the_game
 
 pytestmark = pytest.mark.django_db
-
-ONE_DEAL = {"match_deals": [1, 1, 1]}
-
-
-def act(game, user, action):
-    game.refresh_from_db()
-    return game_act(game=game, user=user, action=action, expected_ply=game.ply)
-
-
-def play_quick_deal(game, users):
-    """The starter of the current (quick) deal goes out at once: -280 for them,
-    +400 for everyone else."""
-    starter = users[current_engine_deal(game).to_move]
-    for action in quick_actions():
-        game = act(game, starter, action).game
-    game.refresh_from_db()
-    return game, starter
-
-
-def time_out_of_the_game(game):
-    """The mover's deadline passes with a strike limit of one: their seat is out."""
-    Game.objects.filter(pk=game.pk).update(deadline_at=timezone.now())
-    game.refresh_from_db()
-    turn = game_timeout_turn(game=game, expected_ply=game.ply, strike_limit=1)
-    assert turn is not None and turn.out
-    game.refresh_from_db()
-    return game
 
 
 def change_of(game, user):

@@ -30,8 +30,8 @@ from tests.gamekit import (
     greedy_action,
     quick_actions,
 )
-from tests.games.test_concurrency import at_once
-from tests.games.test_ratings import ONE_DEAL, play_quick_deal, time_out_of_the_game
+from tests.games.concurrency_kit import at_once
+from tests.games.match_play_kit import ONE_DEAL, play_quick_deal, time_out_of_the_game
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from games.models import Game
 from tests.accounts.account_kit import web_client
-from tests.live.conftest import websocket
+from tests.live.ws_kit import websocket
 
 LEFT = (timedelta(hours=23, minutes=54), timedelta(days=2, hours=23), timedelta(minutes=100))
 

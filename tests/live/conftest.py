@@ -1,4 +1,4 @@
-"""Fixtures of the live-play tests: games with seeded deals, websocket clients."""
+"""Fixtures of the live-play tests: games with seeded deals (websocket clients: ws_kit.py)."""
 
 from __future__ import annotations
 
@@ -6,12 +6,10 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from channels.testing import WebsocketCommunicator
 
 from games.models import Game
 from games.play.create import game_create
 from games.play.lobby import game_join, game_start
-from remi_site.asgi import application
 
 
 @pytest.fixture
@@ -30,11 +28,3 @@ def started_game(
         return game_start(game=game, user=users[0])
 
     return make
-
-
-def websocket(token: str | None = None, origin: str = "http://localhost") -> WebsocketCommunicator:
-    """A client of /ws/v1/ through the whole ASGI stack (Origin check, token auth)."""
-    headers = [(b"origin", origin.encode()), (b"host", b"localhost")]
-    if token is not None:
-        headers.append((b"authorization", f"Bearer {token}".encode()))
-    return WebsocketCommunicator(application, "/ws/v1/", headers=headers)

@@ -19,7 +19,7 @@ from games.play import timeouts
 from games.play.act import game_act
 from games.read.selectors import current_deal
 from tests.gamekit import SchemaChecker, error_of, greedy_action
-from tests.live.conftest import websocket
+from tests.live.ws_kit import websocket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

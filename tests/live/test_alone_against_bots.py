@@ -19,7 +19,7 @@ from games.play import timeouts
 from games.play.create import game_create
 from games.play.lobby import game_join, game_start
 from remi_site.asgi import application
-from tests.live.conftest import websocket
+from tests.live.ws_kit import websocket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

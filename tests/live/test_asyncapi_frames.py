@@ -27,7 +27,7 @@ from games.play.create import game_create
 from games.play.lobby import game_abort, game_join, game_leave, game_start
 from games.play.resign import game_resign
 from tests.asyncapi_contract import DOCUMENT, contract
-from tests.live.conftest import websocket
+from tests.live.ws_kit import websocket
 
 ROOT = Path(__file__).resolve().parents[2]
 

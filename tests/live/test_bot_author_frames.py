@@ -19,7 +19,7 @@ from channels.testing import WebsocketCommunicator
 
 from games.models import Seat
 from games.read.selectors import current_deal
-from tests.live.conftest import websocket
+from tests.live.ws_kit import websocket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -15,7 +15,7 @@ from channels.testing import WebsocketCommunicator
 
 from games.live import limits, presence
 from games.live.consumers import CLOSE_FLOODING, CLOSE_TOO_MANY_CONNECTIONS, CLOSE_UNAUTHENTICATED
-from tests.live.conftest import websocket
+from tests.live.ws_kit import websocket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

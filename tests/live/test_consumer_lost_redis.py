@@ -12,7 +12,7 @@ from channels.testing import WebsocketCommunicator
 
 from games.live.consumers import CLOSE_SERVICE_RESTART, CLOSE_TRY_AGAIN_LATER
 from remi_site.asgi import application
-from tests.live.conftest import websocket
+from tests.live.ws_kit import websocket
 from tests.sites import RedisServer
 
 pytestmark = pytest.mark.django_db(transaction=True)

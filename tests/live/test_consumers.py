@@ -8,34 +8,16 @@ from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 
 from games.engine import Deal as EngineDeal
-from games.engine import Discard, DrawStock
+from games.engine import DrawStock
 from games.live import presence
 from games.models import Deal, Game
 from games.play.act import game_act
-from tests.live.conftest import websocket
+from tests.live.ws_kit import connect, drain, websocket
+from tests.turn_kit import until_a_draw
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-async def connect(token: str | None) -> WebsocketCommunicator:
-    client = websocket(token)
-    connected, _ = await client.connect()
-    assert connected
-    hello = await client.receive_json_from()
-    assert hello["type"] == "hello"
-    return client
-
-
-async def drain(client: WebsocketCommunicator, quiet: float = 0.3) -> list[dict[str, Any]]:
-    """Every message until none arrives for ``quiet`` seconds."""
-    out = []
-    # (A timed-out receive would cancel the application: ask first.)
-    while not await client.receive_nothing(timeout=quiet):
-        out.append(await client.receive_json_from())
-    return out
 
 
 def to_move(game: Game) -> int:
@@ -46,18 +28,6 @@ def engine_deal(game: Game) -> EngineDeal:
     game.refresh_from_db()
     row = Deal.objects.get(game=game, number=game.deal_number)
     return row.restore(game.engine_ruleset())
-
-
-def until_a_draw(game: Game) -> int:
-    """Play the first turn's discard if the starter begins with one (serbian deals the
-    starter an extra card): afterwards the player to move must draw. Returns the ply."""
-    deal = engine_deal(game)
-    if deal.drawn:
-        seat = game.seats.get(position=deal.to_move)
-        card = max(deal.hand(deal.to_move), key=lambda c: (not c.is_joker, c.rank))
-        game_act(game=game, user=seat.user, action=Discard(card), expected_ply=game.ply)
-        game.refresh_from_db()
-    return game.ply
 
 
 async def test_an_unauthenticated_connection_is_closed_with_4401() -> None:

@@ -22,7 +22,7 @@ from games.play.create import game_create
 from games.play.lobby import game_abort, game_join, game_start
 from games.play.resign import game_resign
 from remi_site.asgi import application
-from tests.live.conftest import websocket
+from tests.live.ws_kit import websocket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -31,7 +31,7 @@ from tests.gamekit import (
     card_pairs,
     keys_in,
 )
-from tests.live.conftest import websocket
+from tests.live.ws_kit import websocket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -13,7 +13,7 @@ from channels.db import database_sync_to_async
 
 from games.models import Game
 from games.play import chat
-from tests.live.test_consumers import connect
+from tests.live.ws_kit import connect
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -14,7 +14,7 @@ from channels.testing import WebsocketCommunicator
 from games.models import Game
 from games.play.create import game_create
 from games.play.lobby import game_join
-from tests.live.conftest import websocket
+from tests.live.ws_kit import websocket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

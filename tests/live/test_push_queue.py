@@ -24,7 +24,7 @@ from games.play.create import game_create
 from games.play.lobby import game_start
 from remi_site.celery import app as celery_app
 from tests.games.push_kit import browser_keys, silent_listener
-from tests.live.test_worker import ROOT, Worker, wait_for
+from tests.live.worker_kit import ROOT, Worker, wait_for
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 

@@ -14,9 +14,9 @@ import pytest
 from channels.db import database_sync_to_async
 from rest_framework.test import APIClient
 
-from tests.api.test_rematch_table import table_finished
+from tests.api.rematch_kit import table_finished
 from tests.asyncapi_contract import contract
-from tests.live.test_consumers import connect, drain
+from tests.live.ws_kit import connect, drain
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

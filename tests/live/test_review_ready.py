@@ -24,8 +24,7 @@ from games.play.act import game_act
 from games.review.compute import deal_review_compute
 from remi_site.asgi import application
 from tests.gamekit import current_engine_deal, quick_actions
-from tests.live.conftest import websocket
-from tests.live.test_consumers import connect, drain
+from tests.live.ws_kit import connect, drain, websocket
 
 # Transactional: the frame leaves after the review's commit, as in a worker.
 pytestmark = pytest.mark.django_db(transaction=True)

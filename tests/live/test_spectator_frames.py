@@ -15,7 +15,7 @@ from games.models import Deal, Game
 from games.play.act import game_act
 from remi_site.asgi import application
 from tests.gamekit import SERVER_ONLY_KEYS, ShownCards, card_pairs, greedy_action, keys_in
-from tests.live.conftest import websocket
+from tests.live.ws_kit import websocket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 MOVES = 12

@@ -15,7 +15,7 @@ from games.live import presence, publisher
 from games.models import AbsentWait, Game, Move, Seat
 from games.play import timeouts
 from games.read.selectors import current_deal
-from tests.live.test_worker import Worker, later_sweeps_ran, wait_for
+from tests.live.worker_kit import Worker, later_sweeps_ran, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -15,7 +15,8 @@ from django.utils import timezone
 from games import tasks
 from games.models import Game
 from games.read.selectors import current_deal
-from tests.live.test_consumers import connect, drain, until_a_draw
+from tests.live.ws_kit import connect, drain
+from tests.turn_kit import until_a_draw
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

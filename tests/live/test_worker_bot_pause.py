@@ -16,8 +16,8 @@ from games import tasks
 from games.models import BotDecision, Game, Move
 from games.play.bot_turns import game_play_now
 from remi_site.celery import app as celery_app
-from tests.games.test_bot_pause import person_draws_and_throws
-from tests.live.test_worker import Worker, wait_for
+from tests.live.worker_kit import Worker, wait_for
+from tests.turn_kit import person_draws_and_throws
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 

@@ -12,7 +12,7 @@ from games.models import Game, Move
 from games.play.create import game_create
 from games.play.lobby import game_start
 from remi_site.celery import app as celery_app
-from tests.live.test_worker import Worker, wait_for
+from tests.live.worker_kit import Worker, wait_for
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 

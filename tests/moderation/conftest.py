@@ -15,13 +15,7 @@ from games.models import Game
 from games.play.create import game_create
 from games.play.lobby import game_join, game_start
 from tests.gamekit import everyone_moves
-
-
-def logged_in(person: Any) -> Client:
-    client = Client()
-    client.force_login(person)
-    client.user = person  # type: ignore[attr-defined]
-    return client
+from tests.user_kit import logged_in
 
 
 @pytest.fixture

@@ -27,7 +27,7 @@ from games.play.lobby import game_join, game_start
 from games.play.resign import game_seat_out
 from tests.gamekit import error_of
 from tests.games.notify_kit import site_path, web_client
-from tests.moderation.conftest import logged_in
+from tests.user_kit import logged_in
 
 pytestmark = pytest.mark.django_db
 

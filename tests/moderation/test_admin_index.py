@@ -11,7 +11,7 @@ from django.contrib.auth.models import Permission
 
 from accounts.models import Report
 from accounts.moderation import services
-from tests.moderation.conftest import logged_in
+from tests.user_kit import logged_in
 
 pytestmark = pytest.mark.django_db
 

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from accounts.models import Appeal, ModAction, Sanction
 from accounts.moderation import services
-from tests.moderation.conftest import logged_in
+from tests.user_kit import logged_in
 
 pytestmark = pytest.mark.django_db
 

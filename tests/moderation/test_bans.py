@@ -21,7 +21,7 @@ from games.play.create import game_create
 from games.play.lobby import game_join, game_start
 from games.play.moderation import ban_enforce
 from tests.gamekit import error_of
-from tests.moderation.conftest import logged_in
+from tests.user_kit import logged_in
 
 pytestmark = pytest.mark.django_db
 

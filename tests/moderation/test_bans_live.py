@@ -16,8 +16,7 @@ from accounts.moderation import services
 from games.live.consumers import CLOSE_BANNED, CLOSE_UNAUTHENTICATED
 from games.play.moderation import ban_enforce
 from remi_site.asgi import application
-from tests.live.conftest import websocket
-from tests.live.test_consumers import connect, drain
+from tests.live.ws_kit import connect, drain, websocket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -22,7 +22,7 @@ from games.play.create import game_create
 from games.play.lobby import game_join, game_start
 from games.play.resign import game_resign
 from tests.gamekit import SERVER_ONLY_KEYS, card_pairs, current_engine_deal, keys_in
-from tests.moderation.conftest import logged_in
+from tests.user_kit import logged_in
 
 pytestmark = pytest.mark.django_db
 

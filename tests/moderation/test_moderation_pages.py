@@ -18,7 +18,7 @@ from accounts.models import ModAction, Report, Sanction
 from accounts.moderation import services
 from games.models import Game
 from games.play.create import game_create
-from tests.moderation.conftest import logged_in
+from tests.user_kit import logged_in
 
 pytestmark = pytest.mark.django_db
 

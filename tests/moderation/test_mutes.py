@@ -16,7 +16,7 @@ from accounts.models import ModAction, Sanction
 from accounts.moderation import services
 from games.models import ChatMessage, Game
 from tests.gamekit import error_of
-from tests.live.test_consumers import connect, drain
+from tests.live.ws_kit import connect, drain
 
 
 def chat_url(game: Game) -> str:

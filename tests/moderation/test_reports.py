@@ -18,7 +18,7 @@ from accounts.models import ModAction, Report
 from accounts.moderation import services
 from games.models import ChatMessage
 from tests.gamekit import error_of
-from tests.moderation.conftest import logged_in
+from tests.user_kit import logged_in
 
 pytestmark = pytest.mark.django_db
 

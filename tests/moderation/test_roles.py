@@ -15,7 +15,7 @@ from django.test import Client
 from accounts.models import ModAction, Report, Sanction
 from accounts.moderation import roles, services
 from games.models import ChatMessage, Deal
-from tests.moderation.conftest import logged_in
+from tests.user_kit import logged_in
 
 pytestmark = pytest.mark.django_db
 

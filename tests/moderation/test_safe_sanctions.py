@@ -16,7 +16,7 @@ from accounts.models import ModAction, Report, Sanction
 from accounts.moderation import services
 from accounts.moderation.errors import InvalidRequest, NotAllowed
 from tests.gamekit import error_of
-from tests.moderation.conftest import logged_in
+from tests.user_kit import logged_in
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.remi_site.test_settings import PRODUCTION_ENV, run_python
+from tests.settings_kit import PRODUCTION_ENV, run_python
 
 pytestmark = pytest.mark.django_db
 

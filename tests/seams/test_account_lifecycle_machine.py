@@ -62,7 +62,7 @@ from tests.gamekit import (
     greedy_action,
 )
 from tests.games.notify_kit import site_path
-from tests.live.conftest import websocket
+from tests.live.ws_kit import websocket
 from tests.seams.machine_sockets import FRAME_DEADLINE_S, Socket, SocketLoop, push_keys
 
 pytestmark = pytest.mark.django_db(transaction=True)
