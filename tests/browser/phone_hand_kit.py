@@ -9,6 +9,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from playwright.sync_api import Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from games.models import Game, Seat
 from games.play.create import game_create
@@ -100,7 +101,15 @@ def one_screen_problems(page: Page, width: int, height: int, where: str) -> list
     if extent["width"] > width:
         problems.append(f"{where}: the page is {extent['width']} px wide")
     for what, selector in ON_SCREEN.items():
-        box = page.locator(selector).first.bounding_box()
+        # The table draws itself again on each event (presence, a clock): an element
+        # replaced just then has no box for a moment.
+        element = page.locator(selector).first
+        try:
+            element.wait_for(state="visible")
+        except PlaywrightTimeoutError:
+            problems.append(f"{where}: {what} is not shown")
+            continue
+        box = element.bounding_box()
         if box is None or not inside(box, width, height):
             problems.append(f"{where}: {what} is not on the screen ({box})")
     cards = page.evaluate(MEASURE_HAND)
