@@ -10,6 +10,18 @@ export function el(tag, className, text) {
   return node;
 }
 
+// ``table`` in a box that scrolls sideways when it is wider than the screen (a longer
+// translation on a phone), keyboard-reachable and named, whose side with more to see
+// fades out (scroll-hint.js).
+export function sideways(table, label) {
+  const box = el("div", "stats-table-wrap");
+  box.setAttribute("role", "region");
+  box.tabIndex = 0;
+  box.setAttribute("aria-label", label);
+  box.append(table);
+  return box;
+}
+
 export function button(text, className, onClick, attrs = {}) {
   const node = el("button", className, text);
   node.type = "button";

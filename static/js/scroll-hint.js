@@ -16,10 +16,17 @@ function markAll() {
   document.querySelectorAll(BOXES).forEach(mark);
 }
 
-document.querySelectorAll(BOXES).forEach((box) => {
-  box.addEventListener("scroll", () => mark(box), { passive: true });
-});
+// (Scroll events do not bubble: caught on their way down, for the boxes the page's
+// scripts add later too, such as the table's standings.)
+document.addEventListener(
+  "scroll",
+  (event) => {
+    if (event.target instanceof Element && event.target.matches(BOXES)) mark(event.target);
+  },
+  { capture: true, passive: true },
+);
 window.addEventListener("resize", markAll, { passive: true });
-// (Fonts and late content change the widths after the first paint.)
+// (Fonts and late content change the widths after the first paint; scripts add boxes.)
 new ResizeObserver(markAll).observe(document.body);
+new MutationObserver(markAll).observe(document.body, { childList: true, subtree: true });
 markAll();

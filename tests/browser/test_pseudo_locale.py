@@ -26,10 +26,12 @@ from tests.browser.deal_end import (
     stage_the_dry_hand,
     start_live_game,
 )
+from tests.browser.layout_kit import layout_problems
 from tests.browser.live_clock_kit import timeout_step
 from tests.browser.site_pages import (
     MORE_PAGES,
     PAGES,
+    PHONE,
     PLAYER,
     VISITOR,
     WRITTEN,
@@ -70,12 +72,22 @@ PAGE_TEXTS = """() => {
 
 
 class Check:
-    """The unmarked text found, by where it was seen; the known leaks seen."""
+    """The unmarked text found, by where it was seen; the known leaks seen; what the
+    longer words push out of shape at a phone's width."""
 
     def __init__(self, names: frozenset[str]) -> None:
         self.names = set(names) | set(KNOWN_LEAKS)
         self.found: dict[str, list[str]] = {}
         self.leaks_seen: set[str] = set()
+        self.misshapen: list[str] = []
+
+    def look_at_phone_width(self, where: str, page: Page) -> None:
+        """The page as a phone lays it out (no load: the same page made narrower)."""
+        size = page.viewport_size
+        page.set_viewport_size(PHONE)
+        page.evaluate("() => new Promise(requestAnimationFrame)")
+        self.misshapen += layout_problems(page, f"{where} at 360 px", tables_as_cards=False)
+        page.set_viewport_size(size)
 
     def look(self, where: str, page: Page) -> None:
         texts = page.evaluate(PAGE_TEXTS)
@@ -84,6 +96,7 @@ class Check:
         lines = pseudo.unmarked_lines(texts, self.names)
         if lines:
             self.found[where] = lines
+        self.look_at_phone_width(where, page)
 
     def report(self) -> str:
         lines = ["Text outside the pseudo-locale's markers (not marked for translation):"]
@@ -94,6 +107,7 @@ class Check:
 
     def verify(self) -> None:
         assert not self.found, self.report()
+        assert not self.misshapen, "In the pseudo-locale:\n" + "\n".join(self.misshapen)
         gone = sorted(set(KNOWN_LEAKS) - self.leaks_seen)
         assert not gone, f"marked now, take them off KNOWN_LEAKS: {gone}"
 

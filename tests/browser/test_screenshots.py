@@ -16,6 +16,7 @@ from playwright.sync_api import expect
 
 from accounts.models import Profile
 from tests.browser.deal_end import PASSWORD
+from tests.browser.layout_kit import layout_problems
 from tests.browser.site_pages import (
     MORE_PAGES,
     NOT_WALKED,
@@ -63,28 +64,6 @@ def templates_rendered() -> Iterator[set[str]]:
         template_rendered.disconnect(dispatch_uid="screenshots")
 
 
-# A box that scrolls sideways inside the page cuts what it holds off at its edge, and a
-# phone shows no scroll bar: each must fade out on the side with more (its data-more,
-# js/scroll-hint.js) and be reachable by keyboard (a focusable region, or a menu's links).
-SCROLLED_SIDEWAYS = """() => [...document.querySelectorAll("body *")]
-  .filter((node) => node.checkVisibility() && ["auto", "scroll"].includes(
-    getComputedStyle(node).overflowX) && node.scrollWidth > node.clientWidth + 1)
-  .filter((node) => node.dataset.more !== "right"
-    || !(node.tabIndex >= 0 || node.closest("nav")))
-  .map((node) => `${node.tagName.toLowerCase()}#${node.id}.${node.className}: `
-    + `${node.scrollWidth}px in ${node.clientWidth}px, more: ${node.dataset.more}`)"""
-
-
-# A table that scrolls sideways at phone width shows a row a piece at a time: there each
-# reads as cards (.table-stacked, a cell under its column's heading).
-TABLES_CUT_AT_PHONE_WIDTH = """() => [...document.querySelectorAll("table")]
-  .filter((table) => table.checkVisibility() && (
-    table.parentElement.scrollWidth > table.parentElement.clientWidth + 1
-    || table.getBoundingClientRect().right > document.documentElement.clientWidth + 1))
-  .map((table) => `table#${table.id}.${table.className}: ${table.scrollWidth}px in `
-    + `${table.parentElement.clientWidth}px`)"""
-
-
 # Marks the page's first box that scrolls sideways (``data-first-scroller``); whether any.
 FIRST_SCROLLER = """() => {
   const box = [...document.querySelectorAll("[data-more]")].find((node) =>
@@ -107,7 +86,7 @@ def test_every_page_is_photographed_at_desktop_and_phone_width_without_sideways_
         for site_page in PAGES + MORE_PAGES:
             fade_followed = _photograph(people[site_page], site_page, data, too_wide, fade_followed)
 
-    assert not too_wide, "pages that scroll sideways: " + "; ".join(too_wide)
+    assert not too_wide, "pages laid out wrong: " + "; ".join(too_wide)
     assert fade_followed, "no page had a box that scrolls sideways at phone width"
     assert len(list(ARTIFACTS.glob("*.png"))) >= len(PAGES + MORE_PAGES) * len(SIZES)
     not_walked = page_templates() - rendered - set(NOT_WALKED)
@@ -129,18 +108,8 @@ def _photograph(
         path = ARTIFACTS / f"{site_page.name}-{size_name}.png"
         person.page.screenshot(path=str(path), full_page=True)
         assert path.stat().st_size > 0
-        width = person.page.evaluate("() => document.documentElement.scrollWidth")
-        if width > size["width"]:
-            too_wide.append(f"{site_page.name} at {size_name}: {width}px wide")
-        too_wide += [
-            f"{site_page.name} at {size_name}: {box} (no fade, or no keyboard)"
-            for box in person.page.evaluate(SCROLLED_SIDEWAYS)
-        ]
-        if size_name == "phone":
-            too_wide += [
-                f"{site_page.name} at phone width: {table} (not read as cards)"
-                for table in person.page.evaluate(TABLES_CUT_AT_PHONE_WIDTH)
-            ]
+        where = f"{site_page.name} at {size_name}"
+        too_wide += layout_problems(person.page, where, tables_as_cards=size_name == "phone")
         if not fade_followed and size_name == "phone" and person.page.evaluate(FIRST_SCROLLER):
             # Scrolled to its end, the fade moves to the other side.
             box = person.page.locator("[data-first-scroller]")
@@ -149,17 +118,6 @@ def _photograph(
             expect(box).to_have_attribute("data-more", "left")
             fade_followed = True
     return fade_followed
-
-
-# Buttons, tags and labels whose text is cut off (a longer translation than the space
-# made for the English): their text is wider than their box.
-CLIPPED = """() => [...document.querySelectorAll(
-  "button, .button, .badge, .turn-tag, .pile-label, .seat-label, label, th, h1, h2"
-)].filter((node) => node.checkVisibility() && getComputedStyle(node).textOverflow !== "ellipsis"
-  && node.clientWidth > 1 && node.scrollWidth > node.clientWidth + 1
-  && getComputedStyle(node).overflowX !== "auto")
-  .map((node) => `${node.tagName.toLowerCase()}#${node.id}.${node.className}: `
-    + node.textContent.trim())"""
 
 
 @pytest.mark.parametrize("language", ["mk", "sr-cyrl"])
@@ -182,9 +140,6 @@ def test_the_table_is_photographed_in_a_longer_language_without_clipped_text(
         member.page.screenshot(
             path=str(ARTIFACTS / f"table-{language}-{size_name}.png"), full_page=True
         )
-        width = member.page.evaluate("() => document.documentElement.scrollWidth")
-        if width > size["width"]:
-            problems.append(f"{size_name}: the page is {width}px wide")
-        problems += [f"{size_name}: {clipped}" for clipped in member.page.evaluate(CLIPPED)]
+        problems += layout_problems(member.page, size_name, tables_as_cards=size_name == "phone")
 
     assert not problems, f"the table in {language}:\n" + "\n".join(problems)

@@ -6,7 +6,7 @@
 
 import { api } from "../api.js";
 import { cardElement, cardName } from "../cards.js";
-import { $, el } from "../dom.js";
+import { $, el, sideways } from "../dom.js";
 import { gettext, interpolate } from "../i18n.js";
 import { API } from "./page.js";
 import { apply } from "./refresh.js";
@@ -45,7 +45,7 @@ export function dealHands(result) {
     row.append(el("td", null, seatName(position)), cards, points, el("td", "num", String(total)));
     table.append(row);
   }
-  return table;
+  return sideways(table, gettext("Every hand of the deal"));
 }
 
 function pause() {

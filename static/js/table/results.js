@@ -1,7 +1,7 @@
 // How a deal and the game ended, in the words the log, the summaries and the table's
 // closing panel share.
 
-import { el } from "../dom.js";
+import { el, sideways } from "../dom.js";
 import { LANG, gettext, interpolate, ngettext } from "../i18n.js";
 import { state } from "./store.js";
 import { seatName } from "./view.js";
@@ -84,9 +84,10 @@ export function standingsTable() {
     if (changes.size) row.append(el("td", "num", change ? ratingText(change) : ""));
     table.append(row);
   });
-  if (!ratedButNotCounted(v)) return table;
+  const boxed = sideways(table, gettext("Standings"));
+  if (!ratedButNotCounted(v)) return boxed;
   const box = el("div");
-  box.append(table, el("p", "muted", gettext("Not rated: the game was left before every player had made a move.")));
+  box.append(boxed, el("p", "muted", gettext("Not rated: the game was left before every player had made a move.")));
   return box;
 }
 

@@ -1,0 +1,83 @@
+"""What a page's layout must never do, as scripts a browser test evaluates in the page:
+scroll sideways without saying so, cut a table off at a phone's edge, clip a label's
+text. The screenshots check every page with them in English, the pseudo-locale walk in
+its longer words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+# A box that scrolls sideways inside the page cuts what it holds off at its edge, and a
+# phone shows no scroll bar: each must fade out on the side with more (its data-more,
+# js/scroll-hint.js) and be reachable by keyboard (a focusable region, or a menu's links).
+SCROLLED_SIDEWAYS = """() => [...document.querySelectorAll("body *")]
+  .filter((node) => node.checkVisibility() && ["auto", "scroll"].includes(
+    getComputedStyle(node).overflowX) && node.scrollWidth > node.clientWidth + 1)
+  .filter((node) => node.dataset.more !== "right"
+    || !(node.tabIndex >= 0 || node.closest("nav")))
+  .map((node) => `${node.tagName.toLowerCase()}#${node.id}.${node.className}: `
+    + `${node.scrollWidth}px in ${node.clientWidth}px, more: ${node.dataset.more}`)"""
+
+
+# A table that scrolls sideways at phone width shows a row a piece at a time: there each
+# reads as cards (.table-stacked, a cell under its column's heading).
+TABLES_CUT_AT_PHONE_WIDTH = """() => [...document.querySelectorAll("table")]
+  .filter((table) => table.checkVisibility() && (
+    table.parentElement.scrollWidth > table.parentElement.clientWidth + 1
+    || table.getBoundingClientRect().right > document.documentElement.clientWidth + 1))
+  .map((table) => `table#${table.id}.${table.className}: ${table.scrollWidth}px in `
+    + `${table.parentElement.clientWidth}px`)"""
+
+
+# Buttons, tags and labels whose text is cut off (a longer translation than the space
+# made for the English): their text is wider than their box.
+CLIPPED = """() => [...document.querySelectorAll(
+  "button, .button, .badge, .turn-tag, .pile-label, .seat-label, label, th, h1, h2"
+)].filter((node) => node.checkVisibility() && getComputedStyle(node).textOverflow !== "ellipsis"
+  && node.clientWidth > 1 && node.scrollWidth > node.clientWidth + 1
+  && getComputedStyle(node).overflowX !== "auto")
+  .map((node) => `${node.tagName.toLowerCase()}#${node.id}.${node.className}: `
+    + node.textContent.trim())"""
+
+
+# What sticks out past the right edge of a page wider than its screen: the innermost
+# such elements (none of whose children stick out too; not those a box that scrolls or
+# clips holds), the first few.
+STICKING_OUT = """() => {
+  const edge = document.documentElement.clientWidth + 1;
+  const held = (node) => {
+    for (let box = node.parentElement; box && box !== document.body; box = box.parentElement) {
+      if (getComputedStyle(box).overflowX !== "visible") return true;
+    }
+    return false;
+  };
+  const out = (node) => node.checkVisibility() && node.getBoundingClientRect().right > edge
+    && !held(node);
+  return [...document.querySelectorAll("body *")]
+    .filter((node) => out(node) && ![...node.children].some(out))
+    .slice(0, 3)
+    .map((node) => `${node.tagName.toLowerCase()}#${node.id}.${node.className}`
+      + ` "${node.textContent.trim().slice(0, 40)}"`);
+}"""
+
+
+def layout_problems(page: Any, where: str, *, tables_as_cards: bool) -> list[str]:
+    """Everything of the above on the page as it is now laid out, each named with
+    ``where``; the tables only where they must read as cards (``tables_as_cards``: at
+    phone width in English; longer words may make a table scroll in its box, with the
+    fade, but never widen the page)."""
+    problems = []
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    if width > page.viewport_size["width"]:
+        sticking_out = ", ".join(page.evaluate(STICKING_OUT))
+        problems.append(f"{where}: the page is {width}px wide ({sticking_out})")
+    problems += [
+        f"{where}: {box} (no fade, or no keyboard)" for box in page.evaluate(SCROLLED_SIDEWAYS)
+    ]
+    if tables_as_cards:
+        problems += [
+            f"{where}: {table} (not read as cards)"
+            for table in page.evaluate(TABLES_CUT_AT_PHONE_WIDTH)
+        ]
+    problems += [f"{where}: clipped {text}" for text in page.evaluate(CLIPPED)]
+    return problems
