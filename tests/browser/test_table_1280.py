@@ -17,7 +17,9 @@ from games.models import Game, Seat
 from games.play.act import game_act
 from games.play.create import game_create
 from games.play.lobby import game_join, game_start
+from tests import pseudo_locale_kit as pseudo
 from tests.browser.deal_end import DRY_HAND, PASSWORD, go_out, live_game
+from tests.browser.layout_kit import layout_problems
 from tests.browser.phone_hand_kit import HAND
 from tests.browser.site_pages import DESKTOP
 from tests.browser.table_kit import emil_resigns, started_game
@@ -155,20 +157,25 @@ def sheet_problems(page: Any) -> list[str]:
 
 
 def test_six_seats_at_1280_show_every_name_whole_in_the_seats_and_the_score_sheet(
-    player_factory: Callable[..., Any],
+    player_factory: Callable[..., Any], settings: Any
 ) -> None:
-    game, _users = six_named_players("macedonian", {"max_players": 6})
+    game, users = six_named_players("macedonian", {"max_players": 6})
     player = player_factory("six0", **DESKTOP)
     player.log_in("six0", PASSWORD)
-    player.goto(f"/games/{game.public_id}/")
     page = player.page
-    expect(page.locator("#opponents .seat[data-seat]")).to_have_count(5)
-    expect(page.locator("#score-sheet thead th")).to_have_count(7)
-    player.screenshot("six-seats-1280", full_page=False)
+    # In English, and in the pseudo-locale's longer words.
+    for language in ("en", pseudo.enable(settings)):
+        Profile.objects.filter(user=users[0]).update(language=language)
+        player.goto(f"/games/{game.public_id}/")
+        expect(page.locator("html")).to_have_attribute("lang", language)
+        expect(page.locator("#opponents .seat[data-seat]")).to_have_count(5)
+        expect(page.locator("#score-sheet thead th")).to_have_count(7)
+        player.screenshot(f"six-seats-1280-{language}", full_page=False)
 
-    assert sheet_problems(page) == []
-    header = page.locator(".site-header .nav").bounding_box()
-    assert header is not None and header["height"] < 70, header
+        assert sheet_problems(page) == [], language
+        assert layout_problems(page, language, tables_as_cards=False) == []
+        header = page.locator(".site-header .nav").bounding_box()
+        assert header is not None and header["height"] < 70, (language, header)
 
 
 # Polish Remik 51 in one turn: four melds (103) after the draw, then the drawn card.
