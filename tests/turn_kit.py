@@ -24,17 +24,23 @@ def until_a_draw(game: Game) -> int:
     return game.ply
 
 
+def passive_move(game: Game, user: Any) -> str:
+    """The person's next move, never a meld: a draw if due, else the last card of their
+    hand thrown. Returns its type."""
+    row = Deal.objects.get(game=game, number=game.deal_number)
+    view = row.restore(game.engine_ruleset()).view(game.to_move)
+    assert view.hand is not None
+    if "discard" in view.actions:
+        action = {"type": "discard", "card": str(view.hand[-1][1])}
+    else:
+        action = {"type": "draw"}
+    game_act(game=game, user=user, action=action, expected_ply=game.ply)
+    return action["type"]
+
+
 def person_draws_and_throws(game: Game, user: Any) -> None:
     """The person plays one turn (a draw if due, then the last card of their hand)."""
     for _ in range(2):
         game.refresh_from_db()
-        row = Deal.objects.get(game=game, number=game.deal_number)
-        view = row.restore(game.engine_ruleset()).view(game.to_move)
-        assert view.hand is not None
-        if "discard" in view.actions:
-            action = {"type": "discard", "card": str(view.hand[-1][1])}
-        else:
-            action = {"type": "draw"}
-        game_act(game=game, user=user, action=action, expected_ply=game.ply)
-        if action["type"] == "discard":
+        if passive_move(game, user) == "discard":
             return

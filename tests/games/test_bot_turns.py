@@ -17,10 +17,10 @@ from typing import Any
 
 import pytest
 
-from games.models import Deal, Game, Move
-from games.play.act import game_act
+from games.models import Game, Move
 from games.play.bot_turns import game_play_now
 from games.play.pause import game_deal_ready
+from tests.turn_kit import passive_move
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -38,14 +38,7 @@ def play_passively(game: Game, user: Any, turns: int) -> None:
         if game.next_deal_at is not None:
             game_deal_ready(game=game, user=user)
             continue
-        row = Deal.objects.get(game=game, number=game.deal_number)
-        view = row.restore(game.engine_ruleset()).view(game.to_move)
-        assert view.hand is not None
-        if "discard" in view.actions:
-            action = {"type": "discard", "card": str(view.hand[-1][1])}
-        else:
-            action = {"type": "draw"}
-        game_act(game=game, user=user, action=action, expected_ply=game.ply)
+        passive_move(game, user)
 
 
 @pytest.mark.parametrize("preset", ["serbian", "macedonian", "polish51"])

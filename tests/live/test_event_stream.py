@@ -22,28 +22,11 @@ from games.play.create import game_create
 from games.play.lobby import game_abort, game_join, game_start
 from games.play.resign import game_resign
 from remi_site.asgi import application
-from tests.live.ws_kit import websocket
+from tests.live.ws_kit import connect, drain, websocket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 STREAM = {"type": "subscribe", "stream": "events"}
-
-
-async def connect(token: str) -> WebsocketCommunicator:
-    client = websocket(token)
-    connected, _ = await client.connect()
-    assert connected
-    assert (await client.receive_json_from())["type"] == "hello"
-    return client
-
-
-async def drain(client: WebsocketCommunicator, quiet: float = 0.3) -> list[dict[str, Any]]:
-    """Every frame until none arrives for ``quiet`` seconds."""
-    out = []
-    # (A timed-out receive would cancel the application: ask first.)
-    while not await client.receive_nothing(timeout=quiet):
-        out.append(await client.receive_json_from())
-    return out
 
 
 async def streaming(token: str) -> tuple[WebsocketCommunicator, list[dict[str, Any]]]:
