@@ -60,8 +60,9 @@ class GameEnd:
             self.ended.add(frame["deal"])
         elif kind == "review_ready":
             self.reviewed.add(frame["deal"])
-        elif kind in GAME_ENDS or (kind == "game_full" and frame["view"]["status"] in OVER):
-            self.over_at = time.monotonic() if self.over_at is None else self.over_at
+        over = kind in GAME_ENDS or (kind == "game_full" and frame["view"]["status"] in OVER)
+        if over and self.over_at is None:
+            self.over_at = time.monotonic()
 
     def done(self) -> bool:
         if self.over_at is None:

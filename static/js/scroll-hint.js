@@ -25,8 +25,8 @@ document.addEventListener(
   },
   { capture: true, passive: true },
 );
-window.addEventListener("resize", markAll, { passive: true });
-// (Fonts and late content change the widths after the first paint; scripts add boxes.)
+// (A narrower window, fonts and late content change the widths after the first paint;
+// scripts add boxes.)
 new ResizeObserver(markAll).observe(document.body);
 new MutationObserver(markAll).observe(document.body, { childList: true, subtree: true });
 markAll();

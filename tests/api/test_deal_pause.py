@@ -14,7 +14,6 @@ import pytest
 from games import tasks
 from games.models import Game
 from games.play import timeouts
-from tests.api.group_events_kit import heard
 from tests.asyncapi_contract import contract
 from tests.gamekit import (
     SchemaChecker,
@@ -23,6 +22,7 @@ from tests.gamekit import (
     error_of,
     quick_actions,
 )
+from tests.group_events_kit import heard
 
 pytestmark = pytest.mark.django_db
 GAME = "/api/v1/games/{game_id}"

@@ -12,8 +12,8 @@ import pytest
 from games.engine import PRESETS, Deal, Discard, DrawStock, Match, parse_cards
 from games.models import Deal as DealRow
 from games.read.results import deal_result, standing
-from tests.api.group_events_kit import heard
 from tests.gamekit import SchemaChecker, current_engine_deal, quick_actions, table_create
+from tests.group_events_kit import heard
 
 pytestmark = pytest.mark.django_db
 GAME = "/api/v1/games/{game_id}"

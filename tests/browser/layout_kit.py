@@ -5,7 +5,7 @@ its longer words."""
 
 from __future__ import annotations
 
-from typing import Any
+from playwright.sync_api import Page
 
 # A box that scrolls sideways inside the page cuts what it holds off at its edge, and a
 # phone shows no scroll bar: each must fade out on the side with more (its data-more,
@@ -61,7 +61,7 @@ STICKING_OUT = """() => {
 }"""
 
 
-def layout_problems(page: Any, where: str, *, tables_as_cards: bool) -> list[str]:
+def layout_problems(page: Page, where: str, *, tables_as_cards: bool) -> list[str]:
     """Everything of the above on the page as it is now laid out, each named with
     ``where``; the tables only where they must read as cards (``tables_as_cards``: at
     phone width in English; longer words may make a table scroll in its box, with the

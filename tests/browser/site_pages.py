@@ -68,6 +68,10 @@ class SitePage:
     status: int = 200
     again_status: int | None = None
 
+    def expected_status(self, visit: int) -> int:
+        """The status of the page's ``visit``-th visit (0 the first) in one browser."""
+        return (visit and self.again_status) or self.status
+
     @property
     def who(self) -> str:
         return self.role or (PLAYER if self.signed_in else VISITOR)

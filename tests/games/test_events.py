@@ -2,38 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-from collections.abc import Callable
-from typing import Any
-
-from asgiref.sync import async_to_sync, sync_to_async
-from channels.layers import get_channel_layer
 
 from games.engine import DrawStock
 from games.errors import NotAllowed
-from games.live.publisher import game_group
 from games.play.act import game_act
 from tests.gamekit import current_engine_deal
-
-
-def heard(public_id: str, do: Callable[[], Any]) -> list[dict]:
-    """The messages the game's group receives while ``do()`` runs (in this thread, in
-    the test's transaction) and shortly after."""
-    layer = get_channel_layer()
-
-    async def main() -> list[dict]:
-        channel = await layer.new_channel()
-        await layer.group_add(game_group(public_id), channel)
-        await sync_to_async(do)()
-        messages = []
-        while True:
-            try:
-                messages.append(await asyncio.wait_for(layer.receive(channel), 0.5))
-            except TimeoutError:
-                return messages
-
-    return async_to_sync(main)()
+from tests.group_events_kit import game_messages
 
 
 def moves_in(messages: list[dict]) -> list[dict]:
@@ -50,8 +25,10 @@ def test_a_move_is_published_after_the_commit(started, django_capture_on_commit_
             game_act(game=game, user=users[seat], action=DrawStock(), expected_ply=0)
         captured.extend(callbacks)
 
-    assert moves_in(heard(game.public_id, move_without_commit)) == []  # not before the commit
-    [message] = moves_in(heard(game.public_id, lambda: [c() for c in captured]))
+    assert (
+        moves_in(game_messages(game.public_id, move_without_commit)) == []
+    )  # not before the commit
+    [message] = moves_in(game_messages(game.public_id, lambda: [c() for c in captured]))
 
     assert message["game"] == game.public_id and message["ply"] == 1
     assert message["event"]["move"] == {"type": "draw", "seat": seat, "stock_count": 78}
@@ -70,5 +47,5 @@ def test_a_refused_move_publishes_nothing(started, django_capture_on_commit_call
             game_act(game=game, user=waiting, action=DrawStock(), expected_ply=0)
         captured.extend(callbacks)
 
-    assert moves_in(heard(game.public_id, refused)) == []
+    assert moves_in(game_messages(game.public_id, refused)) == []
     assert captured == []

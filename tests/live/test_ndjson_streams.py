@@ -144,6 +144,28 @@ def test_a_games_stream_whose_last_review_never_comes_ends_after_its_wait(
     assert not DealReview.objects.exists()
 
 
+def test_a_ban_ends_the_banned_player_s_game_stream(asgi_server, one_deal_game, user_factory):
+    from accounts.moderation.services import ban_create
+
+    game, users, client = one_deal_game
+    banned = users[1 - current_engine_deal(game).to_move]  # the seat that follows it
+    moderator = user_factory(username="mod")
+    moderator.is_staff = True
+    moderator.save()
+
+    with client.stream("GET", f"{asgi_server}/api/v1/games/{game.public_id}/stream") as response:
+        stream = lines(response)
+        assert next(stream)["type"] == "game_full"
+        ban_create(user=banned, moderator=moderator, reason="abuse", permanent=True)
+        # It ends at once (a read that outlived it would time out and fail the test),
+        # not held for the forfeited game's review.
+        kinds = [frame["type"] for frame in stream if frame is not None]
+
+    assert "review_ready" not in kinds, kinds
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED  # forfeited by the ban
+
+
 def test_the_stream_of_a_game_already_over_ends_after_the_whole_game(asgi_server, one_deal_game):
     game, _users, client = one_deal_game
     starter_goes_out(game)

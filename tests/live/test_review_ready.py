@@ -6,14 +6,11 @@ API stays the only gate: a spectator of a running game still reads no review."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from typing import Any
 
 import pytest
-from asgiref.sync import async_to_sync, sync_to_async
 from channels.db import database_sync_to_async
-from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from rest_framework.test import APIClient
 
@@ -24,6 +21,7 @@ from games.play.act import game_act
 from games.review.compute import deal_review_compute
 from remi_site.asgi import application
 from tests.gamekit import current_engine_deal, quick_actions
+from tests.group_events_kit import heard_by
 from tests.live.ws_kit import connect, drain, websocket
 
 # Transactional: the frame leaves after the review's commit, as in a worker.
@@ -51,36 +49,13 @@ def first_deal_over(
     return game, users
 
 
-def heard(groups: list[str], do: Callable[[], Any]) -> list[tuple[str, dict[str, Any]]]:
-    """The ``(group, message)`` pairs that ``groups`` receive while ``do()`` runs and
-    shortly after."""
-    layer = get_channel_layer()
-
-    async def main() -> list[tuple[str, dict[str, Any]]]:
-        channels = {}
-        for group in groups:
-            channels[group] = channel = await layer.new_channel()
-            await layer.group_add(group, channel)
-        await sync_to_async(do)()
-        out = []
-        for group, channel in channels.items():
-            while True:
-                try:
-                    out.append((group, await asyncio.wait_for(layer.receive(channel), 0.5)))
-                except TimeoutError:
-                    break
-        return out
-
-    return async_to_sync(main)()
-
-
 def test_a_stored_review_sends_review_ready_to_the_game_s_group_and_nothing_else(
     first_deal_over: tuple[Game, list[Any]],
 ) -> None:
     game, users = first_deal_over
     groups = [game_group(game.public_id), *(user_group(user.pk) for user in users)]
 
-    messages = heard(groups, lambda: deal_review_compute(game_id=game.public_id, number=1))
+    messages = heard_by(groups, lambda: deal_review_compute(game_id=game.public_id, number=1))
 
     assert DealReview.objects.filter(deal__game=game, deal__number=1).exists()
     # At the game's current ply (the second deal's), not a new one; no turn, no hand.
@@ -103,7 +78,7 @@ def test_a_second_run_finds_the_review_made_and_sends_nothing(
     game, _users = first_deal_over
     made = deal_review_compute(game_id=game.public_id, number=1)
 
-    messages = heard(
+    messages = heard_by(
         [game_group(game.public_id)],
         lambda: deal_review_compute(game_id=game.public_id, number=1),
     )
@@ -116,7 +91,7 @@ def test_a_deal_still_played_has_no_review_and_sends_nothing(
 ) -> None:
     game, _users = first_deal_over
 
-    messages = heard(
+    messages = heard_by(
         [game_group(game.public_id)],
         lambda: deal_review_compute(game_id=game.public_id, number=2),
     )
