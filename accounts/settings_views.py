@@ -25,6 +25,7 @@ from accounts import deletion, mail_limits, preferences, verification
 from accounts.authentication import request_user
 from accounts.emails import PasswordResetForm, send_verification_email
 from accounts.forms import AccountDeleteForm, EmailChangeForm, SettingsForm
+from remi_site.formats import sentence
 
 NOTIFICATIONS_PATH = "/settings/notifications/"
 VACATION_PATH = "/settings/vacation/"
@@ -181,7 +182,7 @@ def account_delete(request: HttpRequest) -> HttpResponseBase:
         try:
             deletion.account_delete(user=user, password=form.cleaned_data["password"])
         except deletion.CannotDelete as exc:
-            form.add_error(None, exc.message)
+            form.add_error(None, sentence(exc.message))
         else:
             logout(request)
             messages.success(request, _("Your account is deleted. Thank you for the games."))

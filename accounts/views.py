@@ -26,6 +26,7 @@ from games.chips import selectors as chips
 from games.engine import PRESETS
 from games.live import presence
 from games.read import bot_strength
+from remi_site.formats import sentence
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -159,7 +160,7 @@ def token_create(request: HttpRequest) -> HttpResponse:
             scopes=form.cleaned_data["scopes"],
         )
     except services.TooManyTokens as exc:
-        form.add_error(None, exc.message)
+        form.add_error(None, sentence(exc.message))
         return _profile_page(request, token_form=form, status=400)
     # Rendered, not redirected: the raw token must not travel through the session.
     return _profile_page(request, new_token=raw)

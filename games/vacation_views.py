@@ -16,6 +16,7 @@ from django.views.decorators.http import require_http_methods
 from accounts.authentication import request_user
 from games.errors import GameError
 from games.play import vacation
+from remi_site.formats import sentence
 
 
 class VacationStartForm(forms.Form):
@@ -50,7 +51,7 @@ def vacation_settings(request: HttpRequest) -> HttpResponse:
                 return redirect("games:vacation-settings")
             status = 400
         except GameError as error:
-            refusal = error.message
+            refusal = sentence(error.message)
             status = 400
     state = vacation.vacation_state(user=user)
     context = {

@@ -37,6 +37,7 @@ from games.read import bot_strength, bots, catalogue, game_lists, queue, reviews
 from games.read.challenges import cancelled_for_account_rows
 from games.read.list_rows import list_rows
 from games.read.score_sheet import score_sheet
+from remi_site.formats import sentence
 
 # The tabs of "my games": API status filter -> label.
 LIST_TABS = {
@@ -247,7 +248,7 @@ def notification_settings(request: HttpRequest) -> HttpResponse:
             try:
                 preferences.preferences_update(user=user, changes=form.cleaned_data)
             except InvalidRequest as error:
-                form.add_error(None, error.message)
+                form.add_error(None, sentence(error.message))
             else:
                 messages.success(request, _("Your notification settings are saved."))
                 return redirect("games:notification-settings")

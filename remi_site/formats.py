@@ -21,6 +21,7 @@ from babel import lists as babel_lists
 from babel import numbers as babel_numbers
 from django.conf import settings
 from django.utils import timezone, translation
+from django.utils.text import capfirst
 
 # Django's language codes -> Babel's locale names.
 _LOCALES = {"en": "en", "mk": "mk", "sr-cyrl": "sr_Cyrl", "sr-latn": "sr_Latn", "pl": "pl"}
@@ -87,16 +88,20 @@ def zone_name(zone: tzinfo | None = None) -> str:
     return str(zone or timezone.get_current_timezone())
 
 
-def duration(span: timedelta, form: Literal["long", "short"] = "long") -> str:
+def duration(
+    span: timedelta, form: Literal["long", "short"] = "long", *, seconds: bool = False
+) -> str:
     """A span in its largest unit and the next one: "1 dzień i 20 godz." (short),
     "23 часа и 59 минути"; the next unit is left out when it is nought ("2 days"), and
-    a span under a minute is "0 minutes"."""
+    a span under a minute is "0 minutes", or its seconds with ``seconds`` ("1 minute
+    and 5 seconds", "45 seconds": for a wait a person counts down)."""
     rest = max(0, int(span.total_seconds()))
     amounts = []
-    for unit, size in _UNITS:
+    units = _UNITS + (_SECONDS if seconds else ())
+    for unit, size in units:
         amount, rest = divmod(rest, size)
         amounts.append((unit, amount))
-    first = next((index for index, (_, amount) in enumerate(amounts) if amount), len(_UNITS) - 1)
+    first = next((index for index, (_, amount) in enumerate(amounts) if amount), len(units) - 1)
     parts = [_unit(*amounts[first], form)]
     if first + 1 < len(amounts) and amounts[first + 1][1]:
         parts.append(_unit(*amounts[first + 1], form))
@@ -108,12 +113,14 @@ def duration(span: timedelta, form: Literal["long", "short"] = "long") -> str:
 
 
 _UNITS = (("day", 86400), ("hour", 3600), ("minute", 60))
+_SECONDS = (("second", 1),)
+_SIZES = dict(_UNITS + _SECONDS)
 
 
 def _unit(unit: str, amount: int, form: Literal["long", "short"]) -> str:
     """``amount`` of ``unit`` with the language's plural: "1 godzina", "5 godzin"."""
     return babel_dates.format_timedelta(
-        timedelta(seconds=amount * dict(_UNITS)[unit]),
+        timedelta(seconds=amount * _SIZES[unit]),
         granularity=unit,  # type: ignore[arg-type]
         threshold=float("inf"),
         format=form,
@@ -149,3 +156,10 @@ def word_list(items: Iterable[str]) -> str:
     return _as_the_library_said(
         babel_lists.format_list([str(item) for item in items], locale=locale())
     )
+
+
+def sentence(message: str) -> str:
+    """A refusal the services word for the API ("you are already on vacation") as a
+    page shows it: "You are already on vacation." (capital first, full stop last)."""
+    text = capfirst(message.strip()) or ""
+    return text if not text or text[-1] in ".!?…:" else f"{text}."

@@ -29,6 +29,7 @@ from django.utils.translation import gettext as _
 
 from accounts.moderation.errors import ModerationError
 from games.errors import GameError
+from remi_site.formats import sentence
 
 FORM_TEMPLATE = "admin/moderation/action_form.html"
 Refused = (ModerationError, GameError)
@@ -106,7 +107,7 @@ class ObjectActionsMixin(admin.ModelAdmin):
             try:
                 done = found.perform(request, obj, form)
             except Refused as error:
-                form.add_error(None, error.message)
+                form.add_error(None, sentence(error.message))
             else:
                 self.message_user(request, done, level=messages.SUCCESS)
                 change = f"admin:{self.opts.app_label}_{self.opts.model_name}_change"

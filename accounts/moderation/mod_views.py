@@ -133,7 +133,7 @@ def reports_claim(request: HttpRequest, username: str) -> HttpResponse:
     try:
         queue.reports_claim(reported=user, moderator=moderator)
     except ModerationError as error:
-        messages.error(request, error.message)
+        messages.error(request, formats.sentence(error.message))
         return HttpResponseRedirect(reverse("moderation:queue"))
     return HttpResponseRedirect(_page_url(user))
 
@@ -152,7 +152,7 @@ def reports_close(request: HttpRequest, username: str) -> HttpResponse:
                 reason=form.cleaned_data["reason"],
             )
         except ModerationError as error:
-            form.add_error(None, error.message)
+            form.add_error(None, formats.sentence(error.message))
         else:
             messages.success(request, _("%(count)s report(s) closed.") % {"count": closed})
             return HttpResponseRedirect(reverse("moderation:queue"))
@@ -242,7 +242,7 @@ def act(request: HttpRequest, username: str, action: str) -> HttpResponse:
     try:
         done = _perform(found.name, moderator, user, form, reports=reports, origin=origin)
     except Refused as error:
-        form.add_error(None, error.message)
+        form.add_error(None, formats.sentence(error.message))
         return _player_page(
             request,
             moderator,
@@ -461,7 +461,7 @@ def appeal_decide(request: HttpRequest, pk: int) -> HttpResponse:
                 answer=form.cleaned_data["answer"],
             )
         except ModerationError as error:
-            form.add_error(None, error.message)
+            form.add_error(None, formats.sentence(error.message))
             status = error.status
         else:
             messages.success(request, _("The appeal is answered."))

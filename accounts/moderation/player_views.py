@@ -18,6 +18,7 @@ from accounts.models import Sanction
 from accounts.moderation import appeals, record, selectors, services
 from accounts.moderation.errors import ModerationError
 from accounts.moderation.forms import AppealForm
+from remi_site.formats import sentence
 
 REPORTS_PER_PAGE = 20
 
@@ -97,7 +98,7 @@ def _appeal_page(request: HttpRequest, sanction: Sanction, *, done_url: str) -> 
         try:
             appeals.appeal_create(sanction=sanction, text=form.cleaned_data["text"])
         except ModerationError as error:
-            form.add_error(None, error.message)
+            form.add_error(None, sentence(error.message))
             status = error.status
         else:
             return HttpResponseRedirect(done_url)

@@ -4,6 +4,7 @@ with the API's reports together (``THROTTLE_REPORT``)."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any, cast
 
 from django.contrib.auth.decorators import login_required
@@ -16,6 +17,7 @@ from accounts.moderation import services
 from accounts.moderation.errors import ModerationError
 from accounts.moderation.forms import ReportForm
 from accounts.moderation.targets import ReportTarget, report_target
+from remi_site import formats
 from remi_site.throttling import ScopedRateThrottle
 
 
@@ -57,7 +59,8 @@ def report(request: HttpRequest) -> HttpResponse:
         if wait is not None:
             form.add_error(
                 None,
-                _("You have sent many reports: wait %(seconds)s s.") % {"seconds": round(wait)},
+                _("You have sent many reports: wait %(time)s.")
+                % {"time": formats.duration(timedelta(seconds=round(wait)), seconds=True)},
             )
             return _page(request, target, form, status=429)
         try:
@@ -70,7 +73,7 @@ def report(request: HttpRequest) -> HttpResponse:
                 chat_message=target.chat_message,
             )
         except ModerationError as error:
-            form.add_error(None, error.message)
+            form.add_error(None, formats.sentence(error.message))
             return _page(request, target, form, status=error.status)
         return render(request, "moderation/report_sent.html", {"target": target})
     return _page(request, target, form)

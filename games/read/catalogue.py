@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import User as AuthUser
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from accounts.models import BUILTIN_BOTS
 from games.engine import (
@@ -15,12 +17,23 @@ from games.engine import (
 from games.engine.rulesets import SCORING_BY_AGREEMENT
 from games.engine_words import engine_text, preset_description, preset_display_name
 from games.errors import InvalidRequest
+from remi_site import formats
 
 
 def preset_name(preset: str) -> str:
     """The one name a preset goes by on every page (its ruleset's display name), in the
     active language."""
     return preset_display_name(preset)
+
+
+def game_name(preset: str, began: datetime) -> str:
+    """What a page calls a game: its rules and when it began ("Macedonian Remi, 6 Dec
+    2026, 19:40"), in the active language and time zone. The public id is for links and
+    clients, not for people to read."""
+    return pgettext("a game's name", "%(rules)s, %(when)s") % {
+        "rules": preset_name(preset),
+        "when": formats.moment(began),
+    }
 
 
 def ruleset_shown(ruleset: Mapping[str, Any]) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 // The REST API, as the web pages use it: session cookie + CSRF token, JSON in and out,
 // and the API's one error shape ({"error": {"code", "message", "details"}}).
 
-import { gettext, interpolate } from "./i18n.js";
+import { formatSpan, gettext, interpolate } from "./i18n.js";
 
 export class ApiError extends Error {
   constructor(status, code, message, details = {}) {
@@ -49,7 +49,7 @@ export async function api(path, { method = "GET", body, headers = {} } = {}) {
     const retry = response.headers.get("Retry-After");
     let message;
     if (response.status !== 429) message = interpolate(gettext("The server answered %(status)s."), { status: response.status }, true);
-    else if (retry) message = interpolate(gettext("Too many requests: try again in %(seconds)s s."), { seconds: retry }, true);
+    else if (retry) message = interpolate(gettext("Too many requests: try again in %(time)s."), { time: formatSpan(retry, "long") }, true);
     else message = gettext("Too many requests.");
     throw new ApiError(response.status, "http_" + response.status, message);
   }

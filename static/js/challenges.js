@@ -4,7 +4,8 @@
 
 import { api } from "./api.js";
 import { $, button, el } from "./dom.js";
-import { gettext, interpolate, ngettext } from "./i18n.js";
+import { gettext, interpolate } from "./i18n.js";
+import { paceText } from "./pace.js";
 
 const REASONS = {
   generic: gettext("Not now"),
@@ -36,14 +37,7 @@ function loadPresetNames() {
 
 function terms(challenge, names) {
   const tc = challenge.time_control;
-  const pace =
-    tc.kind === "live"
-      ? interpolate(gettext("%(seconds)s s a turn"), { seconds: tc.seconds_per_turn }, true)
-      : interpolate(
-          ngettext("%(days)s day a move", "%(days)s days a move", tc.days_per_move),
-          { days: tc.days_per_move },
-          true,
-        );
+  const pace = paceText(tc);
   const parts = [challenge.preset_name || names[challenge.preset] || challenge.preset, pace, challenge.rated ? gettext("rated") : gettext("casual")];
   if (challenge.bots.length) parts.push(interpolate(gettext("with %(bots)s"), { bots: challenge.bots.join(", ") }, true));
   return parts.join(" · ");

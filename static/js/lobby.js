@@ -4,7 +4,8 @@
 import { api } from "./api.js";
 import { $, el } from "./dom.js";
 import { houseRulesList } from "./house-rules.js";
-import { gettext, interpolate, ngettext } from "./i18n.js";
+import { formatUnit, gettext, interpolate, ngettext } from "./i18n.js";
+import { paceWithBank } from "./pace.js";
 
 const form = $("new-game");
 
@@ -316,27 +317,15 @@ async function create(event) {
 }
 
 function paceOption(kind, count) {
-  if (kind === "live") return interpolate(gettext("%(seconds)s s"), { seconds: count }, true);
+  if (kind === "live") return formatUnit(count, "second");
   return interpolate(ngettext("%(days)s day", "%(days)s days", count), { days: count }, true);
-}
-
-function bankText(seconds) {
-  return seconds % 60 === 0
-    ? interpolate(gettext("%(minutes)s min"), { minutes: seconds / 60 }, true)
-    : interpolate(gettext("%(seconds)s s"), { seconds }, true);
-}
-
-function paceText(tc) {
-  if (tc.kind === "live") return interpolate(gettext("%(seconds)s s a turn"), { seconds: tc.seconds_per_turn }, true);
-  return interpolate(ngettext("%(days)s day a move", "%(days)s days a move", tc.days_per_move), { days: tc.days_per_move }, true);
 }
 
 function describeGame(game) {
   const info = { title: (rulesets[game.preset] && rulesets[game.preset].display_name) || game.preset };
   const host = game.seats.find((seat) => seat.user.username === game.owner);
   const tc = game.time_control;
-  let pace = paceText(tc);
-  if (tc.kind === "live" && tc.time_bank_s) pace += ` + ${interpolate(gettext("%(time)s bank"), { time: bankText(tc.time_bank_s) }, true)}`;
+  let pace = paceWithBank(tc);
   if (game.time_control.rated) pace += ` · ${gettext("rated")}`;
   if (game.stake) pace += ` · ${interpolate(ngettext("stake %(count)s chip", "stake %(count)s chips", game.stake), { count: game.stake }, true)}`;
   const hostName = `${host ? host.user.display_name : game.owner}${host && host.user.title ? ` (${host.user.title})` : ""}`;

@@ -40,7 +40,7 @@ def test_the_bank_the_wait_for_an_absent_player_and_the_hosts_choice(
     page = other.page
 
     # Everyone's bank is shown; the game's pace says it has one.
-    expect(page.locator("#game-meta")).to_contain_text("30 s a turn + 1 min bank")
+    expect(page.locator("#game-meta")).to_contain_text("30 sec a turn + 1 min bank")
     expect(page.locator("[data-bank-of]")).to_have_count(3)
     for chip in page.locator("[data-bank-of]").all():
         expect(chip).to_have_text("bank 1:00")
@@ -131,6 +131,6 @@ def test_the_lobby_offers_a_time_bank_for_live_games(
     host.screenshot("lobby-bank-phone")
     page.click("#create-button")
     page.wait_for_url(re.compile(r"/games/[a-z0-9]+/$"))
-    expect(page.locator("#game-meta")).to_contain_text("60 s a turn + 2 min bank")
+    expect(page.locator("#game-meta")).to_contain_text("60 sec a turn + 2 min bank")
     game = Game.objects.get()
     assert (game.time_control, game.seconds_per_turn, game.time_bank_s) == ("live", 60, 120)

@@ -1,6 +1,7 @@
 """Each page at desktop and phone width, photographed into artifacts/screenshots/ for a
-person to look at; at phone width no page scrolls sideways, and every page template of
-the site is among those photographed. The table is photographed in
+person to look at; at phone width no page scrolls sideways, no page shows a game's or a
+challenge's public id as text (ids are for links and clients), and every page template
+of the site is among those photographed. The table is photographed in
 Macedonian and Serbian Cyrillic too, whose words run longer than the English."""
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from django.test.signals import template_rendered
 from playwright.sync_api import expect
 
 from accounts.models import Profile
+from games.models import Challenge, Game
 from tests.browser.deal_end import PASSWORD
 from tests.browser.layout_kit import layout_problems
 from tests.browser.site_pages import (
@@ -73,6 +75,15 @@ FIRST_SCROLLER = """() => {
 }"""
 
 
+def ids_shown(page: Any, where: str) -> list[str]:
+    """The public ids of games and challenges that the page shows as text (its title and
+    what a reader sees, not its links' addresses)."""
+    text = page.evaluate("() => document.title + '\\n' + document.body.innerText")
+    ids = [*Game.objects.values_list("public_id", flat=True)]
+    ids += Challenge.objects.values_list("public_id", flat=True)
+    return [f"{where} shows the id {public_id}" for public_id in ids if public_id in text]
+
+
 def test_every_page_is_photographed_at_desktop_and_phone_width_without_sideways_scroll(
     player_factory: Callable[..., Any],
 ) -> None:
@@ -80,13 +91,13 @@ def test_every_page_is_photographed_at_desktop_and_phone_width_without_sideways_
     people = People(player_factory)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
 
-    too_wide: list[str] = []
+    problems: list[str] = []
     fade_followed = False
     with templates_rendered() as rendered:
         for site_page in PAGES + MORE_PAGES:
-            fade_followed = _photograph(people[site_page], site_page, data, too_wide, fade_followed)
+            fade_followed = _photograph(people[site_page], site_page, data, problems, fade_followed)
 
-    assert not too_wide, "pages laid out wrong: " + "; ".join(too_wide)
+    assert not problems, "pages laid out wrong or showing ids: " + "; ".join(problems)
     assert fade_followed, "no page had a box that scrolls sideways at phone width"
     assert len(list(ARTIFACTS.glob("*.png"))) >= len(PAGES + MORE_PAGES) * len(SIZES)
     not_walked = page_templates() - rendered - set(NOT_WALKED)
@@ -95,10 +106,10 @@ def test_every_page_is_photographed_at_desktop_and_phone_width_without_sideways_
 
 
 def _photograph(
-    person: Any, site_page: SitePage, data: SiteData, too_wide: list[str], fade_followed: bool
+    person: Any, site_page: SitePage, data: SiteData, problems: list[str], fade_followed: bool
 ) -> bool:
-    """The page at each size: photographed, and what scrolls sideways added to
-    ``too_wide``; whether a box's fade was seen to follow its scrolling."""
+    """The page at each size: photographed, and what scrolls sideways or shows an id
+    added to ``problems``; whether a box's fade was seen to follow its scrolling."""
     for visit, (size_name, size) in enumerate(SIZES.items()):
         person.page.set_viewport_size(size)
         response = open_page(person.page, person.base_url, site_page, data)
@@ -108,7 +119,8 @@ def _photograph(
         person.page.screenshot(path=str(path), full_page=True)
         assert path.stat().st_size > 0
         where = f"{site_page.name} at {size_name}"
-        too_wide += layout_problems(person.page, where, tables_as_cards=size_name == "phone")
+        problems += layout_problems(person.page, where, tables_as_cards=size_name == "phone")
+        problems += ids_shown(person.page, where)
         if not fade_followed and size_name == "phone" and person.page.evaluate(FIRST_SCROLLER):
             # Scrolled to its end, the fade moves to the other side.
             box = person.page.locator("[data-first-scroller]")

@@ -65,7 +65,7 @@ def test_a_player_starts_a_vacation_and_ends_it_early(user: Any) -> None:
 
 @pytest.mark.parametrize(
     ("days", "message"),
-    [("20", "only 14.0 vacation days are left"), ("0", "greater than or equal to 0.5")],
+    [("20", "Only 14.0 vacation days are left."), ("0", "greater than or equal to 0.5")],
 )
 def test_a_vacation_the_player_cannot_take_is_refused_with_the_reason(
     user: Any, days: str, message: str
@@ -80,7 +80,7 @@ def test_a_vacation_the_player_cannot_take_is_refused_with_the_reason(
 def test_ending_a_vacation_one_is_not_on_says_so(user: Any) -> None:
     refused = signed_in(user).post(PAGE, {"action": "end"})
 
-    assert refused.status_code == 400 and "you are not on vacation" in refused.content.decode()
+    assert refused.status_code == 400 and "You are not on vacation." in refused.content.decode()
 
 
 def test_the_vacation_page_is_for_signed_in_players() -> None:

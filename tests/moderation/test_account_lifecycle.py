@@ -320,7 +320,8 @@ def test_the_admin_refuses_to_ban_a_built_in_bot_and_says_why(
     )
 
     assert response.status_code == 200
-    assert "a built-in bot cannot be banned, muted or playbanned" in response.content.decode()
+    refusal = "A built-in bot cannot be banned, muted or playbanned: the server plays it."
+    assert refusal in response.content.decode()
     assert not Sanction.objects.filter(user=builtin_bot).exists()
 
 

@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from accounts.models import ModAction, Report, Sanction
 from accounts.moderation import services
+from games.challenges.services import challenge_create
 from games.models import Game
 from games.play.create import game_create
 from tests.user_kit import logged_in
@@ -78,7 +79,7 @@ def test_two_moderators_cannot_take_the_same_reports(
     acting = other.post(f"/moderation/players/{bob.username}/act/mute/", mute_form(reports="on"))
 
     assert first.status_code == 302 and first["Location"] == f"/moderation/players/{bob.username}/"
-    assert "mod is working on these reports" in second.content.decode()
+    assert "Mod is working on these reports." in second.content.decode()
     assert Report.objects.get().claimed_by.username == "mod"
     assert acting.status_code == 409 and not Sanction.objects.exists()
 
@@ -105,6 +106,12 @@ def test_a_two_hour_mute_acts_on_all_of_the_accounts_reports_in_one_step(
     assert "2 report(s) closed: action taken." in done.content.decode()
 
 
+def listing(page: str, list_id: str) -> str:
+    found = re.search(rf'<ul id="{list_id}">(.*?)</ul>', page, re.S)
+    assert found, list_id
+    return found.group(1)
+
+
 # A transaction of its own: the ban's lifecycle runs when the ban commits, as on the site.
 @pytest.mark.django_db(transaction=True)
 def test_the_ban_confirmation_lists_what_the_ban_then_ends(
@@ -112,6 +119,7 @@ def test_the_ban_confirmation_lists_what_the_ban_then_ends(
 ) -> None:
     game, (cheat, rival) = rated_game(2)
     hosted = game_create(owner=cheat, preset="serbian", players=3)
+    challenge_create(challenger=cheat, destination=rival, preset="polish51")
     form = {"ban-preset": "cheating", "ban-reason": "", "ban-length": "3", "ban-unit": "days"}
 
     asked = moderator_client.post(f"/moderation/players/{cheat.username}/act/ban/", form)
@@ -122,7 +130,12 @@ def test_the_ban_confirmation_lists_what_the_ban_then_ends(
     )
 
     assert asked.status_code == 200 and not nothing_yet
-    assert f"<li>{game.public_id}</li>" in text and f"<li>{hosted.public_id}</li>" in text
+    # Each game by its rules and start, linked; each challenge by its rules and players.
+    listed = {name: listing(text, name) for name in ("forfeited", "left", "challenges")}
+    assert f'href="/games/{game.public_id}/"' in listed["forfeited"]
+    assert f'href="/games/{hosted.public_id}/"' in listed["left"]
+    assert "Serbian" in listed["left"] and game.public_id not in re.sub(r"<[^>]+>", "", text)
+    assert f"Polish Remik 51: {cheat.username} to {rival.username}, sent" in listed["challenges"]
     assert "1 running game forfeited, 1 lobby seat given up." in banned.content.decode()
     game.refresh_from_db()
     assert (game.status, game.end_reason) == (Game.Status.FINISHED, "banned")

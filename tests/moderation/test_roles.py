@@ -183,9 +183,9 @@ def test_a_moderator_edits_no_account_and_sanctions_no_staff(
     moderator.refresh_from_db()
     assert bob.username != "renamed" and not moderator.is_superuser
     assert on_staff.status_code == 200
-    assert b"only a superuser may act on a staff account" in on_staff.content
+    assert b"Only a superuser may act on a staff account." in on_staff.content
     assert on_self.status_code == 200
-    assert b"a moderator does not act on their own account" in on_self.content
+    assert b"A moderator does not act on their own account." in on_self.content
     assert by_superuser.status_code == 302
     assert list(Sanction.objects.values_list("user", flat=True)) == [colleague.pk]
     assert Report.objects.get().status == Report.Status.OPEN

@@ -5,6 +5,7 @@ the bots' bios, the game-end reasons, the rules tables, a challenge's rules)."""
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
@@ -76,6 +77,35 @@ def test_a_duration_is_said_in_the_language_with_its_plurals(language: str, expe
 )
 def test_a_duration_says_its_largest_unit_and_the_next_one(span: timedelta, expected: str) -> None:
     assert said("en", lambda: formats.duration(span)) == expected
+
+
+@pytest.mark.parametrize(
+    ("language", "span", "expected"),
+    [
+        ("en", timedelta(seconds=45), "45 seconds"),
+        ("en", timedelta(minutes=1, seconds=5), "1 minute, 5 seconds"),
+        ("pl", timedelta(seconds=22), "22 sekundy"),
+        ("sr-cyrl", timedelta(seconds=5), "5 секунди"),
+    ],
+)
+def test_a_wait_counted_down_says_its_seconds(
+    language: str, span: timedelta, expected: str
+) -> None:
+    assert said(language, lambda: formats.duration(span, seconds=True)) == expected
+
+
+@pytest.mark.parametrize(
+    ("refusal", "expected"),
+    [
+        ("you are already on vacation", "You are already on vacation."),
+        ("ти си веќе на одмор", "Ти си веќе на одмор."),
+        ("Reported already.", "Reported already."),
+        ("wait: ", "Wait:"),
+        ("", ""),
+    ],
+)
+def test_a_refusal_on_a_page_is_a_sentence(refusal: str, expected: str) -> None:
+    assert formats.sentence(refusal) == expected
 
 
 def test_a_moment_is_in_the_readers_zone_and_a_day_in_the_languages_words() -> None:
@@ -293,6 +323,59 @@ def test_no_date_is_formatted_by_hand() -> None:
         and by_hand.search(path.read_text(encoding="utf-8"))
     ]
     assert not code
+
+
+# Where a page puts a message for people: a form's own errors and Django's messages.
+PAGE_MESSAGE_CALLS = frozenset({"add_error", "error", "warning", "info", "success"})
+
+
+def test_a_page_shows_a_services_refusal_as_a_sentence() -> None:
+    """The services word refusals for the API, in lower case and without a stop ("you
+    are not on vacation"); a page says them as sentences through ``formats.sentence``.
+    No view, admin or form hands a refusal's bare ``.message`` to the page."""
+    bare = []
+    for package in ("games", "accounts", "remi_site"):
+        for path in (ROOT / package).rglob("*.py"):
+            if "migrations" in path.parts or "engine" in path.parts:
+                continue
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if not (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in PAGE_MESSAGE_CALLS
+                    # A log line is for operators, in English as it came.
+                    and not (
+                        isinstance(node.func.value, ast.Name) and node.func.value.id == "logger"
+                    )
+                ):
+                    continue
+                if any(isinstance(a, ast.Attribute) and a.attr == "message" for a in node.args):
+                    bare.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert not bare
+
+
+# "%(seconds)s s", "%(days)sd %(hours)sh": a unit of time written by hand, not by CLDR.
+UNIT_BY_HAND = re.compile(r"%\(\w+\)s ?(s|sec|min|h|d|m|ms)\b|\$\{\w+\} ?(s|min|h|d)\b")
+
+
+def test_no_unit_of_time_is_written_by_hand() -> None:
+    """Seconds, minutes, hours and days come with CLDR's words and abbreviations
+    (remi_site.formats on the server, i18n.js's formatUnit and formatSpan in the
+    browser), never a number with a letter after it in a catalogue or a script."""
+    texts = [
+        f"{path.relative_to(ROOT)}: {entry.msgid}"
+        for path in ROOT.glob("**/locale/*/LC_MESSAGES/*.po")
+        if ".venv" not in path.parts
+        for entry in polib.pofile(str(path))
+        if not entry.obsolete and UNIT_BY_HAND.search(entry.msgid)
+    ]
+    texts += [
+        f"{path.relative_to(ROOT)}: {line.strip()}"
+        for path in (ROOT / "static" / "js").rglob("*.js")
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if UNIT_BY_HAND.search(line)
+    ]
+    assert not texts, "\n".join(texts)
 
 
 def _zone_seen(request: Any) -> Any:

@@ -7,7 +7,7 @@
 import { api } from "../api.js";
 import { cardElement, cardName } from "../cards.js";
 import { $, el, sideways } from "../dom.js";
-import { gettext, interpolate } from "../i18n.js";
+import { formatUnit, gettext, interpolate } from "../i18n.js";
 import { API } from "./page.js";
 import { apply } from "./refresh.js";
 import { seatReason, signed } from "./score-sheet.js";
@@ -59,7 +59,7 @@ function secondsLeft(p) {
 function countdownText(p) {
   const left = secondsLeft(p);
   if (left <= 0) return gettext("Dealing the next deal…");
-  return interpolate(gettext("The next deal starts in %(seconds)s s, or when every player is ready."), { seconds: left }, true);
+  return interpolate(gettext("The next deal starts in %(time)s, or when every player is ready."), { time: formatUnit(left, "second", "long") }, true);
 }
 
 function waitingText(p) {

@@ -4,10 +4,10 @@
 
 import { $, button, el } from "../dom.js";
 import { gettext, interpolate, ngettext } from "../i18n.js";
+import { paceWithBank } from "../pace.js";
 import { renderAbsent } from "./absent.js";
 import { abort, join, leave, resign } from "./actions.js";
 import { tick } from "./clock.js";
-import { bankText } from "./format.js";
 import { INVITE, LOBBY_URL, root } from "./page.js";
 import { renderMelds, renderPiles, renderWaiting } from "./render-board.js";
 import { renderHand, renderStaging } from "./render-hand.js";
@@ -73,12 +73,7 @@ function renderHeader() {
   else bits.push(interpolate(gettext("Deal %(number)s of %(deals)s"), { number: v.deal_number, deals: v.deals_in_match }, true));
   bits.push(interpolate(ngettext("%(count)s player", "%(count)s players", v.players), { count: v.players }, true));
   const tc = v.time_control;
-  let pace =
-    tc.kind === "live"
-      ? interpolate(gettext("%(seconds)s s a turn"), { seconds: tc.seconds_per_turn }, true)
-      : interpolate(ngettext("%(days)s day a move", "%(days)s days a move", tc.days_per_move), { days: tc.days_per_move }, true);
-  if (tc.kind === "live" && tc.time_bank_s) pace += ` + ${interpolate(gettext("%(time)s bank"), { time: bankText(tc.time_bank_s) }, true)}`;
-  bits.push(pace);
+  bits.push(paceWithBank(tc));
   bits.push(againstBotsOnly(v) ? gettext("against bots") : v.visibility === "private" ? gettext("private") : gettext("public"));
   if (tc.rated) bits.push(ratedButNotCounted(v) ? gettext("rated, but not counted: the game ended before every player had moved") : gettext("rated"));
   $("game-meta").textContent = bits.join(" · ");
