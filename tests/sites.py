@@ -56,6 +56,12 @@ def runtime_venv() -> Path:
     (``REMI_RUNTIME_VENV``); otherwise one is made here for this test process."""
     given = os.environ.get("REMI_RUNTIME_VENV")
     if given:
+        # The development virtualenv would pass for one and hide a missing runtime
+        # requirement; say so at once rather than through a failed import check.
+        assert not list(Path(given).glob("lib/python*/site-packages/pytest")), (
+            f"REMI_RUNTIME_VENV={given} holds the development requirements: point it at a "
+            "virtualenv made from requirements.txt alone (make's RUNTIME_VENV) or unset it"
+        )
         return Path(given)
     venv = Path(tempfile.mkdtemp(prefix="remi-runtime-venv-"))
     subprocess.run(["python3.11", "-m", "venv", str(venv)], check=True)

@@ -49,7 +49,8 @@ const SPAN_UNITS = [
 ];
 
 // A span of seconds in its largest unit and the next one when that is not nought, as
-// remi_site.formats.duration says it on the server: "2 d, 3 h" (short), "2 days, 3 hours".
+// remi_site.formats.duration says it on the server: "2d 3h" (narrow, where space is
+// short), "2 days 3 hr" (short), "2 days, 3 hours" (long).
 export function formatSpan(seconds, display = "short") {
   let rest = Math.max(0, Math.round(seconds));
   const amounts = SPAN_UNITS.map(([unit, size]) => {
@@ -62,5 +63,5 @@ export function formatSpan(seconds, display = "short") {
   const next = amounts[first + 1];
   if (next && next[1]) parts.push(formatUnit(next[1], next[0], display));
   if (parts.length === 1) return parts[0];
-  return new Intl.ListFormat(LANG, { style: display === "short" ? "narrow" : "long", type: "unit" }).format(parts);
+  return new Intl.ListFormat(LANG, { style: display === "long" ? "long" : "narrow", type: "unit" }).format(parts);
 }

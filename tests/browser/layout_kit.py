@@ -1,7 +1,7 @@
 """What a page's layout must never do, as scripts a browser test evaluates in the page:
 scroll sideways without saying so, cut a table off at a phone's edge, clip a label's
-text. The screenshots check every page with them in English, the pseudo-locale walk in
-its longer words."""
+text or break one of its words. The screenshots check every page with them in English,
+the pseudo-locale walk in its longer words."""
 
 from __future__ import annotations
 
@@ -38,6 +38,33 @@ CLIPPED = """() => [...document.querySelectorAll(
   && getComputedStyle(node).overflowX !== "auto")
   .map((node) => `${node.tagName.toLowerCase()}#${node.id}.${node.className}: `
     + node.textContent.trim())"""
+
+
+# Labels with a word broken across two lines ("DISCA / RD"): a label too narrow for its
+# longest word must get smaller or wider, not cut the word. A word's range then has
+# line boxes on two lines (a break after a hyphen, "10-J- / Q-K-A", or between the
+# pseudo-locale's markers, "⟦Level 4: ⟧ / ⟦Hard⟧", is not a cut).
+BROKEN_MID_WORD = """() => {
+  const broken = [];
+  const labels = document.querySelectorAll(
+    "button, .button, .badge, .turn-tag, .pile-label, .seat-label, .discard-empty, label, th");
+  for (const node of labels) {
+    if (!node.checkVisibility()) continue;
+    const walker = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
+    for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+      for (const word of text.data.matchAll(/[^\\s\\-‐⟦⟧]+/g)) {
+        const range = document.createRange();
+        range.setStart(text, word.index);
+        range.setEnd(text, word.index + word[0].length);
+        const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0)
+          .map((r) => Math.round(r.top)));
+        if (tops.size > 1) broken.push(`${node.tagName.toLowerCase()}#${node.id}.`
+          + `${node.className}: ${word[0]}`);
+      }
+    }
+  }
+  return broken;
+}"""
 
 
 # What sticks out past the right edge of a page wider than its screen: the innermost
@@ -80,4 +107,5 @@ def layout_problems(page: Page, where: str, *, tables_as_cards: bool) -> list[st
             for table in page.evaluate(TABLES_CUT_AT_PHONE_WIDTH)
         ]
     problems += [f"{where}: clipped {text}" for text in page.evaluate(CLIPPED)]
+    problems += [f"{where}: broken mid-word {text}" for text in page.evaluate(BROKEN_MID_WORD)]
     return problems

@@ -29,6 +29,7 @@ from tests.browser.deal_end import (
 from tests.browser.layout_kit import layout_problems
 from tests.browser.live_clock_kit import timeout_step
 from tests.browser.site_pages import (
+    DESKTOP,
     MORE_PAGES,
     PAGES,
     PHONE,
@@ -73,7 +74,7 @@ PAGE_TEXTS = """() => {
 
 class Check:
     """The unmarked text found, by where it was seen; the known leaks seen; what the
-    longer words push out of shape at a phone's width."""
+    longer words push out of shape at a desktop's and a phone's width."""
 
     def __init__(self, names: frozenset[str]) -> None:
         self.names = set(names) | set(KNOWN_LEAKS)
@@ -81,12 +82,16 @@ class Check:
         self.leaks_seen: set[str] = set()
         self.misshapen: list[str] = []
 
-    def look_at_phone_width(self, where: str, page: Page) -> None:
-        """The page as a phone lays it out (no load: the same page made narrower)."""
+    def look_at_widths(self, where: str, page: Page) -> None:
+        """The page as a desktop and a phone lay it out (no load: the same page made
+        narrower)."""
         size = page.viewport_size
-        page.set_viewport_size(PHONE)
-        page.evaluate("() => new Promise(requestAnimationFrame)")
-        self.misshapen += layout_problems(page, f"{where} at 360 px", tables_as_cards=False)
+        for width in (DESKTOP, PHONE):
+            page.set_viewport_size(width)
+            page.evaluate("() => new Promise(requestAnimationFrame)")
+            self.misshapen += layout_problems(
+                page, f"{where} at {width['width']} px", tables_as_cards=False
+            )
         page.set_viewport_size(size)
 
     def look(self, where: str, page: Page) -> None:
@@ -96,7 +101,7 @@ class Check:
         lines = pseudo.unmarked_lines(texts, self.names)
         if lines:
             self.found[where] = lines
-        self.look_at_phone_width(where, page)
+        self.look_at_widths(where, page)
 
     def report(self) -> str:
         lines = ["Text outside the pseudo-locale's markers (not marked for translation):"]

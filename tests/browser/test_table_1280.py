@@ -187,8 +187,11 @@ def test_six_seats_at_1280_show_every_name_whole_in_the_seats_and_the_score_shee
 
         assert sheet_problems(page) == [], language
         assert layout_problems(page, language, tables_as_cards=False) == []
+        # One row of menu in English; the pseudo-locale's longer words may take two,
+        # every link in view (the languages' own one row: the menu's test below).
         header = page.locator(".site-header .nav").bounding_box()
-        assert header is not None and header["height"] < 70, (language, header)
+        rows = 1 if language == "en" else 2
+        assert header is not None and header["height"] < 10 + 60 * rows, (language, header)
 
 
 # Polish Remik 51 in one turn: four melds (103) after the draw, then the drawn card.

@@ -211,10 +211,22 @@ export function fitPileWord() {
   const word = document.querySelector("#discard .discard-empty");
   if (!word) return;
   word.style.removeProperty("font-size");
-  let size = parseFloat(getComputedStyle(word).fontSize);
-  const overflows = () => word.scrollHeight > word.clientHeight + 1 || word.scrollWidth > word.clientWidth + 1;
+  // Measured unbroken: the style breaks a word that cannot fit, which would hide that it
+  // does not. Only a word too long even at the smallest size is left to break.
+  word.style.overflowWrap = "normal";
+  const style = getComputedStyle(word);
+  let size = parseFloat(style.fontSize);
+  // Fractions count: a word 0.3px wider than the room is still cut by the style.
+  const room = () => word.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  const widest = () => {
+    const range = document.createRange();
+    range.selectNodeContents(word);
+    return Math.max(0, ...[...range.getClientRects()].map((rect) => rect.width));
+  };
+  const overflows = () => word.scrollHeight > word.clientHeight + 1 || widest() > room();
   while (size > 6 && overflows()) {
     size -= 0.5;
     word.style.fontSize = `${size}px`;
   }
+  word.style.removeProperty("overflow-wrap");
 }
