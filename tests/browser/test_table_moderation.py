@@ -59,7 +59,7 @@ def test_a_moderator_hides_a_reported_line_for_the_players_at_once_and_warns_fro
     steps = Steps(page, desk.base_url)
     steps.start()
     steps.goto("/moderation/players/nina/")
-    steps.click(page.locator("#open-reports a", has_text=game.public_id))
+    steps.click(page.locator(f'#open-reports a[href^="/games/{game.public_id}/"]'))
     line = page.locator(f'#chat-log li[data-id="{rude.pk}"]')
     steps.click(line.get_by_role("button", name="Hide for everyone the message from nina"))
     expect(line).to_have_class("chat-hidden")
@@ -122,10 +122,15 @@ def test_a_ban_forfeits_exactly_the_games_and_cancels_the_challenges_its_preview
     steps.select(ban.get_by_label("Unit"), "days")
     steps.click(ban.get_by_role("button", name="Ban"))
     expect(page.locator("#forfeited li")).to_have_count(2)
+    # Each game listed by its rules and start, linked to its table; each challenge by
+    # its rules and players.
     listed = {
-        what: set(page.locator(f"#{what} li:not(.muted)").all_inner_texts())
-        for what in ("forfeited", "left", "challenges")
+        what: set(
+            page.locator(f"#{what} li a").evaluate_all("links => links.map((a) => a.pathname)")
+        )
+        for what in ("forfeited", "left")
     }
+    challenges_listed = page.locator("#challenges li:not(.muted)").all_inner_texts()
     steps.click(page.locator("#ban-confirm").get_by_role("button", name="Ban"))
     expect(page.locator(".message").first).to_contain_text("nina is banned until")
     expect(page.locator(".message").first).to_contain_text(
@@ -133,14 +138,17 @@ def test_a_ban_forfeits_exactly_the_games_and_cancels_the_challenges_its_preview
     )
     steps.done("report to a three-day ban, its preview confirmed (moderator)")
 
-    assert listed["forfeited"] == {game.public_id for game in running}
-    assert listed["left"] == {lobby.public_id}
-    assert listed["challenges"] == {challenge.public_id}
+    assert listed["forfeited"] == {f"/games/{game.public_id}/" for game in running}
+    assert listed["left"] == {f"/games/{lobby.public_id}/"}
+    assert len(challenges_listed) == 1 and "Polish Remik 51: nina to mila" in challenges_listed[0]
     ended = Game.objects.filter(pk__in=[game.pk for game in running], status="finished")
-    assert set(ended.values_list("public_id", flat=True)) == listed["forfeited"]
+    ended_paths = {
+        f"/games/{public_id}/" for public_id in ended.values_list("public_id", flat=True)
+    }
+    assert ended_paths == listed["forfeited"]
     assert not Seat.objects.filter(user=nina, game=lobby).exists()
     cancelled = Challenge.objects.exclude(status=Challenge.Status.PENDING)
-    assert set(cancelled.values_list("public_id", flat=True)) == listed["challenges"]
+    assert set(cancelled.values_list("public_id", flat=True)) == {challenge.public_id}
     assert Challenge.objects.get(pk=untouched.pk).status == Challenge.Status.PENDING
 
 
