@@ -20,7 +20,9 @@ from games.engine import PRESETS
 from remi_site.cache import kept_cache
 
 WIDTH, HEIGHT = 640, 220
-LEFT, RIGHT, TOP, BOTTOM = 46, 12, 12, 26
+# Room for the axes' labels at the size a phone needs (accounts.css draws them larger
+# there, where the chart is shrunk to a third).
+LEFT, RIGHT, TOP, BOTTOM = 60, 12, 20, 36
 # The most recent rated games drawn (the whole history of a veteran is not needed
 # to see a trend, and the page stays one indexed query).
 CHART_GAMES = 500
@@ -32,7 +34,7 @@ CHART_FIELDS = ("pk", "rules", "rating_before", "rating_after", "created_at", "g
 KEPT_S = 24 * 3600
 # Part of the key of a kept chart: a deploy that changes ``Chart``, ``Series`` or ``Tick``
 # bumps it, so no worker unpickles a chart of the old shape.
-KEPT_SHAPE = 1
+KEPT_SHAPE = 2
 COLOURS = ("#b3261e", "#1d4ed8", "#15803d", "#a16207", "#7c3aed", "#0e7490")
 NICE_STEPS = (10, 20, 25, 50, 100, 200, 250, 500, 1000)
 
@@ -64,8 +66,9 @@ class Series:
 @dataclass(frozen=True)
 class Tick:
     at: float
-    label: str
+    label: str  # a rating; a day is ``when``, which the page says in the reader's words
     anchor: str = "end"  # SVG text-anchor of the label
+    when: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -142,9 +145,9 @@ def rating_chart(changes: Iterable[ChartPoint]) -> Chart | None:
         )
     y_ticks = [Tick(y(value), str(value)) for value in range(low, high + 1, step)]
     # The first and the last day drawn, at the ends of the time axis.
-    x_ticks = [Tick(x(start), start.date().isoformat(), "start")]
+    x_ticks = [Tick(x(start), "", "start", when=start)]
     if end.date() != start.date():
-        x_ticks.append(Tick(x(end), end.date().isoformat(), "end"))
+        x_ticks.append(Tick(x(end), "", "end", when=end))
     return Chart(series=series, y_ticks=y_ticks, x_ticks=x_ticks)
 
 
