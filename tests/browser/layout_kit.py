@@ -1,7 +1,7 @@
 """What a page's layout must never do, as scripts a browser test evaluates in the page:
 scroll sideways without saying so, cut a table off at a phone's edge, clip a label's
-text or break one of its words. The screenshots check every page with them in English,
-the pseudo-locale walk in its longer words."""
+text, break one of its words or draw any text too small to read. The screenshots check
+every page with them in English, the pseudo-locale walk in its longer words."""
 
 from __future__ import annotations
 
@@ -67,6 +67,26 @@ BROKEN_MID_WORD = """() => {
 }"""
 
 
+# Text too small to read (under 8 px as drawn: a chart's labels shrunk with the chart, a
+# word stepped down to fit): each element that shows text of its own, the first few. A
+# joker's printed corner ("JOKER" upright down its edge, as on a paper card) is the
+# card's face, not its name: the card says that in its label.
+TOO_SMALL = """() => [...document.querySelectorAll("body *")]
+  .filter((node) => node.checkVisibility() && !node.matches(".corner-joker")
+    && [...node.childNodes].some((child) => child.nodeType === 3 && child.data.trim()))
+  .map((node) => {
+    const size = node instanceof SVGTextElement
+      ? parseFloat(getComputedStyle(node).fontSize) * (node.getScreenCTM()?.a || 1)
+      : parseFloat(getComputedStyle(node).fontSize);
+    return [node, size];
+  })
+  .filter(([, size]) => size < 8)
+  .slice(0, 5)
+  .map(([node, size]) => `${node.tagName.toLowerCase()}#${node.id}.`
+    + `${node.className?.baseVal ?? node.className}`
+    + ` "${node.textContent.trim().slice(0, 30)}" at ${size.toFixed(1)} px`)"""
+
+
 # What sticks out past the right edge of a page wider than its screen: the innermost
 # such elements (none of whose children stick out too; not those a box that scrolls or
 # clips holds), the first few.
@@ -108,4 +128,5 @@ def layout_problems(page: Page, where: str, *, tables_as_cards: bool) -> list[st
         ]
     problems += [f"{where}: clipped {text}" for text in page.evaluate(CLIPPED)]
     problems += [f"{where}: broken mid-word {text}" for text in page.evaluate(BROKEN_MID_WORD)]
+    problems += [f"{where}: too small {text}" for text in page.evaluate(TOO_SMALL)]
     return problems
