@@ -1,17 +1,17 @@
 from django.contrib import admin
 from django.urls import include, path
-from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from remi_site import asyncapi, language, views
+from remi_site.script_cldr import CatalogueWithCldr
 
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
     # The language switcher (Django's view, saving a signed-in person's choice) and the
-    # scripts' translations (static/js/i18n.js).
+    # scripts' translations with CLDR's words for them (static/js/i18n.js).
     path("i18n/setlang/", language.set_language, name="set_language"),
-    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    path("jsi18n/", CatalogueWithCldr.as_view(), name="javascript-catalog"),
     # API: the schema, its browsable docs (offline, from the sidecar) and v1.
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # The websocket's events, frame by frame (AsyncAPI 3).

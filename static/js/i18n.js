@@ -16,21 +16,11 @@ export const interpolate =
 // "mk", "sr-latn", "sr-cyrl", "pl", "en": the language the page was rendered in.
 export const LANG = document.documentElement.lang || "en";
 
-// Dates and times as the page's language writes them (BCP 47 tags ignore case: sr-latn).
-export function formatTime(date) {
-  return new Date(date).toLocaleTimeString(LANG, { hour: "2-digit", minute: "2-digit" });
-}
-
-export function formatDate(date) {
-  return new Date(date).toLocaleDateString(LANG);
-}
-
-// A number of a unit of time in the page's language, from CLDR through Intl: "45 s",
-// "45 сек.", "3 min", "3 мин." (short), "3 minutes" (long); never a number and a letter
-// put together by hand.
-export function formatUnit(amount, unit, display = "short") {
-  return asCldrSaid(new Intl.NumberFormat(LANG, { style: "unit", unit, unitDisplay: display }).format(amount));
-}
+// CLDR's words for the page's language, from the server's Babel (remi_site/script_cldr.py,
+// loaded with the catalogue): a browser's own Intl lacks some of the site's languages
+// (Chromium has no Macedonian and would write "8:40 PM" and "2d 23h" on a Macedonian
+// page). Intl stands in only on a page without the catalogue.
+const CLDR = window.remiCldr || null;
 
 // The pseudo-locale (tests and developers only, docs/translations.md) marks CLDR's words
 // as it marks the catalogue's, as remi_site.formats does on the server: its check then
@@ -41,6 +31,73 @@ function asCldrSaid(text) {
   return LANG === PSEUDO_LANGUAGE ? `\u27e6${text}\u27e7` : text;
 }
 
+const PLURAL_LETTERS = { z: "zero", o: "one", t: "two", f: "few", m: "many", x: "other" };
+
+// The plural letter of a whole count (remi_site/script_cldr.py gives 0 to 199; past
+// that, the site's languages' rules read only the last two digits).
+function pluralOf(count) {
+  const n = Math.abs(Math.trunc(count));
+  return CLDR.plural[n < 200 ? n : 100 + (n % 100)];
+}
+
+function pad(value, width) {
+  return String(value).padStart(width, "0");
+}
+
+// A date or time by a CLDR pattern ("HH:mm", "d MMM y 'г'."), in the browser's zone.
+function byPattern(pattern, when) {
+  return pattern.replace(/'([^']*)'|d+|M+|y+|H+|h+|m+|a+/g, (token, quoted) => {
+    if (quoted !== undefined) return quoted || "'";
+    const width = token.length;
+    switch (token[0]) {
+      case "d": return pad(when.getDate(), width);
+      case "M": return width >= 3 ? CLDR.months[when.getMonth()] : pad(when.getMonth() + 1, width);
+      case "y": return width === 2 ? pad(when.getFullYear() % 100, 2) : String(when.getFullYear());
+      case "H": return pad(when.getHours(), width);
+      case "h": return pad(when.getHours() % 12 || 12, width);
+      case "m": return pad(when.getMinutes(), width);
+      default: return CLDR.am_pm[when.getHours() < 12 ? 0 : 1];
+    }
+  });
+}
+
+// "20:40", "8:40 PM": a time of day as the page's language writes it.
+export function formatTime(date) {
+  const when = new Date(date);
+  if (!CLDR) return when.toLocaleTimeString(LANG, { hour: "2-digit", minute: "2-digit" });
+  return asCldrSaid(byPattern(CLDR.time, when));
+}
+
+// "6 дек. 2026 г.", "6 gru 2026", "Dec 6, 2026".
+export function formatDate(date) {
+  const when = new Date(date);
+  if (!CLDR) return when.toLocaleDateString(LANG);
+  return asCldrSaid(byPattern(CLDR.date, when));
+}
+
+// A number of a unit of time in the page's language: "45 sec", "45 сек.", "3 мин."
+// (short), "3 minutes" (long), "3m" (narrow); never a number and a letter put together by
+// hand.
+export function formatUnit(amount, unit, display = "short") {
+  if (!CLDR) return new Intl.NumberFormat(LANG, { style: "unit", unit, unitDisplay: display }).format(amount);
+  const patterns = CLDR.units[unit][display];
+  const pattern = patterns[pluralOf(amount)] || patterns.x;
+  return asCldrSaid(pattern.replace("{0}", String(amount)));
+}
+
+// Items in a list as the language joins them: "Ana, Bo и Cvetko" ("long"), or units of
+// time ("unit", "unit-short", "unit-narrow").
+export function formatList(items, style = "long") {
+  const joiners = CLDR && CLDR.lists[style];
+  if (!joiners) return items.join(", ");
+  const joiner = (key) => (/\p{L}/u.test(joiners[key]) ? asCldrSaid(joiners[key]) : joiners[key]);
+  if (items.length <= 1) return items.join("");
+  if (items.length === 2) return items[0] + joiner("two") + items[1];
+  const last = items.length - 1;
+  const middle = items.slice(1, last).join(joiner("middle"));
+  return items[0] + joiner("start") + middle + joiner("end") + items[last];
+}
+
 const SPAN_UNITS = [
   ["day", 86400],
   ["hour", 3600],
@@ -48,9 +105,11 @@ const SPAN_UNITS = [
   ["second", 1],
 ];
 
+const SPAN_LISTS = { long: "unit", short: "unit-short", narrow: "unit-narrow" };
+
 // A span of seconds in its largest unit and the next one when that is not nought, as
 // remi_site.formats.duration says it on the server: "2d 3h" (narrow, where space is
-// short), "2 days 3 hr" (short), "2 days, 3 hours" (long).
+// short), "2 days, 3 hr" (short), "2 days, 3 hours" (long).
 export function formatSpan(seconds, display = "short") {
   let rest = Math.max(0, Math.round(seconds));
   const amounts = SPAN_UNITS.map(([unit, size]) => {
@@ -62,6 +121,5 @@ export function formatSpan(seconds, display = "short") {
   const parts = [formatUnit(amounts[first][1], amounts[first][0], display)];
   const next = amounts[first + 1];
   if (next && next[1]) parts.push(formatUnit(next[1], next[0], display));
-  if (parts.length === 1) return parts[0];
-  return new Intl.ListFormat(LANG, { style: display === "long" ? "long" : "narrow", type: "unit" }).format(parts);
+  return formatList(parts, SPAN_LISTS[display]);
 }

@@ -2,7 +2,7 @@
 // closing panel share.
 
 import { el, sideways } from "../dom.js";
-import { LANG, gettext, interpolate, ngettext } from "../i18n.js";
+import { formatList, gettext, interpolate, ngettext } from "../i18n.js";
 import { state } from "./store.js";
 import { seatName } from "./view.js";
 
@@ -35,11 +35,7 @@ export function endReasonText(v) {
 
 // "Ana, Bo and Cvetko" in the page's language.
 function joinNames(names) {
-  try {
-    return new Intl.ListFormat(LANG, { style: "long", type: "conjunction" }).format(names);
-  } catch {
-    return names.join(", ");
-  }
+  return formatList(names, "long");
 }
 
 export function resultLine(result) {
