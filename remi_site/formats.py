@@ -161,5 +161,5 @@ def word_list(items: Iterable[str]) -> str:
 def sentence(message: str) -> str:
     """A refusal the services word for the API ("you are already on vacation") as a
     page shows it: "You are already on vacation." (capital first, full stop last)."""
-    text = capfirst(message.strip()) or ""
+    text = capfirst(message.strip())
     return text if not text or text[-1] in ".!?…:" else f"{text}."

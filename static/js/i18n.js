@@ -31,10 +31,9 @@ function asCldrSaid(text) {
   return LANG === PSEUDO_LANGUAGE ? `\u27e6${text}\u27e7` : text;
 }
 
-const PLURAL_LETTERS = { z: "zero", o: "one", t: "two", f: "few", m: "many", x: "other" };
-
-// The plural letter of a whole count (remi_site/script_cldr.py gives 0 to 199; past
-// that, the site's languages' rules read only the last two digits).
+// The plural category of a whole count, by its letter ("o" one, "f" few, "m" many, "x"
+// other; remi_site/script_cldr.py gives 0 to 199; past that, the site's languages' rules
+// read only the last two digits).
 function pluralOf(count) {
   const n = Math.abs(Math.trunc(count));
   return CLDR.plural[n < 200 ? n : 100 + (n % 100)];
@@ -117,7 +116,9 @@ export function formatSpan(seconds, display = "short") {
     rest -= amount * size;
     return [unit, amount];
   });
-  const first = Math.max(0, amounts.findIndex(([, amount]) => amount > 0));
+  // Nothing left is said in the smallest unit ("0 sec"), as the server says "0 minutes".
+  const found = amounts.findIndex(([, amount]) => amount > 0);
+  const first = found < 0 ? amounts.length - 1 : found;
   const parts = [formatUnit(amounts[first][1], amounts[first][0], display)];
   const next = amounts[first + 1];
   if (next && next[1]) parts.push(formatUnit(next[1], next[0], display));

@@ -317,8 +317,7 @@ async function create(event) {
 }
 
 function paceOption(kind, count) {
-  if (kind === "live") return formatUnit(count, "second");
-  return interpolate(ngettext("%(days)s day", "%(days)s days", count), { days: count }, true);
+  return kind === "live" ? formatUnit(count, "second") : formatUnit(count, "day", "long");
 }
 
 function describeGame(game) {
