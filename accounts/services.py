@@ -147,10 +147,14 @@ def account_upgrade_to_bot(*, user: User) -> Profile:
     played = Seat.objects.filter(user=user, game__started_at__isnull=False).count()
     if played:
         raise AccountHasGames(
-            gettext(
-                "This account has played %(played)s game(s): only an account that has "
+            ngettext(
+                "This account has played %(played)s game: only an account that has "
                 "never played a game can become a bot account. Create a new account for"
-                " the bot."
+                " the bot.",
+                "This account has played %(played)s games: only an account that has "
+                "never played a game can become a bot account. Create a new account for"
+                " the bot.",
+                played,
             )
             % {"played": played}
         )

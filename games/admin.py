@@ -29,7 +29,7 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import gettext, ngettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.admin.base import ReadOnlyAdmin, ReadOnlyInline
@@ -255,7 +255,8 @@ class GameAdmin(ObjectActionsMixin, ReadOnlyAdmin):
             if aborted:
                 self.message_user(
                     request,
-                    _("%(aborted)s game(s) aborted.") % {"aborted": aborted},
+                    ngettext("%(aborted)s game aborted.", "%(aborted)s games aborted.", aborted)
+                    % {"aborted": aborted},
                     level=messages.SUCCESS,
                 )
 
@@ -443,7 +444,8 @@ class ChatMessageAdmin(ReadOnlyAdmin):
             )
             self.message_user(
                 request,
-                _("%(hidden)s line(s) hidden.") % {"hidden": hidden},
+                ngettext("%(hidden)s line hidden.", "%(hidden)s lines hidden.", hidden)
+                % {"hidden": hidden},
                 level=messages.SUCCESS,
             )
 

@@ -74,7 +74,7 @@ REFUSALS: Mapping[tuple[str, str], Any] = {
     ),
     # The table
     ("no_such_meld", ""): gettext_noop("there is no meld %(index)s on the table"),
-    ("does_not_fit", ""): gettext_noop("name the card(s) you give for the joker"),
+    ("does_not_fit", ""): gettext_noop("name what you give for the joker"),
     ("does_not_fit", "run"): gettext_noop("%(card)s does not fit the run %(meld)s"),
     ("does_not_fit", "set"): gettext_noop("%(card)s does not fit the set %(meld)s"),
     ("does_not_fit", "run_low_end_only"): gettext_noop(

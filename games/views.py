@@ -30,7 +30,7 @@ from games.engine import PRESETS
 from games.engine_words import preset_display_name
 from games.errors import Conflict, GameNotFound, InvalidRequest, NotAllowed
 from games.live import connections
-from games.models import Game
+from games.models import EXTRA_TIME_MAX_DAYS, Game
 from games.notify import calendar, links, preferences, push, tokens, wording
 from games.notify.forms import NotificationSettingsForm
 from games.read import bot_strength, bots, catalogue, game_lists, queue, reviews, selectors
@@ -170,7 +170,12 @@ def detail(request: HttpRequest, game_id: str) -> HttpResponse:
             # Perhaps a private game of theirs: logging in may show it.
             return redirect_to_login(request.get_full_path())
         raise Http404(_("no such game")) from None
-    context: dict[str, Any] = {"game_id": game.public_id, "invite": invite, "preset": game.preset}
+    context: dict[str, Any] = {
+        "game_id": game.public_id,
+        "invite": invite,
+        "preset": game.preset,
+        "extra_day_choices": range(1, EXTRA_TIME_MAX_DAYS + 1),
+    }
     # A moderator's controls (None, and nothing drawn, for everyone else).
     context["moderation"] = at_table.table_moderation(
         viewer=user, game=game, report_id=request.GET.get("report", "")[:12]

@@ -65,6 +65,14 @@ if [ ! -x /usr/bin/chromium ]; then
     { apt-get update -qq && apt-get install -y -qq chromium >/dev/null; } \
         || die "could not install chromium with apt-get"
 fi
+# The bots' avatars and a player's own are emoji: without a colour emoji font the
+# screenshots would show empty boxes where a person's browser shows the face.
+if [ ! -e /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ]; then
+    log "installing Debian's emoji font for the browser tests"
+    export DEBIAN_FRONTEND=noninteractive
+    { apt-get update -qq && apt-get install -y -qq fonts-noto-color-emoji >/dev/null; } \
+        || die "could not install fonts-noto-color-emoji with apt-get"
+fi
 
 # ---------------------------------------------------------------- nginx
 # tests/deploy/ runs the deployment of docs/deploy.md behind Debian's nginx. Installing the

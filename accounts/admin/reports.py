@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from accounts.admin.base import (
     ReadOnlyAdmin,
@@ -252,7 +253,8 @@ class ReportAdmin(ObjectActionsMixin, ReadOnlyAdmin):
                 closed += 1
             self.message_user(
                 request,
-                _("%(closed)s report(s) dismissed.") % {"closed": closed},
+                ngettext("%(closed)s report dismissed.", "%(closed)s reports dismissed.", closed)
+                % {"closed": closed},
                 level=messages.SUCCESS,
             )
 

@@ -154,7 +154,11 @@ def reports_close(request: HttpRequest, username: str) -> HttpResponse:
         except ModerationError as error:
             form.add_error(None, formats.sentence(error.message))
         else:
-            messages.success(request, _("%(count)s report(s) closed.") % {"count": closed})
+            messages.success(
+                request,
+                ngettext("%(count)s report closed.", "%(count)s reports closed.", closed)
+                % {"count": closed},
+            )
             return HttpResponseRedirect(reverse("moderation:queue"))
     return _player_page(request, moderator, user, failed=("close", form), status=400)
 
@@ -299,7 +303,11 @@ def _perform(
             outcome=Report.Status.RESOLVED,
             reason=data["reason"],
         )
-        done += " " + _("%(count)s report(s) closed: action taken.") % {"count": closed}
+        done += " " + ngettext(
+            "%(count)s report closed: action taken.",
+            "%(count)s reports closed: action taken.",
+            closed,
+        ) % {"count": closed}
     return done
 
 

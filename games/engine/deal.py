@@ -638,7 +638,7 @@ class Deal:
         seat = self._to_move
         target = self._meld_at(action.meld_index)
         if not action.cards:
-            raise IllegalAction("does_not_fit", "name the card(s) you give for the joker")
+            raise IllegalAction("does_not_fit", "name what you give for the joker")
         picked, rest = self._pick(action.cards)
         meld, index = swap_joker(target.meld, action.cards, self.ruleset)
         joker = target.ids[index]

@@ -119,7 +119,8 @@ def preferences_update(*, user: Any, changes: Mapping[str, Any]) -> PlayerSettin
     unknown = set(changes) - set(CHOICES)
     if unknown:
         raise InvalidRequest(
-            gettext("unknown setting(s): %(value)s") % {"value": ", ".join(sorted(unknown))}
+            ngettext("unknown setting: %(value)s", "unknown settings: %(value)s", len(unknown))
+            % {"value": ", ".join(sorted(unknown))}
         )
     errors = _errors(changes)
     if errors:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.engine import Deal as EngineDeal
 from games.engine import (
@@ -44,14 +45,23 @@ def meld_check_for(*, game: Game, user: User, melds: Sequence[Sequence[int]]) ->
     foreign = sorted({card_id for card_id in named if card_id not in held})
     if foreign:
         raise InvalidRequest(
-            _("not in your hand: card id(s) %(value)s") % {"value": ", ".join(map(str, foreign))},
+            ngettext(
+                "not in your hand: card id %(value)s",
+                "not in your hand: card ids %(value)s",
+                len(foreign),
+            )
+            % {"value": ", ".join(map(str, foreign))},
             code="cards_not_in_hand",
             details={"ids": foreign},
         )
     twice = sorted({card_id for card_id in named if named.count(card_id) > 1})
     if twice:
         raise InvalidRequest(
-            _("each card may be named once: card id(s) %(value)s")
+            ngettext(
+                "each card may be named once: card id %(value)s",
+                "each card may be named once: card ids %(value)s",
+                len(twice),
+            )
             % {"value": ", ".join(map(str, twice))},
             code="cards_named_twice",
             details={"ids": twice},

@@ -4,12 +4,13 @@ time zone, through ``remi_site.formats`` (CLDR's words and grammar):
 ``{{ when|day }}`` "7 gru 2026", ``{{ when|day:"long" }}``, ``{{ joined|month }}``
 "grudnia 2026" (after "since"), ``{{ when|moment }}`` "7 gru 2026, 21:06",
 ``{{ when|moment:"full" }}``, ``{{ when|clock }}``, ``{{ when|since }}`` "3 godziny"
-(the time gone by), ``{{ when|until }}`` (the time left), ``{{ count|number }}``.
+(the time gone by), ``{{ when|until }}`` (the time left), ``{{ count|number }}``,
+``{{ 90|seconds }}`` "1 min i 30 s", ``{{ 3|days }}`` "3 dni".
 """
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 from django import template
 from django.utils import timezone
@@ -47,6 +48,18 @@ def since(value: datetime | None) -> str:
 @register.filter
 def until(value: datetime | None) -> str:
     return "" if value is None else formats.duration(value - timezone.now())
+
+
+@register.filter
+def seconds(value: int) -> str:
+    """A number of seconds in CLDR's short units, as a live game's pace is written."""
+    return formats.duration(timedelta(seconds=value), "short", seconds=True)
+
+
+@register.filter
+def days(value: int) -> str:
+    """A number of days in CLDR's words."""
+    return formats.duration(timedelta(days=value))
 
 
 @register.filter

@@ -176,5 +176,5 @@ def test_a_moderator_hides_lines_from_the_admin(started, client_for, user_factor
     )
 
     assert response.status_code == 200
-    assert b"1 line(s) hidden." in response.content
+    assert b"1 line hidden." in response.content
     assert ChatMessage.objects.get(pk=line["id"]).hidden_at is not None

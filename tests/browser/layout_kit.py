@@ -87,6 +87,26 @@ TOO_SMALL = """() => [...document.querySelectorAll("body *")]
     + ` "${node.textContent.trim().slice(0, 30)}" at ${size.toFixed(1)} px`)"""
 
 
+# A card or panel whose first line starts below its padding: the first child's own top
+# margin (a heading's, kept for a heading that follows other content) adds room that
+# nothing fills. Boxes laid out in flow only (a flex or grid box may centre its content).
+ROOM_ON_TOP = """() => [...document.querySelectorAll(".card, .panel")]
+  .filter((box) => box.checkVisibility() && getComputedStyle(box).display === "block")
+  .map((box) => {
+    const first = [...box.children].find((child) => child.checkVisibility()
+      && !["absolute", "fixed"].includes(getComputedStyle(child).position));
+    if (!first) return null;
+    const style = getComputedStyle(box);
+    const top = box.getBoundingClientRect().top + parseFloat(style.borderTopWidth)
+      + parseFloat(style.paddingTop);
+    const gap = first.getBoundingClientRect().top - top;
+    return gap > 2 ? `${box.tagName.toLowerCase()}#${box.id}.${box.className}: its first `
+      + `${first.tagName.toLowerCase()} starts ${gap.toFixed(0)} px below its padding` : null;
+  })
+  .filter(Boolean)
+  .slice(0, 5)"""
+
+
 # What sticks out past the right edge of a page wider than its screen: the innermost
 # such elements (none of whose children stick out too; not those a box that scrolls or
 # clips holds), the first few.
@@ -129,4 +149,5 @@ def layout_problems(page: Page, where: str, *, tables_as_cards: bool) -> list[st
     problems += [f"{where}: clipped {text}" for text in page.evaluate(CLIPPED)]
     problems += [f"{where}: broken mid-word {text}" for text in page.evaluate(BROKEN_MID_WORD)]
     problems += [f"{where}: too small {text}" for text in page.evaluate(TOO_SMALL)]
+    problems += [f"{where}: room on top in {text}" for text in page.evaluate(ROOM_ON_TOP)]
     return problems

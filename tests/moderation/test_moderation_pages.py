@@ -103,7 +103,7 @@ def test_a_two_hour_mute_acts_on_all_of_the_accounts_reports_in_one_step(
     row = ModAction.objects.get(action="mute")
     assert (row.report, row.game) == (first, game)
     assert second.mod_actions.get().action == "resolve_report"
-    assert "2 report(s) closed: action taken." in done.content.decode()
+    assert "2 reports closed: action taken." in done.content.decode()
 
 
 def listing(page: str, list_id: str) -> str:

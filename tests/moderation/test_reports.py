@@ -234,7 +234,7 @@ def test_a_moderator_resolves_and_dismisses_reports_with_a_reason(
 
     assert resolved.status_code == 302
     assert asked.status_code == 200 and b"Required. Recorded in the modlog" in asked.content
-    assert b"2 report(s) dismissed." in dismissed.content
+    assert b"2 reports dismissed." in dismissed.content
     statuses = dict(Report.objects.values_list("pk", "status"))
     assert statuses == {first.pk: "resolved", second.pk: "dismissed", third.pk: "dismissed"}
     first.refresh_from_db()

@@ -140,7 +140,7 @@ def test_moderators_and_superusers_act(
     assert b"/act/ban/" in account_page.content
     assert banned.status_code == 302
     assert Sanction.objects.get().kind == Sanction.Kind.BAN
-    assert b"1 line(s) hidden." in hidden.content
+    assert b"1 line hidden." in hidden.content
     assert set(ModAction.objects.values_list("action", flat=True)) == {
         "look_hidden",
         "ban",

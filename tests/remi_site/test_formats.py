@@ -355,8 +355,11 @@ def test_a_page_shows_a_services_refusal_as_a_sentence() -> None:
     assert not bare
 
 
-# "%(seconds)s s", "%(days)sd %(hours)sh": a unit of time written by hand, not by CLDR.
-UNIT_BY_HAND = re.compile(r"%\(\w+\)s ?(s|sec|min|h|d|m|ms)\b|\$\{\w+\} ?(s|min|h|d)\b")
+# "%(seconds)s s", "%(days)sd %(hours)sh", "30 s", "2 min": a unit of time written by
+# hand, not by CLDR.
+UNIT_BY_HAND = re.compile(
+    r"%\(\w+\)s ?(s|sec|min|h|d|m|ms)\b|\$\{\w+\} ?(s|min|h|d)\b|^\d+ ?(s|sec|min|h|d)$"
+)
 
 
 def test_no_unit_of_time_is_written_by_hand() -> None:
@@ -418,3 +421,27 @@ def test_a_persons_chosen_zone_comes_before_the_browsers(
     request.user = person
 
     assert AccountTimeZoneMiddleware(_zone_seen)(request).content.decode() == "Europe/Skopje"
+
+
+# "day(s)", "game(s)": a plural made by hand, where the catalogue's plural forms (and
+# Polish's or Serbian's three) belong.
+PLURAL_BY_HAND = re.compile(r"[A-Za-z]\((s|es)\)")
+
+
+def test_no_plural_is_made_by_hand() -> None:
+    """A word for a count has its plural forms in the catalogue (ngettext, blocktranslate
+    count) or from CLDR, never "day(s)", in a catalogue or a script."""
+    texts = [
+        f"{path.relative_to(ROOT)}: {entry.msgid}"
+        for path in ROOT.glob("**/locale/*/LC_MESSAGES/*.po")
+        if ".venv" not in path.parts
+        for entry in polib.pofile(str(path))
+        if not entry.obsolete and PLURAL_BY_HAND.search(entry.msgid)
+    ]
+    texts += [
+        f"{path.relative_to(ROOT)}: {line.strip()}"
+        for path in (ROOT / "static" / "js").rglob("*.js")
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if PLURAL_BY_HAND.search(line)
+    ]
+    assert not texts, "\n".join(texts)
