@@ -107,6 +107,33 @@ ROOM_ON_TOP = """() => [...document.querySelectorAll(".card, .panel")]
   .slice(0, 5)"""
 
 
+# Columns of a grid side by side whose first boxes start at different heights: a card
+# that keeps its gap from the card above even when it is the first in its column.
+UNEVEN_COLUMNS = """() => {
+  const firstBox = (node) => {
+    while (!node.matches(".card") && node.children.length) {
+      const next = [...node.children].find((child) => child.checkVisibility());
+      if (!next) break;
+      node = next;
+    }
+    return node;
+  };
+  return [...document.querySelectorAll(".grid")]
+    .filter((grid) => grid.checkVisibility())
+    .flatMap((grid) => {
+      const rows = new Map();
+      for (const column of [...grid.children].filter((child) => child.checkVisibility())) {
+        const row = Math.round(column.getBoundingClientRect().top);
+        rows.set(row, [...(rows.get(row) || []), firstBox(column).getBoundingClientRect().top]);
+      }
+      return [...rows.values()]
+        .filter((tops) => Math.max(...tops) - Math.min(...tops) > 2)
+        .map((tops) => `${grid.className}: columns start at ${tops.map(Math.round).join(", ")} px`);
+    })
+    .slice(0, 3);
+}"""
+
+
 # What sticks out past the right edge of a page wider than its screen: the innermost
 # such elements (none of whose children stick out too; not those a box that scrolls or
 # clips holds), the first few.
@@ -150,4 +177,5 @@ def layout_problems(page: Page, where: str, *, tables_as_cards: bool) -> list[st
     problems += [f"{where}: broken mid-word {text}" for text in page.evaluate(BROKEN_MID_WORD)]
     problems += [f"{where}: too small {text}" for text in page.evaluate(TOO_SMALL)]
     problems += [f"{where}: room on top in {text}" for text in page.evaluate(ROOM_ON_TOP)]
+    problems += [f"{where}: uneven {text}" for text in page.evaluate(UNEVEN_COLUMNS)]
     return problems
