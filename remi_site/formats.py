@@ -128,6 +128,11 @@ def _unit(unit: str, amount: int, form: Literal["long", "short"]) -> str:
     )
 
 
+def hours(count: int, form: Literal["long", "short"] = "short") -> str:
+    """A whole number of hours in that unit, however many: "24 godz.", "48 sati"."""
+    return _unit("hour", count, form)
+
+
 def number(value: int | float) -> str:
     """A number with the language's separators: "12 345", "12,345"."""
     return babel_numbers.format_decimal(value, locale=locale())

@@ -358,7 +358,7 @@ def test_a_page_shows_a_services_refusal_as_a_sentence() -> None:
 # "%(seconds)s s", "%(days)sd %(hours)sh", "30 s", "2 min": a unit of time written by
 # hand, not by CLDR.
 UNIT_BY_HAND = re.compile(
-    r"%\(\w+\)s ?(s|sec|min|h|d|m|ms)\b|\$\{\w+\} ?(s|min|h|d)\b|^\d+ ?(s|sec|min|h|d)$"
+    r"%\(\w+\)[sd] ?(s|sec|min|h|d|m|ms)\b|\$\{\w+\} ?(s|min|h|d)\b|^\d+ ?(s|sec|min|h|d)$"
 )
 
 
