@@ -130,7 +130,7 @@ def _unit(unit: str, amount: int, form: Literal["long", "short"]) -> str:
 
 def hours(count: int, form: Literal["long", "short"] = "short") -> str:
     """A whole number of hours in that unit, however many: "24 godz.", "48 sati"."""
-    return _unit("hour", count, form)
+    return _as_the_library_said(_unit("hour", count, form))
 
 
 def number(value: int | float) -> str:

@@ -134,6 +134,27 @@ UNEVEN_COLUMNS = """() => {
 }"""
 
 
+# Cards one above the other with no room between them (under 8 px): their borders run
+# together into one box.
+CARDS_TOUCHING = """() => {
+  const cards = [...document.querySelectorAll(".card")]
+    .filter((card) => card.checkVisibility() && !card.parentElement.closest(".card"))
+    .map((card) => [card, card.getBoundingClientRect()]);
+  const found = [];
+  for (const [upper, a] of cards) {
+    for (const [lower, b] of cards) {
+      const gap = b.top - a.bottom;
+      if (upper !== lower && a.left < b.right && b.left < a.right && gap > -1 && gap < 8) {
+        found.push(`${upper.tagName.toLowerCase()}#${upper.id}.${upper.className} and `
+          + `${lower.tagName.toLowerCase()}#${lower.id}.${lower.className}: `
+          + `${gap.toFixed(0)} px apart`);
+      }
+    }
+  }
+  return found.slice(0, 3);
+}"""
+
+
 # What sticks out past the right edge of a page wider than its screen: the innermost
 # such elements (none of whose children stick out too; not those a box that scrolls or
 # clips holds), the first few.
@@ -178,4 +199,5 @@ def layout_problems(page: Page, where: str, *, tables_as_cards: bool) -> list[st
     problems += [f"{where}: too small {text}" for text in page.evaluate(TOO_SMALL)]
     problems += [f"{where}: room on top in {text}" for text in page.evaluate(ROOM_ON_TOP)]
     problems += [f"{where}: uneven {text}" for text in page.evaluate(UNEVEN_COLUMNS)]
+    problems += [f"{where}: cards touching: {text}" for text in page.evaluate(CARDS_TOUCHING)]
     return problems
