@@ -15,6 +15,7 @@ from accounts.scopes import ALL_SCOPES, SCOPE_CHOICES
 from games.engine import PRESETS
 from games.engine_words import preset_display_name
 from games.models import Game, PlayerSettings
+from remi_site import countries
 
 User = get_user_model()
 # The password rules in the language of the request, not of the process's start.
@@ -102,11 +103,16 @@ class ProfileForm(forms.ModelForm):
             "country": _("Country"),
             "avatar": _("Avatar"),
         }
-        help_texts = {
-            "country": _("ISO 3166-1 alpha-2 country code, e.g. RS; empty if not given."),
-            "avatar": _("An emoji, or an https:// image URL."),
-        }
-        error_messages = {"country": {"invalid": _("Use an ISO 3166-1 alpha-2 code, e.g. RS.")}}
+        help_texts = {"avatar": _("An emoji, or an https:// image URL.")}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Countries by name in the reader's language; the profile keeps the ISO code.
+        self.fields["country"] = forms.ChoiceField(
+            label=_("Country"),
+            choices=[("", _("Not given")), *countries.choices()],
+            required=False,
+        )
 
 
 class TokenCreateForm(forms.Form):

@@ -105,7 +105,7 @@ def duration(
     parts = [_unit(*amounts[first], form)]
     if first + 1 < len(amounts) and amounts[first + 1][1]:
         parts.append(_unit(*amounts[first + 1], form))
-    return _as_the_library_said(
+    return as_the_library_said(
         babel_lists.format_list(
             parts, style="unit" if form == "long" else "unit-short", locale=locale()
         )
@@ -130,7 +130,7 @@ def _unit(unit: str, amount: int, form: Literal["long", "short"]) -> str:
 
 def hours(count: int, form: Literal["long", "short"] = "short") -> str:
     """A whole number of hours in that unit, however many: "24 godz.", "48 sati"."""
-    return _as_the_library_said(_unit("hour", count, form))
+    return as_the_library_said(_unit("hour", count, form))
 
 
 def number(value: int | float) -> str:
@@ -147,7 +147,7 @@ def percent(value: float) -> str:
     return pattern.apply(value, language)
 
 
-def _as_the_library_said(text: str) -> str:
+def as_the_library_said(text: str) -> str:
     """The words CLDR wrote. In the pseudo-locale (``PSEUDO_LOCALE``, tests and
     developers only) they come marked as the catalogue's do: the pseudo-locale's check
     then tells them from words a person wrote by hand and never marked."""
@@ -158,7 +158,7 @@ def _as_the_library_said(text: str) -> str:
 
 def word_list(items: Iterable[str]) -> str:
     """Names or words in a list: "ana, marko i ivan"."""
-    return _as_the_library_said(
+    return as_the_library_said(
         babel_lists.format_list([str(item) for item in items], locale=locale())
     )
 

@@ -17,6 +17,7 @@ from games.engine import PRESETS
 from games.live.presence import shown_online
 from games.ratings import rating_change_entry, rating_history, ratings_of
 from games.stats import player_stats, recent_games
+from remi_site import countries
 from remi_site import strict_fields as strict
 from remi_site.pagination import page_serializer
 
@@ -41,6 +42,13 @@ class EmailOrEmptyField(strict.EmailField):
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("allow_blank", True)
         super().__init__(**kwargs)
+
+
+def validate_country(value: str) -> None:
+    if value and value not in countries.codes():
+        raise serializers.ValidationError(
+            _("%(value)s is not the ISO 3166-1 code of a country") % {"value": value}
+        )
 
 
 def validate_avatar(value: str) -> None:
@@ -294,7 +302,8 @@ class ProfileUpdateSerializer(serializers.Serializer[Any]):
         r"^[A-Z]{2}$",
         required=False,
         allow_blank=True,
-        help_text="ISO 3166-1 alpha-2 code, e.g. RS; empty to clear.",
+        validators=[validate_country],
+        help_text="ISO 3166-1 alpha-2 code of a country, e.g. RS (or XK); empty to clear.",
     )
     avatar = strict.CharField(
         max_length=200, required=False, allow_blank=True, validators=[validate_avatar]

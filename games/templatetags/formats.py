@@ -5,7 +5,7 @@ time zone, through ``remi_site.formats`` (CLDR's words and grammar):
 "grudnia 2026" (after "since"), ``{{ when|moment }}`` "7 gru 2026, 21:06",
 ``{{ when|moment:"full" }}``, ``{{ when|clock }}``, ``{{ when|since }}`` "3 godziny"
 (the time gone by), ``{{ when|until }}`` (the time left), ``{{ count|number }}``,
-``{{ 90|seconds }}`` "1 min i 30 s", ``{{ 3|days }}`` "3 dni".
+``{{ 90|seconds }}`` "1 min i 30 s", ``{{ 3|days }}`` "3 dni", ``{{ "RS"|country }}`` "Serbia".
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from datetime import date, datetime, timedelta
 from django import template
 from django.utils import timezone
 
-from remi_site import formats
+from remi_site import countries, formats
 
 register = template.Library()
 
@@ -60,6 +60,12 @@ def seconds(value: int) -> str:
 def days(value: int) -> str:
     """A number of days in CLDR's words."""
     return formats.duration(timedelta(days=value))
+
+
+@register.filter
+def country(code: str) -> str:
+    """A country's ISO code as its name in the active language: "Србија"."""
+    return countries.name(code) if code else ""
 
 
 @register.filter

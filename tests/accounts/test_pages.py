@@ -110,3 +110,36 @@ def test_logout_is_a_post(client, user):
 
     assert client.post("/accounts/logout/").status_code == 302
     assert client.get("/accounts/profile/").status_code == 302
+
+
+def test_the_profile_page_lists_countries_by_name_in_the_readers_language(client, user):
+    user.profile.language = "mk"
+    user.profile.save()
+    client.force_login(user)
+
+    page = client.get("/accounts/profile/", HTTP_ACCEPT_LANGUAGE="mk").content.decode()
+
+    assert '<option value="RS">Србија</option>' in page
+    assert 'value="EU"' not in page
+
+
+def test_the_profile_page_refuses_a_code_that_is_no_country(client, user):
+    client.force_login(user)
+
+    response = client.post(
+        "/accounts/profile/", {"display_name": "Ana", "bio": "", "country": "ZZ", "avatar": ""}
+    )
+
+    assert response.status_code == 400
+    assert "Select a valid choice" in response.content.decode()
+    user.profile.refresh_from_db()
+    assert user.profile.country == ""
+
+
+def test_the_player_page_names_the_country(client, user):
+    user.profile.country = "MK"
+    user.profile.save()
+
+    page = client.get(f"/accounts/players/{user.username}/").content.decode()
+
+    assert "North Macedonia ·" in page

@@ -163,7 +163,13 @@ def test_me_patch_changes_the_profile(auth_client, user):
 
 @pytest.mark.parametrize(
     ("field", "value"),
-    [("country", "Serbia"), ("avatar", "http://insecure.example/a.png"), ("display_name", "")],
+    [
+        ("country", "Serbia"),
+        ("country", "ZZ"),  # two letters, but CLDR's "unknown region"
+        ("country", "EU"),  # a union of countries
+        ("avatar", "http://insecure.example/a.png"),
+        ("display_name", ""),
+    ],
 )
 def test_me_patch_validates(auth_client, field, value):
     response = auth_client.patch(ME, {field: value}, format="json")

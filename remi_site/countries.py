@@ -1,0 +1,61 @@
+"""The countries a player may name on their profile, by their ISO 3166-1 alpha-2 code,
+and each one's name in the reader's language from CLDR (through Babel).
+
+CLDR names more regions than ISO 3166-1 has countries: groupings (the European Union,
+the United Nations), islands with codes of their own for other standards (Ascension,
+the Canary Islands), an unknown region and two pseudo-locales' codes. Those are left
+out. Kosovo (``XK``) stays: ISO reserves the code for users to assign, and the
+European Commission, Kosovo's own documents and CLDR use it.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from functools import cache
+
+from babel import Locale
+
+from remi_site import formats
+
+_NOT_COUNTRIES = frozenset(
+    {"AC", "CP", "CQ", "DG", "EA", "EU", "EZ", "IC", "QO", "TA", "UN", "XA", "XB", "ZZ"}
+)
+
+
+@cache
+def codes() -> frozenset[str]:
+    """Every code a profile may hold."""
+    named = Locale.parse("en").territories
+    return frozenset(
+        code
+        for code in map(str, named)
+        if len(code) == 2 and code.isalpha() and code.isupper() and code not in _NOT_COUNTRIES
+    )
+
+
+def name(code: str) -> str:
+    """The country's name in the active language ("Србија", "Serbia"); the code as it
+    is for one that is not a country (a profile saved before codes were checked)."""
+    if code not in codes():
+        return code
+    return formats.as_the_library_said(formats.locale().territories.get(code, code))
+
+
+# Letters with a stroke have no decomposition to strip: sorted with their base letter.
+_STROKES = str.maketrans("ŁłĐđØøĦħ", "LlDdOoHh")
+
+
+def _sort_key(text: str) -> str:
+    # Accented letters sorted with their base letter ("Łotwa" among the L's, "Česko"
+    # among the C's): a reader looks for a name by its first letter.
+    bare = unicodedata.normalize("NFD", text.translate(_STROKES))
+    return "".join(c for c in bare if not unicodedata.combining(c)).casefold()
+
+
+def choices() -> list[tuple[str, str]]:
+    """(code, name) for every country, by name in the active language."""
+    named = formats.locale().territories
+    return sorted(
+        ((code, formats.as_the_library_said(named.get(code, code))) for code in codes()),
+        key=lambda pair: _sort_key(pair[1]),
+    )
