@@ -155,6 +155,29 @@ CARDS_TOUCHING = """() => {
 }"""
 
 
+# Form fields side by side whose labels stand at different heights (fields aligned by
+# their bottoms, one with a line of help under it): the eye reads them as two rows.
+LABELS_UNEVEN = """() => {
+  const fields = [...document.querySelectorAll(".field")]
+    .filter((field) => field.checkVisibility() && field.querySelector(":scope > label"))
+    .map((field) => [field, field.getBoundingClientRect(),
+      field.querySelector(":scope > label").getBoundingClientRect().top]);
+  const found = [];
+  for (const [a, ra, la] of fields) {
+    for (const [b, rb, lb] of fields) {
+      const beside = a.parentElement === b.parentElement && ra.right <= rb.left
+        && ra.top < rb.bottom && rb.top < ra.bottom;
+      if (beside && Math.abs(la - lb) > 2) {
+        const name = (field) => field.querySelector(":scope > label").textContent.trim();
+        found.push(`"${name(a)}" and "${name(b)}": labels at ${Math.round(la)} and `
+          + `${Math.round(lb)} px`);
+      }
+    }
+  }
+  return found.slice(0, 3);
+}"""
+
+
 # What sticks out past the right edge of a page wider than its screen: the innermost
 # such elements (none of whose children stick out too; not those a box that scrolls or
 # clips holds), the first few.
@@ -200,4 +223,5 @@ def layout_problems(page: Page, where: str, *, tables_as_cards: bool) -> list[st
     problems += [f"{where}: room on top in {text}" for text in page.evaluate(ROOM_ON_TOP)]
     problems += [f"{where}: uneven {text}" for text in page.evaluate(UNEVEN_COLUMNS)]
     problems += [f"{where}: cards touching: {text}" for text in page.evaluate(CARDS_TOUCHING)]
+    problems += [f"{where}: uneven labels {text}" for text in page.evaluate(LABELS_UNEVEN)]
     return problems
