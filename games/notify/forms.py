@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.models import PlayerSettings
 from games.notify.preferences import reminder_hours_of, time_zones
+from remi_site import formats
 
 # Lead times offered as checkboxes (the API takes any whole hours; the player's own
 # are offered too).
@@ -63,7 +64,7 @@ class NotificationSettingsForm(forms.Form):
         super().__init__(*args, **kwargs)
         hours = sorted({*OFFERED_HOURS, *reminder_hours_of(prefs)})
         self.fields["reminder_hours"].choices = [  # type: ignore[attr-defined]
-            (value, _("%(count)d h") % {"count": value}) for value in hours
+            (value, formats.unit(value, "hour")) for value in hours
         ]
         self.fields["time_zone"].choices = [  # type: ignore[attr-defined]
             ("", _("UTC (not chosen: your browser's zone is used when you open this page)")),

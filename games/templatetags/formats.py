@@ -4,7 +4,8 @@ time zone, through ``remi_site.formats`` (CLDR's words and grammar):
 ``{{ when|day }}`` "7 gru 2026", ``{{ when|day:"long" }}``, ``{{ joined|month }}``
 "grudnia 2026" (after "since"), ``{{ when|moment }}`` "7 gru 2026, 21:06",
 ``{{ when|moment:"full" }}``, ``{{ when|clock }}``, ``{{ when|since }}`` "3 godziny"
-(the time gone by), ``{{ when|until }}`` (the time left), ``{{ count|number }}``.
+(the time gone by), ``{{ when|until }}`` (the time left), ``{{ count|number }}``
+"1.234", ``{{ change|signed }}`` "+25".
 """
 
 from __future__ import annotations
@@ -52,6 +53,11 @@ def until(value: datetime | None) -> str:
 @register.filter
 def number(value: int | float | None) -> str:
     return "" if value is None else formats.number(value)
+
+
+@register.filter
+def signed(value: int | float | None) -> str:
+    return "" if value is None else formats.signed(value)
 
 
 @register.filter

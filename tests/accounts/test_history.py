@@ -245,7 +245,7 @@ def test_the_chart_is_drawn_again_whenever_the_rating_history_changes(
     assert "after 2 rated games." in second
     rating = Rating.objects.get(user=user, rules="serbian").rating
     assert rating == 1500  # both games taken back
-    assert reverted.startswith(f"Serbian Remi: {rating} after 2 rated games.")
+    assert reverted.startswith(f"Serbian Remi: {rating:,} after 2 rated games.")
     assert len({first, second, reverted}) == 3
 
 

@@ -30,7 +30,7 @@ def test_the_profile_page_shows_ratings_and_recent_rating_changes(rated_game):
 
     # Each rule family by the name it goes by on every page.
     assert "Ratings" in page and "Polish Remik 51" in page and "Serbian" in page
-    assert f"{change.rating_after}?" in page  # still provisional
+    assert f"{change.rating_after:,}?" in page  # still provisional (English groups: "1,658")
     assert f"/games/{game.public_id}/" in page and f"+{change.change}" in page
 
 
@@ -40,7 +40,7 @@ def test_a_new_player_has_no_rated_games_yet(user):
 
     page = client.get("/accounts/profile/").content.decode()
 
-    assert "No rated games yet." in page and "1500?" in page
+    assert "No rated games yet." in page and "1,500?" in page
 
 
 def test_the_profile_page_of_a_bot_account_says_so(user, client_for):

@@ -311,7 +311,7 @@ def test_the_bots_page_shows_a_bot_s_rating_and_its_games_against_people(
 
     html = Client(HTTP_ACCEPT_LANGUAGE="en").get("/bots/").content.decode()
 
-    assert f"{shown}?" in serbian_cell(html, goran.username)
+    assert f"{shown:,}?" in serbian_cell(html, goran.username)  # "1,512?"
     assert "from 1 game against people" in serbian_cell(html, goran.username)
     assert "no games against people yet" in serbian_cell(html, beginner.username)
     assert "change no one&#x27;s rating" in html or "changes no one" in html
@@ -339,7 +339,7 @@ def test_a_bot_s_own_page_shows_its_rating_from_games_against_people(
     section = page[page.index('id="bot-ratings"') :]
     section = section[: section.index("</section>")]
     serbian = section[section.index('data-rules="serbian"') :]
-    assert f"{bot_rating(goran).rating}?" in serbian[: serbian.index("</tr>")]
+    assert f"{bot_rating(goran).rating:,}?" in serbian[: serbian.index("</tr>")]
     assert "from 1 game against people" in section
 
 

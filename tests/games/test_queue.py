@@ -3,6 +3,7 @@ the "next game" button, and "my games" on the web."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -86,13 +87,39 @@ def test_the_count_is_one_query(
         assert queue.my_turn_count(me) == 2
 
 
+NEXT_GAME = re.compile(r'<a class="([^"]*)" href="/games/next/"[^>]*data-next-game>(.*?)</a>', re.S)
+
+
+def _header_next_game(page: str) -> tuple[set[str], str]:
+    """The header's "Next game": its classes and what it holds."""
+    found = NEXT_GAME.search(page)
+    assert found, "no Next game in the header"
+    return set(found[1].split()), found[2]
+
+
 def test_the_header_shows_how_many_games_wait(started: Any, user_factory: Any) -> None:
     me, _games = _waiting_games(started, user_factory, 2)
 
     page = web_client(me).get("/play/").content.decode()
 
-    assert 'href="/games/next/"' in page
-    assert '<span class="queue-count" aria-label="games waiting for your move">2</span>' in page
+    classes, inside = _header_next_game(page)
+    assert {"button", "waiting"} <= classes
+    assert '<span class="queue-count" aria-label="games waiting for your move">2</span>' in inside
+
+
+@pytest.mark.parametrize(
+    ("language", "shown"), [("mk", "1.234"), ("pl", "1234"), ("en", "1,234"), ("sr-cyrl", "1.234")]
+)
+def test_the_headers_count_is_written_as_the_readers_language_writes_numbers(
+    language: str, shown: str, user_factory: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(queue, "my_turn_count", lambda user: 1234)
+    person = user_factory(language=language)
+
+    page = web_client(person).get("/games/").content.decode()
+
+    assert _header_next_game(page)[1].endswith(f">{shown}</span>")
+    assert f'<span class="queue-count">{shown}</span>' in page  # the "my turn" tab
 
 
 def test_next_goes_to_the_most_urgent_game(started: Any, user_factory: Any) -> None:

@@ -6,7 +6,7 @@
 import { api } from "../api.js";
 import { cardFromTyped, cardShort } from "../cards.js";
 import { $, button, el } from "../dom.js";
-import { gettext, interpolate, ngettext } from "../i18n.js";
+import { formatNumber, gettext, interpolate, ngettext } from "../i18n.js";
 import { API } from "./page.js";
 import { state } from "./store.js";
 import { toast } from "./toast.js";
@@ -33,7 +33,7 @@ async function syncNextGame() {
   }
   try {
     const queue = await api(QUEUE_API);
-    $("next-count").textContent = String(queue.my_turn);
+    $("next-count").textContent = formatNumber(queue.my_turn);
     link.hidden = queue.next === null;
   } catch {
     link.hidden = true; // the header's button still leads there
