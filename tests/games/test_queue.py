@@ -8,9 +8,11 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import Group
 from django.utils import timezone
 
 from accounts.models import Profile
+from accounts.moderation.roles import MODERATOR_GROUP, moderator_group_ensure
 from games.models import Game
 from games.read import queue
 from tests.accounts.account_kit import web_client
@@ -105,6 +107,32 @@ def test_the_header_shows_how_many_games_wait(started: Any, user_factory: Any) -
     classes, inside = _header_next_game(page)
     assert {"button", "waiting"} <= classes
     assert '<span class="queue-count" aria-label="games waiting for your move">2</span>' in inside
+
+
+def _moderator(user_factory: Any) -> Any:
+    moderator_group_ensure()
+    mona = user_factory(username="mona")
+    mona.groups.add(Group.objects.get(name=MODERATOR_GROUP))
+    return mona
+
+
+@pytest.mark.parametrize("who", ["new player", "moderator", "player waiting for others"])
+def test_with_no_game_waiting_the_header_has_no_count_and_no_highlight(
+    who: str, started: Any, user_factory: Any
+) -> None:
+    if who == "moderator":
+        person = _moderator(user_factory)
+    elif who == "new player":
+        person = user_factory()
+    else:
+        game, users = started(2)
+        person = users[(game.to_move + 1) % 2]  # seated, but the other player is to move
+
+    page = web_client(person).get("/play/").content.decode()
+
+    classes, inside = _header_next_game(page)
+    assert classes == {"next-game"}  # a plain menu link, not the gold button
+    assert re.fullmatch(r'Next game <span class="queue-count" [^>]*hidden></span>', inside)
 
 
 @pytest.mark.parametrize(
