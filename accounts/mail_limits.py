@@ -24,6 +24,7 @@ from django.utils.translation import ngettext
 from rest_framework.request import Request
 from rest_framework.throttling import SimpleRateThrottle
 
+from remi_site import formats
 from remi_site.throttling import ClientIpIdentMixin
 
 CLIENT_SCOPE = "mail_client"
@@ -68,7 +69,7 @@ def wait_message(seconds: float) -> str:
     """What a refused request is told, in the request's language."""
     minutes = max(1, math.ceil(seconds / 60))
     return ngettext(
-        "Too many emails were asked for. Try again in %(minutes)d minute.",
-        "Too many emails were asked for. Try again in %(minutes)d minutes.",
+        "Too many emails were asked for. Try again in %(minutes)s minute.",
+        "Too many emails were asked for. Try again in %(minutes)s minutes.",
         minutes,
-    ) % {"minutes": minutes}
+    ) % {"minutes": formats.number(minutes)}

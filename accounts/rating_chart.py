@@ -66,7 +66,9 @@ class Series:
 @dataclass(frozen=True)
 class Tick:
     at: float
-    label: str  # a rating; a day is ``when``, which the page says in the reader's words
+    # What the tick says, which the page writes in the reader's words: a rating ("1.500"
+    # in Macedonian), or a day (``when``).
+    rating: int | None = None
     anchor: str = "end"  # SVG text-anchor of the label
     when: datetime | None = None
 
@@ -143,11 +145,11 @@ def rating_chart(changes: Iterable[ChartPoint]) -> Chart | None:
                 games=len(family),
             )
         )
-    y_ticks = [Tick(y(value), str(value)) for value in range(low, high + 1, step)]
+    y_ticks = [Tick(y(value), value) for value in range(low, high + 1, step)]
     # The first and the last day drawn, at the ends of the time axis.
-    x_ticks = [Tick(x(start), "", "start", when=start)]
+    x_ticks = [Tick(x(start), anchor="start", when=start)]
     if end.date() != start.date():
-        x_ticks.append(Tick(x(end), "", "end", when=end))
+        x_ticks.append(Tick(x(end), anchor="end", when=end))
     return Chart(series=series, y_ticks=y_ticks, x_ticks=x_ticks)
 
 

@@ -112,30 +112,70 @@ def duration(
     )
 
 
+def unit(
+    amount: int,
+    name: Literal["day", "hour", "minute", "second"],
+    form: Literal["long", "short"] = "short",
+) -> str:
+    """A number of one unit of time: "8 hr", "8 ч.", "8 godz." (short), "8 hours"."""
+    return as_the_library_said(_unit(name, amount, form))
+
+
 _UNITS = (("day", 86400), ("hour", 3600), ("minute", 60))
 _SECONDS = (("second", 1),)
 _SIZES = dict(_UNITS + _SECONDS)
 
 
 def _unit(unit: str, amount: int, form: Literal["long", "short"]) -> str:
-    """``amount`` of ``unit`` with the language's plural: "1 godzina", "5 godzin"."""
-    return babel_dates.format_timedelta(
+    """``amount`` of ``unit`` with the language's plural: "1 godzina", "5 godzin",
+    "1.500 дена" (Babel puts the bare digits in the pattern: the number is written as
+    the language writes numbers here)."""
+    said = babel_dates.format_timedelta(
         timedelta(seconds=amount * _SIZES[unit]),
         granularity=unit,  # type: ignore[arg-type]
         threshold=float("inf"),
         format=form,
         locale=locale(),
     )
+    return said.replace(str(amount), number(amount), 1)
 
 
-def hours(count: int, form: Literal["long", "short"] = "short") -> str:
-    """A whole number of hours in that unit, however many: "24 godz.", "48 sati"."""
-    return as_the_library_said(_unit("hour", count, form))
+# CLDR's minimumGroupingDigits of the site's languages (common/main/<lang>.xml,
+# ``<minimumGroupingDigits>``; 1 where a language does not say): Polish groups a number
+# only from five digits on, "1234" but "12 345". Babel (2.19) does not read it and would
+# write "1 234"; ICU does, and so does Chromium's Intl for Polish.
+MINIMUM_GROUPING_DIGITS = {"pl": 2}
+
+
+def minimum_grouping_digits(where: Locale) -> int:
+    """How many digits a language wants before the first group separator: "1234" in
+    Polish (2), "1.234" in Macedonian (1)."""
+    return MINIMUM_GROUPING_DIGITS.get(where.language, 1)
+
+
+def rating(value: int | float) -> str:
+    """A rating in digits alone in every language, as rating lists write it ("1500",
+    never "1.500" or "1,500"), with the language's minus sign."""
+    return babel_numbers.format_decimal(round(value), locale=locale(), group_separator=False)
 
 
 def number(value: int | float) -> str:
-    """A number with the language's separators: "12 345", "12,345"."""
-    return babel_numbers.format_decimal(value, locale=locale())
+    """A number with the language's separators and minus sign, as CLDR writes it:
+    "1.234" (Macedonian), "1234" and "12 345" (Polish), "-1,234" (English)."""
+    where = locale()
+    plain = babel_numbers.format_decimal(value, locale=where, group_separator=False)
+    whole = plain.split(babel_numbers.get_decimal_symbol(where))[0]
+    digits = sum(character.isdigit() for character in whole)
+    grouped = digits >= where.decimal_formats[None].grouping[0] + minimum_grouping_digits(where)
+    return babel_numbers.format_decimal(value, locale=where) if grouped else plain
+
+
+def signed(value: int | float) -> str:
+    """A number with its sign, a change or a deal's points: "+1.234", "-40", "0"."""
+    said = number(value)
+    if value > 0 and any(digit in said for digit in "123456789"):
+        return babel_numbers.get_plus_sign_symbol(locale()) + said
+    return said
 
 
 def percent(value: float) -> str:

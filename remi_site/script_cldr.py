@@ -1,9 +1,9 @@
 """CLDR's words for the page's scripts, in the script catalogue (``/jsi18n/``).
 
 A browser's own CLDR (``Intl``) does not hold every language the site speaks: Chromium
-has no Macedonian and writes "2d 23h", "8:40 PM" and "a, b, and c" on a Macedonian
-page. So the scripts format units of time, lists, times and dates from the data Babel
-holds, the same that ``remi_site.formats`` writes on the server with
+has no Macedonian and writes "2d 23h", "8:40 PM", "a, b, and c" and "12,345" on a
+Macedonian page. So the scripts format numbers, units of time, lists, times and dates
+from the data Babel holds, the same that ``remi_site.formats`` writes on the server with
 (``static/js/i18n.js``): the catalogue's script sets ``window.remiCldr`` to it.
 
 The plural category of a count is given for 0 to 199 (one letter each): beyond, every
@@ -19,6 +19,7 @@ from typing import Any
 from babel import Locale
 from babel import dates as babel_dates
 from babel import lists as babel_lists
+from babel import numbers as babel_numbers
 from babel import units as babel_units
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
@@ -49,6 +50,7 @@ def _of(where: Locale) -> dict[str, Any]:
     categories = [where.plural_form(count) for count in COUNTS]
     return {
         "plural": "".join(CATEGORY_LETTERS[category] for category in categories),
+        "number": _number_symbols(where),
         "units": {
             unit: {width: _unit_patterns(where, unit, width, categories) for width in WIDTHS}
             for unit in UNITS
@@ -58,6 +60,23 @@ def _of(where: Locale) -> dict[str, Any]:
         "date": babel_dates.get_date_format("medium", locale=where).pattern,
         "months": [where.months["format"]["abbreviated"][month] for month in range(1, 13)],
         "am_pm": [where.day_periods["format"]["abbreviated"][key] for key in ("am", "pm")],
+    }
+
+
+def _number_symbols(where: Locale) -> dict[str, Any]:
+    """How the language writes a number (``remi_site.formats.number``): its group and
+    decimal separators, its signs, the sizes of its groups from the right (3 then 3:
+    "1.234.567"), how many digits it wants before the first separator (Polish 2: "1234",
+    "12 345") and at most how many decimals its decimal pattern writes ("#,##0.###": 3)."""
+    pattern = where.decimal_formats[None]
+    return {
+        "group": babel_numbers.get_group_symbol(where),
+        "decimal": babel_numbers.get_decimal_symbol(where),
+        "minus": babel_numbers.get_minus_sign_symbol(where),
+        "plus": babel_numbers.get_plus_sign_symbol(where),
+        "grouping": list(pattern.grouping),
+        "min_grouping": formats.minimum_grouping_digits(where),
+        "fraction": pattern.frac_prec[1],
     }
 
 

@@ -381,10 +381,10 @@ def _ban(moderator: User, user: User, form: Any, data: dict[str, Any], report: A
         }
     games_done = ngettext(
         "%(count)s running game forfeited", "%(count)s running games forfeited", forfeited
-    ) % {"count": forfeited}
+    ) % {"count": formats.number(forfeited)}
     seats_done = ngettext(
         "%(count)s lobby seat given up", "%(count)s lobby seats given up", left
-    ) % {"count": left}
+    ) % {"count": formats.number(left)}
     return f"{lead} {games_done}, {seats_done}."
 
 

@@ -48,6 +48,7 @@ from games.play import alone_pause, chat
 from games.read import selectors
 from games.read.streams import stream_state
 from games.stream_events import STREAM
+from remi_site import formats
 from remi_site.client_ip import client_ip_from_scope
 from remi_site.language import header_language
 from remi_site.throttling import ScopedRateThrottle
@@ -276,11 +277,11 @@ class GameEventsConsumer(AsyncJsonWebsocketConsumer):
             await self._error(
                 "too_large",
                 ngettext(
-                    "a message has at most %(count)d character",
-                    "a message has at most %(count)d characters",
+                    "a message has at most %(count)s character",
+                    "a message has at most %(count)s characters",
                     MAX_FRAME_CHARS,
                 )
-                % {"count": MAX_FRAME_CHARS},
+                % {"count": formats.number(MAX_FRAME_CHARS)},
             )
             return
         try:
@@ -354,11 +355,11 @@ class GameEventsConsumer(AsyncJsonWebsocketConsumer):
             await self._error(
                 "too_many_subscriptions",
                 ngettext(
-                    "at most %(count)d game",
-                    "at most %(count)d games",
+                    "at most %(count)s game",
+                    "at most %(count)s games",
                     MAX_SUBSCRIPTIONS,
                 )
-                % {"count": MAX_SUBSCRIPTIONS},
+                % {"count": formats.number(MAX_SUBSCRIPTIONS)},
             )
             return
         # Join first, then read the ply: no event can fall between the two.

@@ -64,7 +64,7 @@ class NotificationSettingsForm(forms.Form):
         super().__init__(*args, **kwargs)
         hours = sorted({*OFFERED_HOURS, *reminder_hours_of(prefs)})
         self.fields["reminder_hours"].choices = [  # type: ignore[attr-defined]
-            (value, formats.hours(value)) for value in hours
+            (value, formats.unit(value, "hour")) for value in hours
         ]
         self.fields["time_zone"].choices = [  # type: ignore[attr-defined]
             ("", _("UTC (not chosen: your browser's zone is used when you open this page)")),

@@ -42,6 +42,7 @@ from games.errors import Conflict, InvalidRequest
 from games.models import PushSubscription
 from games.notify.push_endpoints import EndpointRefused, EndpointUnresolved, endpoint_destination
 from games.notify.push_transport import pinned_session
+from remi_site import formats
 
 logger = logging.getLogger(__name__)
 
@@ -152,13 +153,13 @@ def subscription_add(*, user: Any, endpoint: str, p256dh: str, auth: str) -> Pus
         if others.count() >= limit:
             raise Conflict(
                 ngettext(
-                    "Push notifications already go to %(limit)d browser, the most an "
+                    "Push notifications already go to %(limit)s browser, the most an "
                     "account may have. Turn them off in one first.",
-                    "Push notifications already go to %(limit)d browsers, the most an "
+                    "Push notifications already go to %(limit)s browsers, the most an "
                     "account may have. Turn them off in one first.",
                     limit,
                 )
-                % {"limit": limit},
+                % {"limit": formats.number(limit)},
                 code="too_many_push_subscriptions",
                 details={"limit": limit},
             )

@@ -22,6 +22,7 @@ from games.errors import GameError, IdempotencyKeyReused, IllegalMove, NotAllowe
 from games.models import Game, Move, Seat
 from games.play import events, moves, store, turns
 from games.play.act import deal_to_move, parse_action, seat_playing
+from remi_site import formats
 
 # A turn is a draw, a few lays, lay-offs and swaps, a discard: far fewer than this.
 MAX_TURN_ACTIONS = 40
@@ -57,11 +58,11 @@ def game_turn(
     if not 1 <= len(actions) <= MAX_TURN_ACTIONS:
         raise IllegalMove(
             ngettext(
-                "a turn is from 1 to %(most)d action",
-                "a turn is from 1 to %(most)d actions",
+                "a turn is from 1 to %(most)s action",
+                "a turn is from 1 to %(most)s actions",
                 MAX_TURN_ACTIONS,
             )
-            % {"most": MAX_TURN_ACTIONS},
+            % {"most": formats.number(MAX_TURN_ACTIONS)},
             code="bad_turn",
         )
     parsed = [_indexed(index, parse_action, action) for index, action in enumerate(actions)]

@@ -20,6 +20,7 @@ from games.engine_words import card_short
 from games.errors import Conflict, GameNotFound, NotAllowed
 from games.models import Deal, DealReview, Game
 from games.read.selectors import User, seat_of, user_card
+from remi_site import formats
 
 DEAL_NOT_OVER = "deal_not_over"
 NOT_READY = "review_not_ready"
@@ -111,15 +112,15 @@ def _better_text(better: dict[str, Any]) -> str:
     if offs and better["kind"] != "lay_off":
         said = _("%(said)s, then laid off: %(cards)s") % {"said": said, "cards": offs}
     saved = ngettext(
-        "%(points)d point fewer in hand", "%(points)d points fewer in hand", better["saved"]
-    ) % {"points": better["saved"]}
+        "%(points)s point fewer in hand", "%(points)s points fewer in hand", better["saved"]
+    ) % {"points": formats.number(better["saved"])}
     return f"{said} ({saved})"
 
 
 def _fed_text(fed: dict[str, Any], names: dict[int, dict[str, Any]]) -> str:
     player = names.get(fed["seat"], {}).get("display_name", "")
     return ngettext(
-        "%(player)s took this card and laid it (%(points)d point)",
-        "%(player)s took this card and laid it (%(points)d points)",
+        "%(player)s took this card and laid it (%(points)s point)",
+        "%(player)s took this card and laid it (%(points)s points)",
         fed["points"],
-    ) % {"player": player, "points": fed["points"], "card": _cards([fed["card"]])}
+    ) % {"player": player, "points": formats.number(fed["points"]), "card": _cards([fed["card"]])}

@@ -17,6 +17,7 @@ from django.utils.translation import ngettext
 from games.engine import FinishScoring, Ruleset
 from games.models import Game, Seat
 from games.read.results import finished_deals
+from remi_site import formats
 
 _HOW = {
     "normal": lambda: _("closed"),
@@ -47,13 +48,13 @@ def seat_reason(ruleset: Ruleset, result: Mapping[str, Any], position: int) -> s
     if not result["opened"][position] and row.unopened is not None:
         return _("did not open")
     penalty = result["penalties"][position]
-    text = ngettext("%(points)d point left in hand", "%(points)d points left in hand", penalty) % {
-        "points": penalty
+    text = ngettext("%(points)s point left in hand", "%(points)s points left in hand", penalty) % {
+        "points": formats.number(penalty)
     }
     if row.multiplier > 1:
-        text = _("%(left)s, ×%(times)d") % {"left": text, "times": row.multiplier}
+        text = _("%(left)s, ×%(times)s") % {"left": text, "times": formats.number(row.multiplier)}
     if row.bonus:
-        text = _("%(left)s, %(bonus)+d") % {"left": text, "bonus": row.bonus}
+        text = _("%(left)s, %(bonus)s") % {"left": text, "bonus": formats.signed(row.bonus)}
     return text
 
 

@@ -4,8 +4,9 @@ time zone, through ``remi_site.formats`` (CLDR's words and grammar):
 ``{{ when|day }}`` "7 gru 2026", ``{{ when|day:"long" }}``, ``{{ joined|month }}``
 "grudnia 2026" (after "since"), ``{{ when|moment }}`` "7 gru 2026, 21:06",
 ``{{ when|moment:"full" }}``, ``{{ when|clock }}``, ``{{ when|since }}`` "3 godziny"
-(the time gone by), ``{{ when|until }}`` (the time left), ``{{ count|number }}``,
-``{{ 90|seconds }}`` "1 min i 30 s", ``{{ 3|days }}`` "3 dni", ``{{ "RS"|country }}`` "Serbia".
+(the time gone by), ``{{ when|until }}`` (the time left), ``{{ count|number }}``
+"1.234", ``{{ change|signed }}`` "+25", ``{{ 90|seconds }}`` "1 min i 30 s", ``{{ 3|days }}``
+"3 dni", ``{{ "RS"|country }}`` "Serbia".
 """
 
 from __future__ import annotations
@@ -69,8 +70,18 @@ def country(code: str) -> str:
 
 
 @register.filter
+def rating(value: int | float | None) -> str:
+    return "" if value is None else formats.rating(value)
+
+
+@register.filter
 def number(value: int | float | None) -> str:
     return "" if value is None else formats.number(value)
+
+
+@register.filter
+def signed(value: int | float | None) -> str:
+    return "" if value is None else formats.signed(value)
 
 
 @register.filter

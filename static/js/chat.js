@@ -9,7 +9,7 @@
 import { api } from "./api.js";
 import { reportButton } from "./chat-report.js";
 import { el } from "./dom.js";
-import { formatTime, gettext } from "./i18n.js";
+import { formatNumber, formatTime, gettext } from "./i18n.js";
 
 const MAX_LENGTH = 300;
 // How often a poll reads the whole chat rather than the lines after the last one seen.
@@ -181,7 +181,7 @@ export class TableChat {
 
   renderCount() {
     const left = MAX_LENGTH - this.input.value.length;
-    this.count.textContent = left < 50 ? String(left) : "";
+    this.count.textContent = left < 50 ? formatNumber(left) : "";
   }
 
   setError(message) {

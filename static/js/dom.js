@@ -1,12 +1,15 @@
 // Building the pages' DOM. Text always goes in as textContent, never as HTML: names and
 // chat lines come from other people, and the Content-Security-Policy refuses inline code.
 
+import { formatNumber } from "./i18n.js";
+
 export const $ = (id) => document.getElementById(id);
 
+// ``text``: words, or a number, which is written as the page's language writes numbers.
 export function el(tag, className, text) {
   const node = document.createElement(tag);
   if (className) node.className = className;
-  if (text !== undefined && text !== null) node.textContent = text;
+  if (text !== undefined && text !== null) node.textContent = typeof text === "number" ? formatNumber(text) : text;
   return node;
 }
 

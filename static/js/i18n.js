@@ -10,16 +10,27 @@ function namedFallback(format, values) {
 export const gettext = window.gettext || ((text) => text);
 export const ngettext = window.ngettext || ((singular, plural, count) => (count === 1 ? singular : plural));
 export const pgettext = window.pgettext || ((context, text) => text);
-export const interpolate =
+const catalogueInterpolate =
   window.interpolate || ((format, values, named) => (named ? namedFallback(format, values) : format));
+
+// The catalogue's interpolate, with each number among the values written as the page's
+// language writes numbers (formatNumber): a count, score or total put into a sentence
+// reads "1.234" on a Macedonian page, not "1234".
+export function interpolate(format, values, named) {
+  const said = (value) => (typeof value === "number" ? formatNumber(value) : value);
+  const shown = Array.isArray(values)
+    ? values.map(said)
+    : Object.fromEntries(Object.entries(values).map(([key, value]) => [key, said(value)]));
+  return catalogueInterpolate(format, shown, named);
+}
 
 // "mk", "sr-latn", "sr-cyrl", "pl", "en": the language the page was rendered in.
 export const LANG = document.documentElement.lang || "en";
 
 // CLDR's words for the page's language, from the server's Babel (remi_site/script_cldr.py,
 // loaded with the catalogue): a browser's own Intl lacks some of the site's languages
-// (Chromium has no Macedonian and would write "8:40 PM" and "2d 23h" on a Macedonian
-// page). Intl stands in only on a page without the catalogue.
+// (Chromium has no Macedonian and would write "8:40 PM", "2d 23h" and "12,345" on a
+// Macedonian page). Intl stands in only on a page without the catalogue.
 const CLDR = window.remiCldr || null;
 
 // The pseudo-locale (tests and developers only, docs/translations.md) marks CLDR's words
@@ -37,6 +48,39 @@ function asCldrSaid(text) {
 function pluralOf(count) {
   const n = Math.abs(Math.trunc(count));
   return CLDR.plural[n < 200 ? n : 100 + (n % 100)];
+}
+
+// A number as the page's language writes it, as remi_site.formats.number does on the
+// server: "1.234" and "-1.234" (Macedonian, Serbian), "1234" but "12 345" (Polish groups
+// only from five digits on), "1,234" (English); at most three decimals ("1,5").
+// ``signed``: a positive number carries the language's plus sign ("+12", a score).
+// Every number a person reads goes through here (interpolate and dom.js's el do it for
+// the numbers given to them); never String(n) or a template literal.
+// A rating is written in digits alone in every language, as rating lists write it
+// ("1500", never "1.500"): formatRating, or grouped: false.
+export function formatNumber(value, { signed = false, grouped = true } = {}) {
+  if (!CLDR) {
+    return new Intl.NumberFormat(LANG, { maximumFractionDigits: 3, signDisplay: signed ? "exceptZero" : "auto", useGrouping: grouped }).format(value);
+  }
+  const symbols = CLDR.number;
+  const [whole, fraction = ""] = Math.abs(value).toFixed(symbols.fraction).split(".");
+  const decimals = fraction.replace(/0+$/, "");
+  const [primary, secondary] = symbols.grouping;
+  let digits = whole;
+  if (grouped && whole.length >= primary + symbols.min_grouping) {
+    const groups = [whole.slice(-primary)];
+    let rest = whole.slice(0, -primary);
+    for (; rest.length > secondary; rest = rest.slice(0, -secondary)) groups.unshift(rest.slice(-secondary));
+    digits = [rest, ...groups].join(symbols.group);
+  }
+  const text = decimals ? digits + symbols.decimal + decimals : digits;
+  if (!/[1-9]/.test(text)) return text;
+  if (value < 0) return symbols.minus + text;
+  return signed ? symbols.plus + text : text;
+}
+
+export function formatRating(value) {
+  return formatNumber(value, { grouped: false });
 }
 
 function pad(value, width) {
@@ -81,7 +125,7 @@ export function formatUnit(amount, unit, display = "short") {
   if (!CLDR) return new Intl.NumberFormat(LANG, { style: "unit", unit, unitDisplay: display }).format(amount);
   const patterns = CLDR.units[unit][display];
   const pattern = patterns[pluralOf(amount)] || patterns.x;
-  return asCldrSaid(pattern.replace("{0}", String(amount)));
+  return asCldrSaid(pattern.replace("{0}", formatNumber(amount)));
 }
 
 // Items in a list as the language joins them: "Ana, Bo и Cvetko" ("long"), or units of

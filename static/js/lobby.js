@@ -4,7 +4,7 @@
 import { api } from "./api.js";
 import { $, el } from "./dom.js";
 import { houseRulesList } from "./house-rules.js";
-import { formatUnit, gettext, interpolate, ngettext } from "./i18n.js";
+import { formatNumber, formatUnit, gettext, interpolate, ngettext } from "./i18n.js";
 import { paceWithBank } from "./pace.js";
 
 const form = $("new-game");
@@ -56,7 +56,7 @@ function value(name) {
 function facts(rules) {
   const deals = rules.match_deals.every((n) => n === 1)
     ? gettext("one deal")
-    : interpolate(gettext("%(deals)s deals"), { deals: rules.match_deals.slice(0, 3).join("/") }, true);
+    : interpolate(gettext("%(deals)s deals"), { deals: rules.match_deals.slice(0, 3).map((count) => formatNumber(count)).join("/") }, true);
   const cards = interpolate(ngettext("%(count)s card", "%(count)s cards", rules.hand_size), { count: rules.hand_size }, true);
   return [
     interpolate(ngettext("%(count)s joker", "%(count)s jokers", rules.jokers), { count: rules.jokers }, true),
@@ -88,7 +88,7 @@ function renderPlayers() {
     input.name = "players";
     input.value = String(count);
     input.checked = count === Math.min(current, seatLimit(rules));
-    label.append(input, el("span", null, String(count)));
+    label.append(input, el("span", null, formatNumber(count)));
     box.append(label);
   }
   $("players-help").hidden = seatLimit(rules) <= rules.max_players;

@@ -19,7 +19,7 @@ def test_the_profile_shows_the_balance_and_the_last_movements(client, started, s
     page = client.get("/accounts/profile/").content.decode()
 
     balance = settings.CHIPS_STARTING_GRANT - 30
-    assert re.search(rf'id="chips-balance">{balance}<', page)
+    assert re.search(rf'id="chips-balance">{balance:,}<', page)
     ledger = page[page.index('id="chip-ledger"') :]
     assert "Stake" in ledger and f"/games/{game.public_id}/" in ledger and "-30" in ledger
     assert "Starting chips" in ledger
@@ -29,7 +29,7 @@ def test_a_players_public_page_shows_their_balance(client, user, settings):
     response = client.get(f"/accounts/players/{user.username}/")
 
     assert response.status_code == 200
-    assert f"{settings.CHIPS_STARTING_GRANT} chips" in response.content.decode()
+    assert f"{settings.CHIPS_STARTING_GRANT:,} chips" in response.content.decode()
 
 
 def test_the_profile_shows_a_game_paid_out(client, started, settings):
@@ -39,5 +39,5 @@ def test_the_profile_shows_a_game_paid_out(client, started, settings):
 
     page = client.get("/accounts/profile/").content.decode()
 
-    assert re.search(rf'id="chips-balance">{settings.CHIPS_STARTING_GRANT + 50}<', page)
+    assert re.search(rf'id="chips-balance">{settings.CHIPS_STARTING_GRANT + 50:,}<', page)
     assert "Share of the pot" in page and "+100" in page

@@ -62,7 +62,7 @@ def test_every_point_and_gridline_is_inside_the_frame():
     for x, y in points(chart.series[0]):
         assert chart.left <= x <= chart.right <= WIDTH
         assert chart.top <= y <= chart.bottom <= HEIGHT
-    labels = [int(tick.label) for tick in chart.y_ticks]
+    labels = [tick.rating for tick in chart.y_ticks]
     assert labels[0] <= 1500 and labels[-1] >= 1500 + 37 * 30
     assert 2 <= len(labels) <= 7
     # The first and the last day, said in the reader's words by the page (``|day``).

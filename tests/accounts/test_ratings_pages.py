@@ -30,7 +30,7 @@ def test_the_profile_page_shows_ratings_and_recent_rating_changes(rated_game):
 
     # Each rule family by the name it goes by on every page.
     assert "Ratings" in page and "Polish Remik 51" in page and "Serbian" in page
-    assert f"{change.rating_after}?" in page  # still provisional
+    assert f"{change.rating_after}?" in page  # still provisional; a rating is never grouped
     assert f"/games/{game.public_id}/" in page and f"+{change.change}" in page
 
 

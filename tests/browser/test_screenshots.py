@@ -1,7 +1,8 @@
 """Each page at desktop and phone width, photographed into artifacts/screenshots/ for a
 person to look at; at phone width no page scrolls sideways, no page shows a game's or a
-challenge's public id as text (ids are for links and clients), and every page template
-of the site is among those photographed. The table is photographed in
+challenge's public id as text (ids are for links and clients), no page's template
+writes a number bare (``|number``: "1.234" in Macedonian, tests/raw_numbers_kit.py), and
+every page template of the site is among those photographed. The table is photographed in
 Macedonian and Serbian Cyrillic too, whose words run longer than the English."""
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from tests.browser.site_pages import (
     make_site_data,
     open_page,
 )
+from tests.raw_numbers_kit import numbers_written_raw
 
 pytestmark = [
     pytest.mark.slow,
@@ -93,11 +95,12 @@ def test_every_page_is_photographed_at_desktop_and_phone_width_without_sideways_
 
     problems: list[str] = []
     fade_followed = False
-    with templates_rendered() as rendered:
+    with templates_rendered() as rendered, numbers_written_raw() as bare:
         for site_page in PAGES + MORE_PAGES:
             fade_followed = _photograph(people[site_page], site_page, data, problems, fade_followed)
 
     assert not problems, "pages laid out wrong or showing ids: " + "; ".join(problems)
+    assert not bare, "numbers written without the language's separators: " + "; ".join(sorted(bare))
     assert fade_followed, "no page had a box that scrolls sideways at phone width"
     assert len(list(ARTIFACTS.glob("*.png"))) >= len(PAGES + MORE_PAGES) * len(SIZES)
     not_walked = page_templates() - rendered - set(NOT_WALKED)

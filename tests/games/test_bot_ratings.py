@@ -311,7 +311,7 @@ def test_the_bots_page_shows_a_bot_s_rating_and_its_games_against_people(
 
     html = Client(HTTP_ACCEPT_LANGUAGE="en").get("/bots/").content.decode()
 
-    assert f"{shown}?" in serbian_cell(html, goran.username)
+    assert f"{shown}?" in serbian_cell(html, goran.username)  # "1512?": a rating is never grouped
     assert "from 1 game against people" in serbian_cell(html, goran.username)
     assert "no games against people yet" in serbian_cell(html, beginner.username)
     assert "change no one&#x27;s rating" in html or "changes no one" in html

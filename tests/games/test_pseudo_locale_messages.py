@@ -2,13 +2,14 @@
 docs/translations.md): subject, text, HTML and the push's title and body hold no word
 outside the markers other than names, numbers, addresses and the reader's time zone.
 A word found there was never marked for translation, or was put together from pieces.
-(tests/browser/test_pseudo_locale.py reads the pages.)"""
+(tests/browser/test_pseudo_locale.py reads the pages.) Their templates write no number
+bare either (``|number``, tests/raw_numbers_kit.py)."""
 
 from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import timedelta
 from typing import Any
 
@@ -24,6 +25,7 @@ from games.notify import push
 from games.play.resign import game_resign
 from tests import pseudo_locale_kit as pseudo
 from tests.games.notify_kit import Duel, duel, mails_to, person
+from tests.raw_numbers_kit import numbers_written_raw
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -35,6 +37,14 @@ END_REASONS = ("completed", "resigned", "timeout", "absent", "banned", "adjudica
 # Words a message may show unmarked for now; each must still be seen (the test says
 # when one is marked, and it comes off this list). None is left.
 KNOWN_LEAKS: tuple[str, ...] = ()
+
+
+@pytest.fixture(autouse=True)
+def no_bare_number() -> Iterator[None]:
+    """Each message's template writes its numbers as the reader's language does."""
+    with numbers_written_raw() as bare:
+        yield
+    assert not bare, f"numbers written without the language's separators: {sorted(bare)}"
 
 
 @pytest.fixture

@@ -3,13 +3,16 @@ the "next game" button, and "my games" on the web."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import Group
 from django.utils import timezone
 
 from accounts.models import Profile
+from accounts.moderation.roles import MODERATOR_GROUP, moderator_group_ensure
 from games.models import Game
 from games.read import queue
 from tests.accounts.account_kit import web_client
@@ -86,13 +89,65 @@ def test_the_count_is_one_query(
         assert queue.my_turn_count(me) == 2
 
 
+NEXT_GAME = re.compile(r'<a class="([^"]*)" href="/games/next/"[^>]*data-next-game>(.*?)</a>', re.S)
+
+
+def _header_next_game(page: str) -> tuple[set[str], str]:
+    """The header's "Next game": its classes and what it holds."""
+    found = NEXT_GAME.search(page)
+    assert found, "no Next game in the header"
+    return set(found[1].split()), found[2]
+
+
 def test_the_header_shows_how_many_games_wait(started: Any, user_factory: Any) -> None:
     me, _games = _waiting_games(started, user_factory, 2)
 
     page = web_client(me).get("/play/").content.decode()
 
-    assert 'href="/games/next/"' in page
-    assert '<span class="queue-count" aria-label="games waiting for your move">2</span>' in page
+    classes, inside = _header_next_game(page)
+    assert {"button", "waiting"} <= classes
+    assert '<span class="queue-count" aria-label="games waiting for your move">2</span>' in inside
+
+
+def _moderator(user_factory: Any) -> Any:
+    moderator_group_ensure()
+    mona = user_factory(username="mona")
+    mona.groups.add(Group.objects.get(name=MODERATOR_GROUP))
+    return mona
+
+
+@pytest.mark.parametrize("who", ["new player", "moderator", "player waiting for others"])
+def test_with_no_game_waiting_the_header_has_no_count_and_no_highlight(
+    who: str, started: Any, user_factory: Any
+) -> None:
+    if who == "moderator":
+        person = _moderator(user_factory)
+    elif who == "new player":
+        person = user_factory()
+    else:
+        game, users = started(2)
+        person = users[(game.to_move + 1) % 2]  # seated, but the other player is to move
+
+    page = web_client(person).get("/play/").content.decode()
+
+    classes, inside = _header_next_game(page)
+    assert classes == {"next-game"}  # a plain menu link, not the gold button
+    assert re.fullmatch(r'Next game <span class="queue-count" [^>]*hidden></span>', inside)
+
+
+@pytest.mark.parametrize(
+    ("language", "shown"), [("mk", "1.234"), ("pl", "1234"), ("en", "1,234"), ("sr-cyrl", "1.234")]
+)
+def test_the_headers_count_is_written_as_the_readers_language_writes_numbers(
+    language: str, shown: str, user_factory: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(queue, "my_turn_count", lambda user: 1234)
+    person = user_factory(language=language)
+
+    page = web_client(person).get("/games/").content.decode()
+
+    assert _header_next_game(page)[1].endswith(f">{shown}</span>")
+    assert f'<span class="queue-count">{shown}</span>' in page  # the "my turn" tab
 
 
 def test_next_goes_to_the_most_urgent_game(started: Any, user_factory: Any) -> None:

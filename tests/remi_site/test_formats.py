@@ -125,6 +125,56 @@ def test_numbers_and_lists_follow_the_language() -> None:
     )
 
 
+# What CLDR writes (ICU 78 and Chromium's Intl agree for the languages they hold): Polish
+# groups from five digits on (minimumGroupingDigits 2), the others from four.
+NUMBERS = [0, 7, 999, 1234, -1234, 12345, -12345, 1234567, 1.5, -0.25]
+WRITTEN = {
+    "mk": "0 7 999 1.234 -1.234 12.345 -12.345 1.234.567 1,5 -0,25",
+    "sr-cyrl": "0 7 999 1.234 -1.234 12.345 -12.345 1.234.567 1,5 -0,25",
+    "pl": "0 7 999 1234 -1234 12\xa0345 -12\xa0345 1\xa0234\xa0567 1,5 -0,25",
+    "en": "0 7 999 1,234 -1,234 12,345 -12,345 1,234,567 1.5 -0.25",
+}
+
+
+@pytest.mark.parametrize("language", sorted(WRITTEN))
+def test_a_number_is_written_as_cldr_writes_it_in_the_language(language: str) -> None:
+    with translation.override(language):
+        assert " ".join(formats.number(value) for value in NUMBERS) == WRITTEN[language]
+
+
+@pytest.mark.parametrize("language", ["mk", "sr-latn", "en"])
+def test_where_no_minimum_grouping_applies_a_number_is_babels_own(language: str) -> None:
+    """Babel does not read CLDR's minimumGroupingDigits; for a language that wants none
+    (1) what the site writes is exactly Babel's ``format_decimal``."""
+    from babel.numbers import format_decimal
+
+    with translation.override(language):
+        assert [formats.number(value) for value in NUMBERS] == [
+            format_decimal(value, locale=formats.locale(language)) for value in NUMBERS
+        ]
+
+
+@pytest.mark.parametrize(
+    ("language", "written"),
+    [("mk", "+1.234 -40 0"), ("pl", "+1234 -40 0"), ("en", "+1,234 -40 0")],
+)
+def test_a_change_carries_its_sign(language: str, written: str) -> None:
+    with translation.override(language):
+        assert " ".join(formats.signed(value) for value in (1234, -40, 0)) == written
+
+
+def test_a_unit_of_time_is_cldrs() -> None:
+    assert said("mk", lambda: formats.unit(8, "hour")) == "8 ч."
+    assert said("pl", lambda: formats.unit(8, "hour")) == "8 godz."
+    assert said("en", lambda: formats.unit(72, "hour", "long")) == "72 hours"
+
+
+def test_a_long_span_writes_its_count_as_a_number() -> None:
+    assert said("mk", lambda: formats.duration(timedelta(days=1500))) == "1.500 дена"
+    assert said("pl", lambda: formats.duration(timedelta(days=1500))) == "1500 dni"
+    assert said("pl", lambda: formats.duration(timedelta(days=12345))) == "12\xa0345 dni"
+
+
 @pytest.mark.parametrize(
     ("locale_dir", "nplurals"), [("mk", 2), ("sr_Latn", 3), ("sr_Cyrl", 3), ("pl", 4)]
 )
@@ -355,6 +405,16 @@ def test_a_page_shows_a_services_refusal_as_a_sentence() -> None:
     assert not bare
 
 
+def our_catalogues() -> list[Path]:
+    """The site's own catalogues: not those of the packages in a virtualenv kept beside
+    the code (.venv, .venv-runtime)."""
+    return [
+        path
+        for path in ROOT.glob("**/locale/*/LC_MESSAGES/*.po")
+        if not any(part.startswith(".venv") for part in path.relative_to(ROOT).parts)
+    ]
+
+
 # "%(seconds)s s", "%(days)sd %(hours)sh", "30 s", "2 min": a unit of time written by
 # hand, not by CLDR.
 UNIT_BY_HAND = re.compile(
@@ -368,8 +428,7 @@ def test_no_unit_of_time_is_written_by_hand() -> None:
     browser), never a number with a letter after it in a catalogue or a script."""
     texts = [
         f"{path.relative_to(ROOT)}: {entry.msgid}"
-        for path in ROOT.glob("**/locale/*/LC_MESSAGES/*.po")
-        if ".venv" not in path.parts
+        for path in our_catalogues()
         for entry in polib.pofile(str(path))
         if not entry.obsolete and UNIT_BY_HAND.search(entry.msgid)
     ]
@@ -379,6 +438,71 @@ def test_no_unit_of_time_is_written_by_hand() -> None:
         for line in path.read_text(encoding="utf-8").splitlines()
         if UNIT_BY_HAND.search(line)
     ]
+    assert not texts, "\n".join(texts)
+
+
+# How a script makes a number text by hand, bypassing formatNumber (static/js/i18n.js):
+# String(n) where it is read (not a dataset entry, an input's value, an attribute or a
+# comparison); a sign put before it; a placeholder of a template literal that reads a
+# count, total, score, stake, balance or rating (the API's names for its numbers).
+STRING_CALL = re.compile(r"(?<![\w.])String\(")
+STRING_NOT_READ = re.compile(
+    r"(\.dataset\.\w+|\.(?:value|min|max))\s*=[^;]*?String\("
+    r'|setAttribute\("aria-pressed", String\(|setProperty\("--[\w-]+", String\('
+    r'|"data-[\w-]+": String\(|[!=]==\s*String\(|String\([^()]*\)\s*[!=]=='
+    r'|String\([^()]*\)\.padStart\(2, "0"\)'  # a clock's seconds: "4:05"
+)
+SIGN_BY_HAND = re.compile(r"`[+−]\$\{|[\"'][+−±][\"']\s*[:+]|\?\s*[\"'][+−±][\"']")
+NUMBER_IN_TEMPLATE = re.compile(
+    r"\$\{[^{}()]*?\b\w*(?:length|count|total|points|score|stake|pot|balance|rating\w*|chips"
+    r"|change|amount|my_turn|deviation)\s*\}"
+)
+# The face printed on a card: its corner says "10", as the card does, in every language.
+NOT_A_QUANTITY = {"static/js/cards.js": "return RANK_LABEL[rank] ?? String(rank);"}
+
+
+def test_no_number_is_made_text_by_hand_in_a_script() -> None:
+    """A number a person reads is written as the page's language writes numbers ("1.234"
+    in Macedonian, "1234" and "12 345" in Polish), through i18n.js's formatNumber, which
+    interpolate's values and dom.js's el() text go through by themselves. A script never
+    makes one text with String(n), a sign of its own or a template literal.
+
+    Static, so it reads forms, not types: a number in a template literal or joined with
+    "+" is found only by the names the API gives its numbers."""
+    found = []
+    for path in sorted((ROOT / "static" / "js").rglob("*.js")):
+        name = path.relative_to(ROOT).as_posix()
+        if name == "static/js/i18n.js":  # formatNumber itself, and the dates' digits
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            text = line.strip()
+            if NOT_A_QUANTITY.get(name) == text:
+                continue
+            by_hand = STRING_CALL.search(STRING_NOT_READ.sub("", text))
+            if by_hand or SIGN_BY_HAND.search(text) or NUMBER_IN_TEMPLATE.search(text):
+                found.append(f"{name}:{number}: {text}")
+    assert not found, "\n".join(found)
+
+
+# A number formatted into a catalogue's text with %d is written in Python's digits
+# ("16384"), never the language's ("16.384"): the code gives formats.number(n) to a
+# %(name)s instead.
+DIGITS_BY_HAND = re.compile(r"%(?:\(\w+\))?[+#0-]*\d*d")
+# Django's own refusal (accounts/forms.py): its validator formats it with this msgid.
+DJANGOS_OWN = {"This password is too short. It must contain at least %d character."}
+
+
+def test_no_catalogue_text_takes_a_number_in_python_digits() -> None:
+    texts = sorted(
+        {
+            f"{path.relative_to(ROOT).parts[0]}: {entry.msgid}"
+            for path in our_catalogues()
+            for entry in polib.pofile(str(path))
+            if not entry.obsolete
+            and entry.msgid not in DJANGOS_OWN
+            and DIGITS_BY_HAND.search(entry.msgid + entry.msgid_plural)
+        }
+    )
     assert not texts, "\n".join(texts)
 
 
@@ -433,8 +557,7 @@ def test_no_plural_is_made_by_hand() -> None:
     count) or from CLDR, never "day(s)", in a catalogue or a script."""
     texts = [
         f"{path.relative_to(ROOT)}: {entry.msgid}"
-        for path in ROOT.glob("**/locale/*/LC_MESSAGES/*.po")
-        if ".venv" not in path.parts
+        for path in our_catalogues()
         for entry in polib.pofile(str(path))
         if not entry.obsolete and PLURAL_BY_HAND.search(entry.msgid)
     ]
@@ -445,3 +568,9 @@ def test_no_plural_is_made_by_hand() -> None:
         if PLURAL_BY_HAND.search(line)
     ]
     assert not texts, "\n".join(texts)
+
+
+@pytest.mark.parametrize("language", ["en", "mk", "sr-cyrl", "pl"])
+def test_a_rating_is_written_in_digits_alone_in_every_language(language: str) -> None:
+    assert said(language, lambda: formats.rating(1658)) == "1658"
+    assert said(language, lambda: formats.rating(1658.4)) == "1658"

@@ -1,6 +1,6 @@
 """The script catalogue carries CLDR's words for its language (remi_site/script_cldr.py):
-the scripts write units of time, lists, times and dates with them, not with the
-browser's own CLDR, which may lack the language."""
+the scripts write numbers, units of time, lists, times and dates with them, not with
+the browser's own CLDR, which may lack the language."""
 
 from __future__ import annotations
 
@@ -36,6 +36,32 @@ def test_a_units_words_come_for_each_plural_category() -> None:
     days = script_cldr("pl")["units"]["day"]["long"]
     assert (days["o"], days["f"], days["m"]) == ("{0} dzień", "{0} dni", "{0} dni")
     assert script_cldr("mk")["units"]["hour"]["narrow"]["x"] == "{0} ч."
+
+
+@pytest.mark.parametrize(
+    ("language", "group", "decimal", "minimum"),
+    [
+        # Macedonian and Serbian "1.234"; Polish "1234" but "12 345" (a no-break space, and
+        # no group before five digits); English "1,234".
+        ("mk", ".", ",", 1),
+        ("sr-cyrl", ".", ",", 1),
+        ("sr-latn", ".", ",", 1),
+        ("pl", "\xa0", ",", 2),
+        ("en", ",", ".", 1),
+    ],
+)
+def test_the_catalogue_says_how_the_language_writes_a_number(
+    language: str, group: str, decimal: str, minimum: int
+) -> None:
+    assert script_cldr(language)["number"] == {
+        "group": group,
+        "decimal": decimal,
+        "minus": "-",
+        "plus": "+",
+        "grouping": [3, 3],
+        "min_grouping": minimum,
+        "fraction": 3,
+    }
 
 
 def test_the_script_catalogue_sets_the_languages_cldr_words() -> None:

@@ -3,7 +3,7 @@
 
 import { cardElement, sortBySuit } from "../cards.js";
 import { $, el } from "../dom.js";
-import { gettext, interpolate, ngettext } from "../i18n.js";
+import { formatNumber, gettext, interpolate, ngettext } from "../i18n.js";
 
 function cardsOf(ids, cards, className) {
   const row = el("div", className);
@@ -86,8 +86,8 @@ export function renderResult(replay, deal, atEnd) {
     const name = seatName(replay, seat.position) + (result.winner === seat.position ? " ★" : "");
     row.append(
       el("td", null, name),
-      el("td", null, String(result.scores[seat.position])),
-      el("td", null, String(result.totals[seat.position])),
+      el("td", null, formatNumber(result.scores[seat.position])),
+      el("td", null, formatNumber(result.totals[seat.position])),
     );
     return row;
   });

@@ -4,7 +4,7 @@
 
 import { api } from "../api.js";
 import { $, el } from "../dom.js";
-import { gettext, interpolate, ngettext } from "../i18n.js";
+import { formatNumber, gettext, interpolate, ngettext } from "../i18n.js";
 import { changed, state, updateChips } from "./store.js";
 import { seatName } from "./view.js";
 
@@ -45,7 +45,7 @@ export function renderChips() {
   const balance = myBalance();
   if (v.you !== null && balance !== null && balance !== undefined) {
     const line = el("p", "chips-mine");
-    line.append(el("span", null, `${gettext("Your chips:")} `), el("strong", "chips-balance", String(balance)));
+    line.append(el("span", null, `${gettext("Your chips:")} `), el("strong", "chips-balance", formatNumber(balance)));
     box.append(line);
   }
   if (!chips.stake) {
@@ -76,7 +76,7 @@ export function renderChips() {
     chips.payouts.forEach((paid, position) => {
       const item = el("li");
       item.dataset.seat = String(position);
-      item.textContent = `${seatName(position)}: ${paid ? `+${paid}` : "0"}`;
+      item.textContent = `${seatName(position)}: ${formatNumber(paid, { signed: true })}`;
       list.append(item);
     });
     box.append(el("p", "small", gettext("The pot was paid out:")), list);

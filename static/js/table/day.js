@@ -6,7 +6,8 @@
 import { api } from "../api.js";
 import { cardFromTyped, cardShort } from "../cards.js";
 import { $, button, el } from "../dom.js";
-import { gettext, interpolate, ngettext } from "../i18n.js";
+import { formatNumber, gettext, interpolate, ngettext } from "../i18n.js";
+import { showGamesWaiting } from "../next-game.js";
 import { API } from "./page.js";
 import { state } from "./store.js";
 import { toast } from "./toast.js";
@@ -33,8 +34,10 @@ async function syncNextGame() {
   }
   try {
     const queue = await api(QUEUE_API);
-    $("next-count").textContent = String(queue.my_turn);
-    link.hidden = queue.next === null;
+    showGamesWaiting(queue.my_turn);
+    $("next-count").textContent = formatNumber(queue.my_turn);
+    // Shown only with a game to go to: never "(0)".
+    link.hidden = !queue.my_turn || queue.next === null;
   } catch {
     link.hidden = true; // the header's button still leads there
   }

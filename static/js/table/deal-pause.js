@@ -7,7 +7,7 @@
 import { api } from "../api.js";
 import { cardElement, cardName } from "../cards.js";
 import { $, el, sideways } from "../dom.js";
-import { formatUnit, gettext, interpolate } from "../i18n.js";
+import { formatNumber, formatUnit, gettext, interpolate } from "../i18n.js";
 import { API } from "./page.js";
 import { apply } from "./refresh.js";
 import { seatReason, signed } from "./score-sheet.js";
@@ -42,7 +42,7 @@ export function dealHands(result) {
     const points = el("td", "num");
     points.append(el("strong", "deal-points", signed(result.scores[position])), el("span", "deal-reason small", seatReason(result, position)));
     const total = result.totals ? result.totals[position] : seat.total;
-    row.append(el("td", null, seatName(position)), cards, points, el("td", "num", String(total)));
+    row.append(el("td", null, seatName(position)), cards, points, el("td", "num", formatNumber(total)));
     table.append(row);
   }
   return sideways(table, gettext("Every hand of the deal"));

@@ -4,7 +4,7 @@
 import { backElement, cardElement, cardName } from "../cards.js";
 import { $, button, el } from "../dom.js";
 import { houseRulesList } from "../house-rules.js";
-import { gettext, interpolate, ngettext } from "../i18n.js";
+import { formatNumber, gettext, interpolate, ngettext } from "../i18n.js";
 import { join, onMeld, start } from "./actions.js";
 import { initials } from "./format.js";
 import { markJoker, meldWords } from "./joker-marks.js";
@@ -29,7 +29,7 @@ export function renderPiles() {
     ? ngettext("Draw from the stock (%(count)s card)", "Draw from the stock (%(count)s cards)", d.stock_count)
     : ngettext("Stock: %(count)s card", "Stock: %(count)s cards", d.stock_count);
   stock.setAttribute("aria-label", interpolate(stockText, { count: d.stock_count }, true));
-  $("stock-label").textContent = `${gettext("Stock")} · ${d.stock_count}`;
+  $("stock-label").textContent = `${gettext("Stock")} · ${formatNumber(d.stock_count)}`;
 
   discard.replaceChildren();
   const pile = d.discard;
@@ -62,7 +62,7 @@ export function renderPiles() {
   if (discardNow) label = interpolate(gettext("Discard the %(card)s"), { card: cardName(one[0].card) }, true);
   else if (takeNow && top) label = interpolate(gettext("Take the %(card)s from the discard pile"), { card: cardName(top.card) }, true);
   discard.setAttribute("aria-label", label);
-  $("discard-label").textContent = `${gettext("Discard")} · ${pile.length}`;
+  $("discard-label").textContent = `${gettext("Discard")} · ${formatNumber(pile.length)}`;
 }
 
 export function renderMelds() {

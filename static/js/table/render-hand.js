@@ -3,7 +3,7 @@
 
 import { cardElement, cardName, cardShort, drawFace } from "../cards.js";
 import { $, button, el } from "../dom.js";
-import { gettext, interpolate, ngettext } from "../i18n.js";
+import { formatNumber, gettext, interpolate, ngettext } from "../i18n.js";
 import { handItems, putBack, selectedItems, stagedMelds, toggle } from "./hand.js";
 import { askMeldCheck, meldCheckAnswer } from "./meld-check.js";
 import { setDrawnLook, state } from "./store.js";
@@ -28,7 +28,11 @@ export function renderStaging() {
   const answer = done && done.answer;
   const valid = Boolean(answer && answer.opening.valid);
   const totalNode = $("staging-total");
-  totalNode.textContent = answer ? `${answer.total} / ${answer.opening_minimum}` : done ? `? / ${min}` : gettext("checking…");
+  totalNode.textContent = answer
+    ? `${formatNumber(answer.total)} / ${formatNumber(answer.opening_minimum)}`
+    : done
+      ? `? / ${formatNumber(min)}`
+      : gettext("checking…");
   totalNode.classList.toggle("enough", valid);
   totalNode.classList.toggle("checking", !done);
   if (done && done.error) note.textContent = interpolate(gettext("Cannot check the opening: %(error)s"), { error: done.error.message }, true);
@@ -42,7 +46,7 @@ export function renderStaging() {
     const node = el("div", `meld meld-staged${verdict ? ` meld-${verdict.kind || "invalid"}` : " meld-checking"}`);
     // The cards as the server lays them out (a joker in its place), once it has said.
     for (const item of verdict ? verdict.cards : meld.items) node.append(cardElement(item.card, { id: item.id }));
-    const value = el("span", "meld-value", verdict ? (verdict.valid ? String(verdict.value) : "✗") : "…");
+    const value = el("span", "meld-value", verdict ? (verdict.valid ? formatNumber(verdict.value) : "✗") : "…");
     if (verdict && !verdict.valid) {
       node.title = notAMeld(verdict.message);
       value.setAttribute("aria-label", notAMeld(verdict.message));

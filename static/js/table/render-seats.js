@@ -3,7 +3,7 @@
 
 import { backElement, cardName } from "../cards.js";
 import { $, el } from "../dom.js";
-import { formatDate, gettext, interpolate, ngettext } from "../i18n.js";
+import { formatDate, formatNumber, gettext, interpolate, ngettext } from "../i18n.js";
 import { seatBalance } from "./chips.js";
 import { hasBank } from "./clock.js";
 import { initials } from "./format.js";
@@ -98,7 +98,7 @@ export function renderOpponents() {
       fan.append(back);
     }
     if (d) {
-      const badge = el("span", "fan-count", String(count));
+      const badge = el("span", "fan-count", formatNumber(count));
       fan.append(badge);
     }
     const info = el("div", "seat-info");

@@ -3,7 +3,7 @@
 // and draws the heading and the scores panel itself.
 
 import { $, button, el } from "../dom.js";
-import { gettext, interpolate, ngettext } from "../i18n.js";
+import { formatNumber, gettext, interpolate, ngettext } from "../i18n.js";
 import { paceWithBank } from "../pace.js";
 import { renderAbsent } from "./absent.js";
 import { abort, join, leave, resign } from "./actions.js";
@@ -108,7 +108,7 @@ function renderScores() {
     name.append(el("span", "score-turn", toMove ? "▶" : ""));
     name.append(document.createTextNode(seatName(seat.position)));
     if ((v.winners || []).includes(seat.position)) name.append(el("span", "badge badge-win", gettext("winner")));
-    row.append(name, el("td", "num", d ? String(d.hand_counts[seat.position]) : "–"), el("td", "num", String(seat.total)));
+    row.append(name, el("td", "num", d ? formatNumber(d.hand_counts[seat.position]) : "–"), el("td", "num", formatNumber(seat.total)));
     table.append(row);
   }
   const rules = ruleset();

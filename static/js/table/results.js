@@ -2,7 +2,7 @@
 // closing panel share.
 
 import { el, sideways } from "../dom.js";
-import { formatList, gettext, interpolate, ngettext } from "../i18n.js";
+import { formatList, formatNumber, formatRating, gettext, interpolate, ngettext } from "../i18n.js";
 import { state } from "./store.js";
 import { seatName } from "./view.js";
 
@@ -75,7 +75,7 @@ export function standingsTable() {
     const link = el("a", "player-link", seatName(seat.position));
     link.href = `/accounts/players/${encodeURIComponent(seat.user.username)}/`;
     name.append(link);
-    row.append(el("td", null, String(place + 1)), name, el("td", "num", String(seat.total)));
+    row.append(el("td", null, formatNumber(place + 1)), name, el("td", "num", formatNumber(seat.total)));
     const change = changes.get(seat.position);
     if (changes.size) row.append(el("td", "num", change ? ratingText(change) : ""));
     table.append(row);
@@ -87,9 +87,11 @@ export function standingsTable() {
   return box;
 }
 
-// "1500 → 1658 (+158)"; a provisional rating carries a "?".
+// "1500 → 1658 (+158)", "1500 → 1458 (-42)", "1500 → 1500 (±0)": the ratings in digits
+// alone, as rating lists write them, the change and the signs as the page's language
+// writes them; a provisional rating carries a "?".
 function ratingText(change) {
-  const sign = change.change > 0 ? "+" : change.change < 0 ? "−" : "±";
   const mark = change.provisional ? "?" : "";
-  return `${change.rating_before} → ${change.rating_after}${mark} (${sign}${Math.abs(change.change)})`;
+  const moved = change.change ? formatNumber(change.change, { signed: true }) : `±${formatNumber(0)}`;
+  return `${formatRating(change.rating_before)} → ${formatRating(change.rating_after)}${mark} (${moved})`;
 }

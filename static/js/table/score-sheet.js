@@ -4,7 +4,7 @@
 // server (games/read/score_sheet.py); this keeps it in step while the game runs.
 
 import { $, el } from "../dom.js";
-import { gettext, interpolate, ngettext } from "../i18n.js";
+import { formatNumber, gettext, interpolate, ngettext } from "../i18n.js";
 import { GAME } from "./page.js";
 import { state } from "./store.js";
 import { mySeat, seatName } from "./view.js";
@@ -65,8 +65,9 @@ export function closedBy(result) {
   return interpolate(gettext("%(name)s %(how)s"), { name: seatName(result.winner, { you: false }), how: howClosed(result.finish) }, true);
 }
 
+// A deal's points with their sign: "+25", "-280", "0".
 export function signed(points) {
-  return points > 0 ? `+${points}` : String(points);
+  return formatNumber(points, { signed: true });
 }
 
 function targetText(v) {
@@ -85,7 +86,7 @@ function targetText(v) {
 
 function sheetLine(result, seats) {
   const line = el("tr", "sheet-line");
-  const number = el("th", "sheet-deal", String(result.number));
+  const number = el("th", "sheet-deal", formatNumber(result.number));
   number.scope = "row";
   line.append(number);
   for (const seat of seats) {
@@ -93,7 +94,7 @@ function sheetLine(result, seats) {
     cell.append(
       el("span", "sheet-points", signed(result.scores[seat.position])),
       el("span", "sheet-reason", seatReason(result, seat.position)),
-      el("span", "sheet-total", String(result.totals[seat.position])),
+      el("span", "sheet-total", formatNumber(result.totals[seat.position])),
     );
     line.append(cell);
   }
