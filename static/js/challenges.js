@@ -4,7 +4,7 @@
 
 import { api } from "./api.js";
 import { $, button, el } from "./dom.js";
-import { gettext, interpolate } from "./i18n.js";
+import { formatList, gettext, interpolate } from "./i18n.js";
 import { paceText } from "./pace.js";
 
 const REASONS = {
@@ -39,7 +39,7 @@ function terms(challenge, names) {
   const tc = challenge.time_control;
   const pace = paceText(tc);
   const parts = [challenge.preset_name || names[challenge.preset] || challenge.preset, pace, challenge.rated ? gettext("rated") : gettext("casual")];
-  if (challenge.bots.length) parts.push(interpolate(gettext("with %(bots)s"), { bots: challenge.bots.join(", ") }, true));
+  if (challenge.bots.length) parts.push(interpolate(gettext("with %(bots)s"), { bots: formatList(challenge.bots) }, true));
   return parts.join(" · ");
 }
 

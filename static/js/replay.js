@@ -5,7 +5,7 @@
 
 import { api } from "./api.js";
 import { $, button } from "./dom.js";
-import { gettext, interpolate, ngettext } from "./i18n.js";
+import { formatList, gettext, interpolate, ngettext } from "./i18n.js";
 import { describeMove } from "./replay/describe.js";
 import { renderResult, renderState, seatName } from "./replay/render.js";
 import { showReviewNote } from "./replay/review.js";
@@ -106,8 +106,8 @@ function dealButtons() {
 }
 
 function metaText() {
-  const names = replay.seats.map((seat) => seatName(replay, seat.position)).join(", ");
-  const winners = (replay.winners || []).map((seat) => seatName(replay, seat)).join(", ");
+  const names = formatList(replay.seats.map((seat) => seatName(replay, seat.position)));
+  const winners = formatList((replay.winners || []).map((seat) => seatName(replay, seat)));
   const deals = replay.deals.length;
   const text = interpolate(ngettext("%(players)s · %(deals)s deal", "%(players)s · %(deals)s deals", deals), { players: names, deals }, true);
   return winners ? `${text} · ${interpolate(gettext("won by %(names)s"), { names: winners }, true)}` : text;

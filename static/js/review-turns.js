@@ -4,7 +4,7 @@
 // reader's language; the table's panel and the replay's both draw it with this.
 
 import { el } from "./dom.js";
-import { gettext, interpolate, ngettext } from "./i18n.js";
+import { formatList, gettext, interpolate, ngettext } from "./i18n.js";
 
 function turnItem(turn, current) {
   const noted = Boolean(turn.better || turn.fed);
@@ -13,7 +13,7 @@ function turnItem(turn, current) {
   item.dataset.plies = turn.plies.join("-");
   if (current) item.setAttribute("aria-current", "step");
   const played = el("p", "review-played");
-  played.append(el("strong", null, turn.player), `: ${turn.played.join(", ")}`);
+  played.append(el("strong", null, turn.player), `: ${formatList(turn.played)}`);
   item.append(played);
   if (turn.better) item.append(el("p", "review-better", turn.better.text));
   if (turn.fed) item.append(el("p", "review-fed", turn.fed.text));

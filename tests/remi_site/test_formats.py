@@ -574,3 +574,18 @@ def test_no_plural_is_made_by_hand() -> None:
 def test_a_rating_is_written_in_digits_alone_in_every_language(language: str) -> None:
     assert said(language, lambda: formats.rating(1658)) == "1658"
     assert said(language, lambda: formats.rating(1658.4)) == "1658"
+
+
+def test_no_script_joins_a_list_by_hand() -> None:
+    """Names and cards in a sentence are joined as the language joins them ("ana, bo
+    и cvetko", "ana, bo i cvetko", "ana, bo, and cvetko": i18n.js's formatList, CLDR's
+    patterns), never with a comma alone; i18n.js's own fallback (a page without the
+    catalogue) is the one exception."""
+    found = [
+        f"{path.relative_to(ROOT)}: {line.strip()}"
+        for path in (ROOT / "static" / "js").rglob("*.js")
+        if path.name != "i18n.js"
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if re.search(r"""\.join\((["']), \1\)""", line)
+    ]
+    assert not found, "\n".join(found)

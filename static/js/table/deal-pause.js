@@ -7,7 +7,7 @@
 import { api } from "../api.js";
 import { cardElement, cardName } from "../cards.js";
 import { $, el, sideways } from "../dom.js";
-import { formatNumber, formatUnit, gettext, interpolate } from "../i18n.js";
+import { formatList, formatNumber, formatUnit, gettext, interpolate } from "../i18n.js";
 import { API } from "./page.js";
 import { apply } from "./refresh.js";
 import { seatReason, signed } from "./score-sheet.js";
@@ -37,7 +37,7 @@ export function dealHands(result) {
     for (const pair of hand) shown.append(cardElement(pair.card, { id: pair.id }));
     // The faces are hidden from screen readers: the cards are named in words instead.
     shown.setAttribute("role", "img");
-    shown.setAttribute("aria-label", hand.map((pair) => cardName(pair.card)).join(", ") || gettext("none"));
+    shown.setAttribute("aria-label", formatList(hand.map((pair) => cardName(pair.card))) || gettext("none"));
     cards.append(shown);
     const points = el("td", "num");
     points.append(el("strong", "deal-points", signed(result.scores[position])), el("span", "deal-reason small", seatReason(result, position)));
@@ -68,7 +68,7 @@ function waitingText(p) {
     .filter((seat) => seat.status !== "out" && !seat.user.is_bot && !p.ready.includes(seat.position))
     .map((seat) => seatName(seat.position));
   if (!waiting.length) return "";
-  return interpolate(gettext("Waiting for: %(names)s"), { names: waiting.join(", ") }, true);
+  return interpolate(gettext("Waiting for: %(names)s"), { names: formatList(waiting) }, true);
 }
 
 // The countdown under the summary of a paused live table (nothing otherwise).

@@ -4,7 +4,7 @@
 // server (games/read/score_sheet.py); this keeps it in step while the game runs.
 
 import { $, el } from "../dom.js";
-import { formatNumber, gettext, interpolate, ngettext } from "../i18n.js";
+import { formatList, formatNumber, gettext, interpolate, ngettext } from "../i18n.js";
 import { GAME } from "./page.js";
 import { state } from "./store.js";
 import { mySeat, seatName } from "./view.js";
@@ -146,7 +146,7 @@ export function buildScoreSheet() {
   wrap.append(table);
   box.append(wrap);
   if (v.status === "finished" && (v.winners || []).length) {
-    const names = v.winners.map((position) => seatName(position, { you: false })).join(", ");
+    const names = formatList(v.winners.map((position) => seatName(position, { you: false })));
     const winner = el("p", "sheet-winner");
     winner.append(el("strong", null, interpolate(gettext("Match won by %(names)s"), { names }, true)));
     box.append(winner);
