@@ -178,6 +178,15 @@ def signed(value: int | float) -> str:
     return said
 
 
+def decimal(value: float, places: int = 1) -> str:
+    """A number to ``places`` decimals, each shown, with the language's signs: "-12.5",
+    "-12,5", "-40,0" (a mean, an average)."""
+    language = locale()
+    pattern = copy.copy(language.decimal_formats[None])
+    pattern.frac_prec = (places, places)
+    return pattern.apply(value, language)
+
+
 def percent(value: float) -> str:
     """A share as a percentage to a tenth, with the language's sign and spacing:
     "70,3 %" in Polish, "70.3%" in English."""

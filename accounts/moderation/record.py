@@ -52,13 +52,9 @@ class PairOnRecord:
     share: float
 
     @property
-    def share_percent(self) -> int:
-        return round(self.share * 100)
-
-    @property
-    def lopsided_percent(self) -> int:
+    def lopsided(self) -> float:
         """The share of their games the same one of the two finished ahead in."""
-        return round(100 * max(self.ahead, self.behind) / self.games)
+        return max(self.ahead, self.behind) / self.games
 
 
 def pairs_of(user: User, *, days: int = PAIRS_DAYS) -> list[PairOnRecord]:

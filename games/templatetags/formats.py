@@ -85,6 +85,11 @@ def signed(value: int | float | None) -> str:
 
 
 @register.filter
+def decimal(value: float | None, places: int = 1) -> str:
+    return "" if value is None else formats.decimal(value, places)
+
+
+@register.filter
 def percent(value: float | None) -> str:
     return "" if value is None else formats.percent(value)
 

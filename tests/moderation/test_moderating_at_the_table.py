@@ -248,7 +248,7 @@ def test_the_record_shows_the_suspicious_pairs_the_account_is_in(
         pairs = page.split('id="pairs"')[1].split("</ul>")[0]
         assert f'href="/moderation/players/{other}/"' in pairs
         assert "5 rated games together" in pairs and ahead in pairs
-        assert "finished ahead in 100%" in pairs
+        assert "finished ahead in 100.0%" in pairs
         assert "honest" not in pairs
     honest_page = moderator_client.get("/moderation/players/honest/").content.decode()
     assert "None" in honest_page.split('id="pairs"')[1].split("</ul>")[0]

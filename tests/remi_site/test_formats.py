@@ -589,3 +589,19 @@ def test_no_script_joins_a_list_by_hand() -> None:
         if re.search(r"""\.join\((["']), \1\)""", line)
     ]
     assert not found, "\n".join(found)
+
+
+def test_no_template_writes_a_share_or_a_decimal_by_hand() -> None:
+    """A share is written by ``|percent`` ("70,3 %" in Polish, "70.3%" in English) and a
+    mean by ``|decimal``, never a number with "%" after it in a template or Django's
+    ``floatformat`` and ``widthratio`` (Django's separators, not CLDR's, and the sign
+    placed by hand)."""
+    found = [
+        f"{path.relative_to(ROOT)}: {hand[0]}"
+        for path in ROOT.glob("**/templates/**/*.html")
+        if not any(part.startswith(".venv") for part in path.relative_to(ROOT).parts)
+        for hand in re.finditer(
+            r"floatformat|widthratio|\}\}\s*%|%\}\s*%(?!\})", path.read_text(encoding="utf-8")
+        )
+    ]
+    assert not found, "\n".join(found)
