@@ -415,6 +415,22 @@ def our_catalogues() -> list[Path]:
     ]
 
 
+def written_by_hand(pattern: re.Pattern[str]) -> list[str]:
+    """Every catalogue text and every script line in which ``pattern`` is found."""
+    texts = [
+        f"{path.relative_to(ROOT)}: {entry.msgid}"
+        for path in our_catalogues()
+        for entry in polib.pofile(str(path))
+        if not entry.obsolete and pattern.search(entry.msgid)
+    ]
+    return texts + [
+        f"{path.relative_to(ROOT)}: {line.strip()}"
+        for path in (ROOT / "static" / "js").rglob("*.js")
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if pattern.search(line)
+    ]
+
+
 # "%(seconds)s s", "%(days)sd %(hours)sh", "30 s", "2 min": a unit of time written by
 # hand, not by CLDR.
 UNIT_BY_HAND = re.compile(
@@ -426,18 +442,7 @@ def test_no_unit_of_time_is_written_by_hand() -> None:
     """Seconds, minutes, hours and days come with CLDR's words and abbreviations
     (remi_site.formats on the server, i18n.js's formatUnit and formatSpan in the
     browser), never a number with a letter after it in a catalogue or a script."""
-    texts = [
-        f"{path.relative_to(ROOT)}: {entry.msgid}"
-        for path in our_catalogues()
-        for entry in polib.pofile(str(path))
-        if not entry.obsolete and UNIT_BY_HAND.search(entry.msgid)
-    ]
-    texts += [
-        f"{path.relative_to(ROOT)}: {line.strip()}"
-        for path in (ROOT / "static" / "js").rglob("*.js")
-        for line in path.read_text(encoding="utf-8").splitlines()
-        if UNIT_BY_HAND.search(line)
-    ]
+    texts = written_by_hand(UNIT_BY_HAND)
     assert not texts, "\n".join(texts)
 
 
@@ -555,18 +560,7 @@ PLURAL_BY_HAND = re.compile(r"[A-Za-z]\((s|es)\)")
 def test_no_plural_is_made_by_hand() -> None:
     """A word for a count has its plural forms in the catalogue (ngettext, blocktranslate
     count) or from CLDR, never "day(s)", in a catalogue or a script."""
-    texts = [
-        f"{path.relative_to(ROOT)}: {entry.msgid}"
-        for path in our_catalogues()
-        for entry in polib.pofile(str(path))
-        if not entry.obsolete and PLURAL_BY_HAND.search(entry.msgid)
-    ]
-    texts += [
-        f"{path.relative_to(ROOT)}: {line.strip()}"
-        for path in (ROOT / "static" / "js").rglob("*.js")
-        for line in path.read_text(encoding="utf-8").splitlines()
-        if PLURAL_BY_HAND.search(line)
-    ]
+    texts = written_by_hand(PLURAL_BY_HAND)
     assert not texts, "\n".join(texts)
 
 
