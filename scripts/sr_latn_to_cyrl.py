@@ -41,9 +41,11 @@ KEPT = re.compile(
     r"%\([^)]*\)[-+ #0-9.]*[sdif]"  # named printf placeholders, flags included
     r"|%[sdif%]"
     r"|\{[^}]*\}"  # str.format / template placeholders
+    r"|<code>.*?</code>"  # what a program sends, shown as code
     r"|<[^>]*>"  # HTML tags
     r"|&#?\w+;"  # HTML entities
-    r"|https?://\S+"
+    r"|https?://\S*"
+    r"|…/\S+"  # the end of an address, as a person pastes it
     r"|\\[nt\"\\]"  # escapes inside a .po string
     r"|\b(?:API|JSON|CSV|ICS|URL|HTTP|HTTPS|ID|BOT|OK|JK|UTC|Remi online|Web Push|VAPID)\b"
     # what a person types or reads on their keyboard: key names, card codes (7H, AS)
@@ -54,10 +56,12 @@ KEPT = re.compile(
     r"|\b[A-Za-z]+(?:_[A-Za-z0-9]+)+\b"  # field names of the API (seconds_per_turn)
     r"|\b[0-9]+[A-Z]\b|\b(?:AS|NUL|IANA)\b"  # card codes and acronyms (10H, AS, NUL)
     r"|\b(?:Idempotency-Key|Authorization|Bearer|true|false|rated|username|message)\b"
+    # the websocket's and the API's own words, which a program sends as they are
+    r"|\b(?:subscribe|unsubscribe|game|ply|null|chat|text|type|reason|report|id|base64url)\b"
     r"|\b[A-Z][a-z]+/[A-Z][a-z]+\b"  # time zone names (Europe/Belgrade)
     r"|\bmy-bot\b"
     # a country code as it is typed, and the standard that defines it
-    r"|\bISO 3166-1 alpha-2\b|\bRS\b"
+    r"|\bISO 3166-1(?: alpha-2)?\b|\bRS\b"
 )
 DIGRAPH = re.compile("|".join(sorted(DIGRAPHS, key=len, reverse=True)))
 

@@ -167,3 +167,56 @@ def test_each_cyrillic_catalogue_is_its_latin_sibling_transliterated(latin: Path
         f"{cyrillic.relative_to(ROOT)} differs from its Latin sibling: run "
         f"scripts/sr_latn_to_cyrl.py {latin.relative_to(ROOT)} {cyrillic.relative_to(ROOT)}"
     )
+
+
+# Words a Serbian text shares with its English source that are Serbian words too, or
+# names: written in Cyrillic like any other ("линк", "бот", "Реми", "Горан").
+ALSO_SERBIAN = frozenset(
+    {
+        "as", "avatar", "bot", "emil", "filter", "goran", "hand", "interval", "katarina", "link",
+        "me", "minimum", "moderator", "no", "program", "remi", "remik", "rita", "server",
+        "status", "to", "token",
+    }
+)  # fmt: skip
+
+
+def test_an_english_word_kept_in_the_serbian_text_stays_latin_in_cyrillic() -> None:
+    """A word copied from the English into the Serbian Latin text (a field a program
+    sends, a technology's name) must be one the transliteration keeps: written in
+    Cyrillic letters it turns into nonsense ("subscribe" -> "субсцрибе", "https://" ->
+    "хттпс://", "Push" -> "Пусх")."""
+    found = set()
+    for path in LATIN_CATALOGUES:
+        for entry in polib.pofile(str(path)):
+            if entry.obsolete:
+                continue
+            english = set(re.findall(r"[A-Za-z]{2,}", entry.msgid + " " + entry.msgid_plural))
+            for text in [entry.msgstr, *entry.msgstr_plural.values()]:
+                for word in re.findall(r"[A-Za-z]{2,}", sr.KEPT.sub(" ", text)):
+                    if word in english and word.lower() not in ALSO_SERBIAN:
+                        found.add(f"{word}: {entry.msgid[:60]}")
+    assert not found, "\n".join(sorted(found))
+
+
+CYRILLIC_CATALOGUES = sorted(
+    path
+    for base in (ROOT / "locale", ROOT / "games" / "locale", ROOT / "accounts" / "locale")
+    for language in ("mk", "sr_Cyrl")
+    for path in base.glob(f"{language}/LC_MESSAGES/*.po")
+)
+
+
+def test_a_cyrillic_text_holds_no_latin_word_but_what_a_program_reads() -> None:
+    """Macedonian and Serbian Cyrillic texts are in Cyrillic throughout ("Ремик 51",
+    "известувања на прелистувачот", not "Remik 51", "push-известувања"); only what the
+    transliteration keeps Latin (placeholders, markup, addresses, acronyms, the API's
+    words, card codes) may stay."""
+    found = sorted(
+        f"{path.relative_to(ROOT)}: {word} in {entry.msgid[:50]}"
+        for path in CYRILLIC_CATALOGUES
+        for entry in polib.pofile(str(path))
+        if not entry.obsolete
+        for text in [entry.msgstr, *entry.msgstr_plural.values()]
+        for word in re.findall(r"[A-Za-z]{2,}", sr.KEPT.sub(" ", text))
+    )
+    assert not found, "\n".join(found)

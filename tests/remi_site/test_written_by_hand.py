@@ -217,3 +217,27 @@ def test_no_template_writes_a_share_or_a_decimal_by_hand() -> None:
         )
     ]
     assert not found, "\n".join(found)
+
+
+# The polite plural a translation slips into: "vaša žalba", "Вашата жалба", "Unesite",
+# "Внесете", "možete" (docs/translations.md: the site says "ti" to everyone).
+FORMAL = {
+    "sr_Latn": re.compile(r"\b(?:[Vv]aš\w*|[Vv]as|[Vv]ama?|[Vv]i|\w+ajte|\w+[^aeiou]ite|možete)\b"),
+    "mk": re.compile(
+        r"(?<!\w)(?:[Вв]аш\w*|[Вв]е|[Вв]ие|[Вв]ас|\w+ајте|можете|\w+(?:ерете|есете|ишете))(?!\w)"
+    ),
+}
+
+
+def test_the_catalogues_say_ti_to_the_player() -> None:
+    found = [
+        f"{path.relative_to(ROOT)}: {text[:70]}"
+        for language, formal in FORMAL.items()
+        for path in our_catalogues()
+        if path.parts[-3] == language
+        for entry in polib.pofile(str(path))
+        if not entry.obsolete
+        for text in [entry.msgstr, *entry.msgstr_plural.values()]
+        if formal.search(text)
+    ]
+    assert not found, "\n".join(found)
