@@ -16,6 +16,7 @@ from accounts.models import is_builtin_bot
 from games.chips import services as chips
 from games.engine import PRESETS, Ruleset
 from games.engine import Deal as EngineDeal
+from games.engine_words import preset_display_name
 from games.errors import InvalidRequest
 from games.models import Game, Seat, new_invite_code
 from games.play import sanctions
@@ -66,7 +67,7 @@ def game_create(
                 ruleset.max_players,
             )
             % {
-                "preset": preset,
+                "preset": preset_display_name(preset),
                 "min_players": ruleset.min_players,
                 "max_players": ruleset.max_players,
             },

@@ -61,6 +61,8 @@ def test_more_seats_than_the_ruleset_allows_are_refused(auth_client):
     response = create(auth_client, preset="polish51", players=6)
 
     assert response.status_code == 400 and error_of(response)["code"] == "invalid_players"
+    # The rules by the name a person knows them by, not the preset's id.
+    assert error_of(response)["message"].startswith("Polish Remik 51 is played by 2 to 4")
     assert not Game.objects.exists()
 
 
