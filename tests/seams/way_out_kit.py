@@ -176,6 +176,9 @@ class _PageText(HTMLParser):
         self.data: list[Any] = []
         self.in_code = False
         self.in_json = False
+        # The profile's list of countries by their ISO codes, the same on every page
+        # whatever the game: Cambodia's code is the king of hearts' ("KH").
+        self.in_countries = False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         named = dict(attrs)
@@ -186,14 +189,20 @@ class _PageText(HTMLParser):
                 continue
             if name == "content" and "csrf" in (named.get("name") or ""):
                 continue
+            if name == "value" and tag == "option" and self.in_countries:
+                continue
             self.parts.append(_STATIC_HASH.sub(r"\1\2", value))
             if value[:1] in "{[":
                 self.data.append(_json_or_none(value))
+        if tag == "select":
+            self.in_countries = named.get("name") == "country"
         if tag in ("script", "style"):
             self.in_json = tag == "script" and "json" in (named.get("type") or "")
             self.in_code = not self.in_json
 
     def handle_endtag(self, tag: str) -> None:
+        if tag == "select":
+            self.in_countries = False
         if tag in ("script", "style"):
             self.in_code = self.in_json = False
 
