@@ -3,7 +3,8 @@
 // reads the queue when the turn leaves the player (table/day.js) and says it here too, so
 // that the header and the table's own "next game" never disagree.
 
-import { formatNumber } from "./i18n.js";
+import { el } from "./dom.js";
+import { formatNumber, gettext } from "./i18n.js";
 
 export function showGamesWaiting(count) {
   const waiting = count > 0;
@@ -14,6 +15,7 @@ export function showGamesWaiting(count) {
     const badge = link.querySelector(".queue-count");
     if (!badge) continue;
     badge.hidden = !waiting;
-    badge.textContent = waiting ? formatNumber(count) : "";
+    badge.replaceChildren();
+    if (waiting) badge.append(el("span", "sr-only", `${gettext("games waiting for your move:")} `), formatNumber(count));
   }
 }

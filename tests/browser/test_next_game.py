@@ -60,7 +60,8 @@ def test_the_header_and_the_tables_button_show_a_count_only_while_a_game_waits(
     expect(button).to_be_visible()
     expect(player.page.locator("#next-count")).to_have_text("1")
     expect(header).to_have_class("next-game button button-small waiting")
-    expect(header.locator(".queue-count")).to_have_text("1")
+    expect(header.locator(".queue-count")).to_have_text("games waiting for your move: 1")
+    expect(header.locator(".queue-count .sr-only")).to_have_css("position", "absolute")
 
     # She resigns it elsewhere; then the turn moves on here, still not to her.
     game_resign(game=elsewhere, user=ola)
