@@ -13,7 +13,7 @@ import copy
 from collections.abc import Iterable
 from datetime import date, datetime, timedelta, tzinfo
 from functools import cache
-from typing import Literal
+from typing import Any, Literal
 
 from babel import Locale
 from babel import dates as babel_dates
@@ -181,19 +181,21 @@ def signed(value: int | float) -> str:
 def decimal(value: float, places: int = 1) -> str:
     """A number to ``places`` decimals, each shown, with the language's signs: "-12.5",
     "-12,5", "-40,0" (a mean, an average)."""
-    language = locale()
-    pattern = copy.copy(language.decimal_formats[None])
-    pattern.frac_prec = (places, places)
-    return pattern.apply(value, language)
+    return _fixed(locale().decimal_formats[None], value, places)
 
 
 def percent(value: float) -> str:
     """A share as a percentage to a tenth, with the language's sign and spacing:
     "70,3 %" in Polish, "70.3%" in English."""
-    language = locale()
-    pattern = copy.copy(language.percent_formats[None])  # the language's own spacing
-    pattern.frac_prec = (1, 1)
-    return pattern.apply(value, language)
+    return _fixed(locale().percent_formats[None], value, 1)
+
+
+def _fixed(pattern: Any, value: float, places: int) -> str:
+    """``value`` by the language's ``pattern`` (its spacing and signs) with exactly
+    ``places`` decimals."""
+    pattern = copy.copy(pattern)
+    pattern.frac_prec = (places, places)
+    return str(pattern.apply(value, locale()))
 
 
 def as_the_library_said(text: str) -> str:

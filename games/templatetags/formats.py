@@ -59,8 +59,8 @@ def seconds(value: int) -> str:
 
 @register.filter
 def days(value: int) -> str:
-    """A number of days in CLDR's words."""
-    return formats.duration(timedelta(days=value))
+    """A number of days in CLDR's words: "1 dzień", "5 dni"."""
+    return formats.unit(value, "day", "long")
 
 
 @register.filter
