@@ -42,6 +42,10 @@ export function renderPiles() {
     discard.append(face);
   } else {
     discard.append(el("span", "discard-empty", gettext("Discard")));
+    // Fitted now, before the frame is drawn: a render that replaces the word (an event
+    // arriving) never shows it broken for a frame; and again once laid out, in case the
+    // board was not yet on the page.
+    fitPileWord();
     requestAnimationFrame(fitPileWord);
   }
   const takeNow = myTurn() && can("take") && d.phase === "draw";
@@ -209,7 +213,8 @@ function inviteLink(url) {
 // ("Stos odkryty", "Фрлени карти") steps down from the style's size, never broken.
 export function fitPileWord() {
   const word = document.querySelector("#discard .discard-empty");
-  if (!word) return;
+  // Not laid out (the board hidden): nothing to measure; the next fit will.
+  if (!word || !word.clientWidth) return;
   word.style.removeProperty("font-size");
   // Measured unbroken: the style breaks a word that cannot fit, which would hide that it
   // does not. Only a word too long even at the smallest size is left to break.
