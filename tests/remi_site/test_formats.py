@@ -16,6 +16,7 @@ from zoneinfo import ZoneInfo
 import polib  # type: ignore[import-untyped]
 import pytest
 from django.conf import settings
+from django.template import Context, Template
 from django.test import Client
 from django.utils import timezone, translation
 
@@ -122,6 +123,23 @@ def test_numbers_and_lists_follow_the_language() -> None:
     assert said("sr-latn", lambda: formats.word_list(["Ana", "Marko", "Ivan"])) == (
         "Ana, Marko i Ivan"
     )
+
+
+def test_a_list_of_marked_up_names_is_joined_as_the_language_joins_words() -> None:
+    """``{% listed %}``: each opponent's name with its badge, joined by CLDR's words;
+    the names' markup kept, nothing else let through unescaped."""
+    page = Template(
+        "{% load formats %}{% listed people as p %}<b>{{ p }}</b>{% empty %}-{% endlisted %}"
+    )
+    people = ["Ana", "Bo", "<i>Ivan</i>"]
+    assert said("sr-latn", lambda: page.render(Context({"people": people}))) == (
+        "<b>Ana</b>, <b>Bo</b> i <b>&lt;i&gt;Ivan&lt;/i&gt;</b>"
+    )
+    assert said("mk", lambda: page.render(Context({"people": people[:2]}))) == (
+        "<b>Ana</b> и <b>Bo</b>"
+    )
+    assert said("en", lambda: page.render(Context({"people": ["Ana"]}))) == "<b>Ana</b>"
+    assert said("en", lambda: page.render(Context({"people": []}))) == "-"
 
 
 # What CLDR writes (ICU 78 and Chromium's Intl agree for the languages they hold): Polish

@@ -203,6 +203,19 @@ def test_no_script_joins_a_list_by_hand() -> None:
     assert not found, "\n".join(found)
 
 
+def test_no_template_joins_a_list_by_hand() -> None:
+    """A list of names (a game's opponents, the sanctions in force) is joined in a
+    template by ``{% listed %}``, as the language joins it ("ana, bo и cvetko"), never
+    by a ``for`` loop that writes a comma between its items."""
+    found = [
+        f"{path.relative_to(ROOT)}: {hand[0]}"
+        for path in ROOT.glob("**/templates/**/*.html")
+        if not any(part.startswith(".venv") for part in path.relative_to(ROOT).parts)
+        for hand in re.finditer(r"forloop\.(?:last|first)\s*%\}\s*[,;·]", path.read_text("utf-8"))
+    ]
+    assert not found, "\n".join(found)
+
+
 def test_no_template_writes_a_share_or_a_decimal_by_hand() -> None:
     """A share is written by ``|percent`` ("70,3 %" in Polish, "70.3%" in English) and a
     mean by ``|decimal``, never a number with "%" after it in a template or Django's
