@@ -122,20 +122,33 @@ def pseudo_message(text: str) -> str:
 
 
 def package_catalogues(packages: Iterable[str] = PACKAGES) -> list[Path]:
-    """The English catalogues (locale/en/LC_MESSAGES/django.po) of the packages."""
+    """The English catalogues (locale/en/LC_MESSAGES/django.po) of the packages, or
+    another language's where a package has no English one."""
     found: list[Path] = []
     for name in packages:
         spec = find_spec(name)
         if spec is None or not spec.submodule_search_locations:
             continue
         for folder in spec.submodule_search_locations:
-            found += sorted(Path(folder).glob("**/locale/en/LC_MESSAGES/django.po"))
+            for locale in sorted(Path(folder).glob("**/locale")):
+                found += _english_or_any(locale)
     return found
+
+
+def _english_or_any(locale: Path) -> list[Path]:
+    """The English catalogue of a package's ``locale`` folder; where it has none
+    (django-axes ships only translations), any one language's: its msgids are the
+    English texts all the same. Django REST framework ships its English compiled only."""
+    for english in (locale / "en" / "LC_MESSAGES" / name for name in ("django.po", "django.mo")):
+        if english.exists():
+            return [english]
+    return sorted(locale.glob("*/LC_MESSAGES/django.po"))[:1]
 
 
 def _entries(paths: Iterable[Path]) -> Iterator[polib.POEntry]:
     for path in paths:
-        for entry in polib.pofile(str(path)):
+        read = polib.mofile if path.suffix == ".mo" else polib.pofile
+        for entry in read(str(path)):
             if not entry.obsolete and entry.msgid:
                 yield entry
 
