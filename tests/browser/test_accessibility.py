@@ -1,5 +1,8 @@
 """axe-core on every page, at desktop and phone width: no serious or critical
-violation (contrast, ARIA, names, landmarks, headings, focusable scroll regions)."""
+violation (contrast, ARIA, names, landmarks, headings, focusable scroll regions).
+
+Each walk makes the site's data once and keeps one browser per visitor, as the
+screenshots' walk does: a test per page made the same data two dozen times."""
 
 from __future__ import annotations
 
@@ -15,10 +18,8 @@ from tests.browser.site_pages import (
     SIZES,
     People,
     SitePage,
-    log_in_as,
     make_site_data,
     open_page,
-    person_name,
 )
 
 pytestmark = [
@@ -26,42 +27,24 @@ pytestmark = [
     pytest.mark.django_db(transaction=True),
 ]
 
+# Two walks of about the same length, so that the suite's workers share them.
+WALKS = {
+    "the main pages": PAGES,
+    "the rules, the settings, the mailed links, a ban and the errors": MORE_PAGES,
+}
 
-@pytest.mark.parametrize("site_page", PAGES, ids=[page.name for page in PAGES])
-def test_the_page_has_no_serious_accessibility_violation_at_desktop_or_phone_width(
-    site_page: SitePage,
+
+@pytest.mark.parametrize("pages", WALKS.values(), ids=WALKS.keys())
+def test_no_page_has_a_serious_accessibility_violation_at_either_width(
+    pages: list[SitePage],
     player_factory: Callable[..., Any],
     axe_violations: Callable[[Any], list[dict[str, Any]]],
 ) -> None:
-    data = make_site_data()
-    person = player_factory(person_name(site_page), **SIZES["desktop"])
-    log_in_as(person, site_page)
-
-    found: dict[str, str] = {}
-    for size_name, size in SIZES.items():
-        person.page.set_viewport_size(size)
-        response = open_page(person.page, person.base_url, site_page, data)
-        assert response is not None and response.ok, f"{site_page.name}: {response}"
-        violations = axe_violations(person.page)
-        if violations:
-            found[size_name] = describe(violations)
-
-    assert not found, "\n\n".join(
-        f"{site_page.name} at {size_name} width:\n{report}" for size_name, report in found.items()
-    )
-
-
-def test_the_other_pages_have_no_serious_accessibility_violation_at_either_width(
-    player_factory: Callable[..., Any],
-    axe_violations: Callable[[Any], list[dict[str, Any]]],
-) -> None:
-    """MORE_PAGES (the rules, the settings, the mailed links, a ban, the errors) in one
-    walk: a browser per visitor, the site's data made once."""
     data = make_site_data()
     people = People(player_factory)
 
     found: dict[str, str] = {}
-    for site_page in MORE_PAGES:
+    for site_page in pages:
         person = people[site_page]
         for visit, (size_name, size) in enumerate(SIZES.items()):
             person.page.set_viewport_size(size)
