@@ -11,6 +11,7 @@ from django.conf import settings
 from django.core.validators import RegexValidator
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from knox.models import AbstractAuthToken
 from knox.settings import CONSTANTS
@@ -27,6 +28,7 @@ from accounts.models.moderation import (
     Sanction,
 )
 from accounts.scopes import all_scopes
+from remi_site import formats
 
 
 class Language(models.TextChoices):
@@ -64,56 +66,73 @@ class Profile(models.Model):
     """
 
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="profile",
+        verbose_name=_("account"),
     )
-    display_name = models.CharField(max_length=40)
-    bio = models.TextField(max_length=500, blank=True)
+    display_name = models.CharField(_("display name"), max_length=40)
+    bio = models.TextField(_("about the player"), max_length=500, blank=True)
     country = models.CharField(
+        _("country"),
         max_length=2,
         blank=True,
-        validators=[RegexValidator(r"^[A-Z]{2}$", "Use an ISO 3166-1 alpha-2 code, e.g. RS.")],
-        help_text="ISO 3166-1 alpha-2 country code, e.g. RS; empty if not given.",
+        validators=[RegexValidator(r"^[A-Z]{2}$", _("Use an ISO 3166-1 alpha-2 code, e.g. RS."))],
+        help_text=_("ISO 3166-1 alpha-2 country code, e.g. RS; empty if not given."),
     )
     avatar = models.CharField(
-        max_length=200, blank=True, help_text="An emoji, or an https:// image URL."
+        _("avatar"), max_length=200, blank=True, help_text=_("An emoji, or an https:// image URL.")
     )
     # A bot is either built in (``bot_level`` set: the server moves it, see
     # ``games.play.bot_turns``) or external (no level: an account upgraded with
     # ``accounts.services.account_upgrade_to_bot``, moved by its owner's program
     # through the API, like a person).
-    is_bot = models.BooleanField(default=False)
+    is_bot = models.BooleanField(_("bot"), default=False)
     bot_level = models.PositiveSmallIntegerField(
+        _("bot level"),
         null=True,
         blank=True,
-        help_text="Strength of a built-in bot, 1 (weakest) to 4; empty for people and "
-        "external bots.",
+        help_text=_(
+            "Strength of a built-in bot, 1 (weakest) to 4; empty for people and external bots."
+        ),
     )
-    created = models.DateTimeField(auto_now_add=True)
+    created = models.DateTimeField(_("created"), auto_now_add=True)
 
     # Settings (accounts.preferences). "Your turn" emails are the games' play settings.
-    language = models.CharField(max_length=8, choices=Language.choices, default=Language.EN)
+    language = models.CharField(
+        _("language"), max_length=8, choices=Language.choices, default=Language.EN
+    )
     email_challenges = models.BooleanField(
-        default=True, help_text="Email me when someone challenges me."
+        _("challenge emails"), default=True, help_text=_("Email me when someone challenges me.")
     )
     # Off unless chosen: the outcome is on the reports page anyway.
     email_report_outcomes = models.BooleanField(
-        default=False, help_text="Email me what came of my reports."
+        _("report outcome emails"), default=False, help_text=_("Email me what came of my reports.")
     )
-    chat_enabled = models.BooleanField(default=True, help_text="Show the table chat.")
-    show_online = models.BooleanField(default=True, help_text="Let others see when I am online.")
+    chat_enabled = models.BooleanField(
+        _("table chat"), default=True, help_text=_("Show the table chat.")
+    )
+    show_online = models.BooleanField(
+        _("shown online"), default=True, help_text=_("Let others see when I am online.")
+    )
     card_colours = models.CharField(
+        _("card colours"),
         max_length=4,
         choices=CardColours.choices,
         default=CardColours.TWO,
         help_text=_("The colours of the suits on the cards."),
     )
     pending_email = models.EmailField(
-        blank=True, help_text="An address waiting for its verification link."
+        _("unconfirmed email address"),
+        blank=True,
+        help_text=_("An address waiting for its verification link."),
     )
     # The account was deleted: anonymised, its games kept for the other players.
-    deleted_at = models.DateTimeField(null=True, blank=True)
+    deleted_at = models.DateTimeField(_("deleted at"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("profile")
+        verbose_name_plural = _("profiles")
         constraints = [
             models.CheckConstraint(
                 condition=Q(is_bot=True) | Q(bot_level__isnull=True),
@@ -152,19 +171,34 @@ class ApiToken(AbstractAuthToken):
     # Annotated: knox is untyped, so the django-stubs plugin cannot infer these.
     id: models.BigAutoField[int, int] = models.BigAutoField(primary_key=True)
     digest: models.CharField[str, str] = models.CharField(
-        max_length=CONSTANTS.DIGEST_LENGTH, unique=True
+        _("digest"), max_length=CONSTANTS.DIGEST_LENGTH, unique=True
     )
-    name: models.CharField[str, str] = models.CharField(max_length=64)
+    name: models.CharField[str, str] = models.CharField(_("name"), max_length=64)
     last_used: models.DateTimeField[datetime | None, datetime | None] = models.DateTimeField(
-        null=True, blank=True
+        _("last used"), null=True, blank=True
+    )
+    # knox's own fields, as knox declares them, with names the admin can translate
+    # (knox gives them none).
+    user: models.ForeignKey[Any, Any] = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="auth_token_set",
+        verbose_name=_("account"),
+    )
+    created: models.DateTimeField[datetime, datetime] = models.DateTimeField(
+        _("created"), auto_now_add=True
+    )
+    expiry: models.DateTimeField[datetime | None, datetime | None] = models.DateTimeField(
+        _("expires"), null=True, blank=True
     )
     # What the token may do (accounts.scopes); every scope unless created with fewer.
     # A JSON list (not PostgreSQL's array): the embedded default runs on SQLite.
-    scopes = models.JSONField(default=all_scopes)
+    scopes = models.JSONField(_("scopes"), default=all_scopes)
 
     class Meta:
         ordering = ["-created", "-id"]
         verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
 
     def __str__(self) -> str:
         return f"{self.name} ({self.user})"
@@ -183,16 +217,24 @@ class Rating(models.Model):
     Plackett-Luce estimate (``mu``, ``sigma``) and its displayed number."""
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="ratings",
+        verbose_name=_("player"),
     )
-    rules = models.CharField(max_length=32, help_text="The rule family: the game's preset.")
-    mu = models.FloatField()
-    sigma = models.FloatField()
-    rating = models.IntegerField(help_text="The displayed rating (see games.ratings).")
-    games = models.PositiveIntegerField(default=0)
-    updated_at = models.DateTimeField(auto_now=True)
+    rules = models.CharField(
+        _("rules"), max_length=32, help_text=_("The game's rules: a rating is kept for each.")
+    )
+    # openskill's estimate: the skill (μ) and how unsure it is (σ).
+    mu = models.FloatField(_("skill (μ)"))
+    sigma = models.FloatField(_("uncertainty (σ)"))
+    rating = models.IntegerField(_("rating"), help_text=_("The rating players see."))
+    games = models.PositiveIntegerField(_("rated games"), default=0)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
     class Meta:
+        verbose_name = _("rating")
+        verbose_name_plural = _("ratings")
         constraints = [
             models.UniqueConstraint(fields=["user", "rules"], name="rating_unique_user_rules"),
         ]
@@ -207,25 +249,37 @@ class RatingChange(models.Model):
     (the unique constraint makes applying a game twice impossible); rewritten only
     when a moderator takes results back (``games.ratings.results_revert``)."""
 
-    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="rating_changes")
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+    game = models.ForeignKey(
+        "games.Game",
+        on_delete=models.CASCADE,
+        related_name="rating_changes",
+        verbose_name=_("game"),
     )
-    rules = models.CharField(max_length=32)
-    position = models.PositiveSmallIntegerField(help_text="The player's seat.")
-    rank = models.PositiveSmallIntegerField(help_text="Final standing, 1 = won (ties share).")
-    mu_before = models.FloatField()
-    sigma_before = models.FloatField()
-    mu_after = models.FloatField()
-    sigma_after = models.FloatField()
-    rating_before = models.IntegerField()
-    rating_after = models.IntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="rating_changes",
+        verbose_name=_("player"),
+    )
+    rules = models.CharField(_("rules"), max_length=32)
+    position = models.PositiveSmallIntegerField(_("seat"), help_text=_("The player's seat."))
+    rank = models.PositiveSmallIntegerField(
+        _("place"), help_text=_("The final standing: 1 won; tied players share a place.")
+    )
+    mu_before = models.FloatField(_("skill before (μ)"))
+    sigma_before = models.FloatField(_("uncertainty before (σ)"))
+    mu_after = models.FloatField(_("skill after (μ)"))
+    sigma_after = models.FloatField(_("uncertainty after (σ)"))
+    rating_before = models.IntegerField(_("rating before"))
+    rating_after = models.IntegerField(_("rating after"))
     # The game's result was taken back (a fair-play mark): the row stays for the record,
     # with no effect on the rating (after = before).
-    reverted = models.BooleanField(default=False)
-    created_at = models.DateTimeField(auto_now_add=True)
+    reverted = models.BooleanField(_("taken back"), default=False)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
         ordering = ["-created_at", "-id"]
         constraints = [
             models.UniqueConstraint(fields=["game", "user"], name="rating_change_unique_game_user"),
@@ -235,7 +289,12 @@ class RatingChange(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.user} {self.rating_before} -> {self.rating_after} in {self.game_id}"
+        return gettext("%(player)s: %(before)s to %(after)s in game #%(game)s") % {
+            "player": self.user,
+            "before": formats.rating(self.rating_before),
+            "after": formats.rating(self.rating_after),
+            "game": self.game_id,
+        }
 
     @property
     def change(self) -> int:

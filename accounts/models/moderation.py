@@ -9,7 +9,10 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
+
+from remi_site import formats
 
 # ------------------------------------------------------------------ moderation
 # Written only by ``accounts.moderation`` (services, playbans and the modlog); what a
@@ -33,21 +36,33 @@ class Report(models.Model):
         OTHER = "other", _("Other")
 
     class Status(models.TextChoices):
-        OPEN = "open", _("Open")
+        # In context: the site's catalogue says "Open" as a verb ("Open the game").
+        OPEN = "open", pgettext_lazy("report status", "Open")
         # A report closed after the account was sanctioned is never "no action".
         RESOLVED = "resolved", _("Action taken")
         DISMISSED = "dismissed", _("No action")
 
     reporter = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="reports_made"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="reports_made",
+        verbose_name=_("reporter"),
     )
     reported = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="reports_received"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="reports_received",
+        verbose_name=_("reported account"),
     )
-    reason = models.CharField(max_length=16, choices=Reason.choices)
-    text = models.TextField(max_length=REPORT_TEXT_MAX_LENGTH, blank=True)
+    reason = models.CharField(_("reason"), max_length=16, choices=Reason.choices)
+    text = models.TextField(_("text"), max_length=REPORT_TEXT_MAX_LENGTH, blank=True)
     game = models.ForeignKey(
-        "games.Game", on_delete=models.PROTECT, null=True, blank=True, related_name="reports"
+        "games.Game",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="reports",
+        verbose_name=_("game"),
     )
     chat_message = models.ForeignKey(
         "games.ChatMessage",
@@ -55,19 +70,27 @@ class Report(models.Model):
         null=True,
         blank=True,
         related_name="reports",
+        verbose_name=_("chat line"),
     )
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
-    created_at = models.DateTimeField(default=timezone.now)
-    resolved_at = models.DateTimeField(null=True, blank=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.OPEN
+    )
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
+    # Set when the report is closed, resolved or dismissed alike.
+    resolved_at = models.DateTimeField(_("closed at"), null=True, blank=True)
     resolved_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,
         null=True,
         blank=True,
         related_name="+",
+        verbose_name=_("closed by"),
     )
     resolution = models.TextField(
-        max_length=MODERATION_REASON_MAX_LENGTH, blank=True, help_text="The moderator's reason."
+        _("resolution"),
+        max_length=MODERATION_REASON_MAX_LENGTH,
+        blank=True,
+        help_text=_("The moderator's reason."),
     )
     # The moderator working the account's open reports (the queue's claim), and since
     # when: another moderator may take them over once the claim is old.
@@ -77,10 +100,13 @@ class Report(models.Model):
         null=True,
         blank=True,
         related_name="+",
+        verbose_name=_("taken by"),
     )
-    claimed_at = models.DateTimeField(null=True, blank=True)
+    claimed_at = models.DateTimeField(_("taken at"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("report")
+        verbose_name_plural = _("reports")
         ordering = ["-created_at", "-id"]
         indexes = [
             models.Index(fields=["status", "-created_at"], name="report_status_created"),
@@ -96,7 +122,12 @@ class Report(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"report #{self.pk} about {self.reported} ({self.reason}, {self.status})"
+        return gettext("Report #%(id)s about %(account)s (%(reason)s; %(status)s)") % {
+            "id": self.pk,
+            "account": self.reported,
+            "reason": self.get_reason_display(),
+            "status": self.get_status_display(),
+        }
 
     @property
     def source(self) -> str:
@@ -112,7 +143,8 @@ class Sanction(models.Model):
     ``ends_at`` (a ban may be permanent) or until a moderator lifts it."""
 
     class Kind(models.TextChoices):
-        BAN = "ban", _("Ban")
+        # In context: the site's catalogue says "Ban" as a verb (the moderator's button).
+        BAN = "ban", pgettext_lazy("sanction", "Ban")
         MUTE = "mute", _("Chat mute")
         PLAYBAN = "playban", _("Playban (rated games)")
         # In force until the player acknowledges it (no end of its own).
@@ -130,11 +162,14 @@ class Sanction(models.Model):
         OTHER = "other", _("Another breach of the rules")
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="sanctions"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="sanctions",
+        verbose_name=_("account"),
     )
-    kind = models.CharField(max_length=8, choices=Kind.choices)
-    reason = models.TextField(max_length=MODERATION_REASON_MAX_LENGTH)
-    preset = models.CharField(max_length=10, choices=Preset.choices, blank=True)
+    kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices)
+    reason = models.TextField(_("reason"), max_length=MODERATION_REASON_MAX_LENGTH)
+    preset = models.CharField(_("preset reason"), max_length=10, choices=Preset.choices, blank=True)
     # None: the site itself (a playban).
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -142,22 +177,30 @@ class Sanction(models.Model):
         null=True,
         blank=True,
         related_name="+",
+        verbose_name=_("moderator"),
     )
-    created_at = models.DateTimeField(default=timezone.now)
-    ends_at = models.DateTimeField(null=True, blank=True, help_text="Empty: permanent.")
-    lifted_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
+    ends_at = models.DateTimeField(
+        _("ends at"), null=True, blank=True, help_text=_("Empty: permanent.")
+    )
+    lifted_at = models.DateTimeField(_("lifted at"), null=True, blank=True)
     lifted_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,
         null=True,
         blank=True,
         related_name="+",
+        verbose_name=_("lifted by"),
     )
-    lift_reason = models.TextField(max_length=MODERATION_REASON_MAX_LENGTH, blank=True)
+    lift_reason = models.TextField(
+        _("reason for lifting"), max_length=MODERATION_REASON_MAX_LENGTH, blank=True
+    )
     # A warning is read and acknowledged by its player.
-    acknowledged_at = models.DateTimeField(null=True, blank=True)
+    acknowledged_at = models.DateTimeField(_("acknowledged at"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("sanction")
+        verbose_name_plural = _("sanctions")
         ordering = ["-created_at", "-id"]
         indexes = [
             # Every request of a session and every API token looks for an active ban.
@@ -177,7 +220,10 @@ class Sanction(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} of {self.user}"
+        return gettext("%(kind)s: %(account)s") % {
+            "kind": self.get_kind_display(),
+            "account": self.user,
+        }
 
     def is_active(self, now: datetime) -> bool:
         return self.lifted_at is None and (self.ends_at is None or self.ends_at > now)
@@ -195,21 +241,28 @@ class Appeal(models.Model):
         GRANTED = "granted", _("Granted")
         DENIED = "denied", _("Denied")
 
-    sanction = models.OneToOneField(Sanction, on_delete=models.PROTECT, related_name="appeal")
-    text = models.TextField(max_length=APPEAL_TEXT_MAX_LENGTH)
-    status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
-    created_at = models.DateTimeField(default=timezone.now)
-    decided_at = models.DateTimeField(null=True, blank=True)
+    sanction = models.OneToOneField(
+        Sanction, on_delete=models.PROTECT, related_name="appeal", verbose_name=_("sanction")
+    )
+    text = models.TextField(_("text"), max_length=APPEAL_TEXT_MAX_LENGTH)
+    status = models.CharField(
+        _("status"), max_length=8, choices=Status.choices, default=Status.OPEN
+    )
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
+    decided_at = models.DateTimeField(_("answered at"), null=True, blank=True)
     decided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,
         null=True,
         blank=True,
         related_name="+",
+        verbose_name=_("answered by"),
     )
-    answer = models.TextField(max_length=MODERATION_REASON_MAX_LENGTH, blank=True)
+    answer = models.TextField(_("answer"), max_length=MODERATION_REASON_MAX_LENGTH, blank=True)
 
     class Meta:
+        verbose_name = _("appeal")
+        verbose_name_plural = _("appeals")
         ordering = ["created_at", "id"]
         indexes = [models.Index(fields=["status", "created_at"], name="appeal_status_created")]
         constraints = [
@@ -217,21 +270,37 @@ class Appeal(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"appeal against {self.sanction} ({self.status})"
+        return gettext("Appeal against %(sanction)s (%(status)s)") % {
+            "sanction": self.sanction,
+            "status": self.get_status_display(),
+        }
 
 
 class Abandonment(models.Model):
     """A rated game the player left for good: put out for timeouts or absence. The
     record a playban escalates from (``accounts.moderation.playbans``)."""
 
+    class Reason(models.TextChoices):
+        """Why the seat was put out (the seat's own words)."""
+
+        TIMEOUT = "timeout", _("Timeouts")
+        ABSENT = "absent", _("Absence")
+
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="abandonments"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="abandonments",
+        verbose_name=_("player"),
     )
-    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="+")
-    reason = models.CharField(max_length=16)  # the seat's: timeout, absent
-    created_at = models.DateTimeField(default=timezone.now)
+    game = models.ForeignKey(
+        "games.Game", on_delete=models.CASCADE, related_name="+", verbose_name=_("game")
+    )
+    reason = models.CharField(_("reason"), max_length=16, choices=Reason.choices)
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
 
     class Meta:
+        verbose_name = _("abandoned game")
+        verbose_name_plural = _("abandoned games")
         ordering = ["-created_at", "-id"]
         constraints = [
             models.UniqueConstraint(fields=["user", "game"], name="abandonment_unique_game"),
@@ -239,7 +308,11 @@ class Abandonment(models.Model):
         indexes = [models.Index(fields=["user", "-created_at"], name="abandonment_user_created")]
 
     def __str__(self) -> str:
-        return f"{self.user} left {self.game_id} ({self.reason})"
+        return gettext("%(player)s left game #%(game)s (%(reason)s)") % {
+            "player": self.user,
+            "game": self.game_id,
+            "reason": self.get_reason_display(),
+        }
 
 
 class FairPlayMark(models.Model):
@@ -251,25 +324,36 @@ class FairPlayMark(models.Model):
         BOOSTING = "boosting", _("Boosting")
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="fair_play_marks"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="fair_play_marks",
+        verbose_name=_("account"),
     )
-    kind = models.CharField(max_length=10, choices=Kind.choices)
-    reason = models.TextField(max_length=MODERATION_REASON_MAX_LENGTH)
+    kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
+    reason = models.TextField(_("reason"), max_length=MODERATION_REASON_MAX_LENGTH)
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("moderator"),
     )
-    created_at = models.DateTimeField(default=timezone.now)
-    removed_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
+    removed_at = models.DateTimeField(_("removed at"), null=True, blank=True)
     removed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,
         null=True,
         blank=True,
         related_name="+",
+        verbose_name=_("removed by"),
     )
-    remove_reason = models.TextField(max_length=MODERATION_REASON_MAX_LENGTH, blank=True)
+    remove_reason = models.TextField(
+        _("reason for removal"), max_length=MODERATION_REASON_MAX_LENGTH, blank=True
+    )
 
     class Meta:
+        verbose_name = _("fair-play mark")
+        verbose_name_plural = _("fair-play marks")
         ordering = ["-created_at", "-id"]
         constraints = [
             models.UniqueConstraint(
@@ -281,7 +365,10 @@ class FairPlayMark(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.user} marked for {self.kind}"
+        return gettext("Fair-play mark of %(account)s: %(kind)s") % {
+            "account": self.user,
+            "kind": self.get_kind_display(),
+        }
 
 
 class ModAction(models.Model):
@@ -299,7 +386,8 @@ class ModAction(models.Model):
         BAN = "ban", _("Ban")
         UNBAN = "unban", _("Unban")
         MUTE = "mute", _("Mute")
-        UNMUTE = "unmute", _("Unmute")
+        # In context: the site's catalogue says "Unmute" of the table's sounds.
+        UNMUTE = "unmute", pgettext_lazy("moderator action", "Unmute")
         PLAYBAN = "playban", _("Playban (automatic)")
         LIFT_PLAYBAN = "lift_playban", _("Lift a playban")
         HIDE_CHAT = "hide_chat", _("Hide a chat line")
@@ -322,26 +410,40 @@ class ModAction(models.Model):
         null=True,
         blank=True,
         related_name="mod_actions_taken",
+        verbose_name=_("moderator"),
     )
-    action = models.CharField(max_length=16, choices=Action.choices)
+    action = models.CharField(_("action"), max_length=16, choices=Action.choices)
     target = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,
         null=True,
         blank=True,
         related_name="mod_actions_received",
+        verbose_name=_("account"),
     )
     game = models.ForeignKey(
-        "games.Game", on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+        "games.Game",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("game"),
     )
     report = models.ForeignKey(
-        Report, on_delete=models.PROTECT, null=True, blank=True, related_name="mod_actions"
+        Report,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="mod_actions",
+        verbose_name=_("report"),
     )
-    reason = models.TextField(max_length=MODERATION_REASON_MAX_LENGTH)
-    details = models.JSONField(default=dict, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    reason = models.TextField(_("reason"), max_length=MODERATION_REASON_MAX_LENGTH)
+    details = models.JSONField(_("details"), default=dict, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("modlog entry")
+        verbose_name_plural = _("modlog entries")
         ordering = ["-created_at", "-id"]
         # Only "view": no permission to add, change or delete a row exists to be granted.
         default_permissions = ("view",)
@@ -363,5 +465,8 @@ class ModAction(models.Model):
         ]
 
     def __str__(self) -> str:
-        who = self.moderator or "the site"
-        return f"{who}: {self.get_action_display()} ({self.created_at:%Y-%m-%d %H:%M})"
+        return gettext("%(moderator)s: %(action)s (%(when)s)") % {
+            "moderator": self.moderator or gettext("the site"),
+            "action": self.get_action_display(),
+            "when": formats.moment(self.created_at),
+        }
