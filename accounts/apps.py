@@ -1,8 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class AccountsConfig(AppConfig):
     name = "accounts"
+    verbose_name = _("Accounts and moderation")
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:

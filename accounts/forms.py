@@ -96,7 +96,7 @@ class ProfileForm(forms.ModelForm):
         model = Profile
         fields = ["display_name", "bio", "country", "avatar"]
         widgets = {"bio": forms.Textarea(attrs={"rows": 3})}
-        # The model's own texts are not translated (they would be a migration's).
+        # Said to the player ("About you"); the model's own names are the admin's.
         labels = {
             "display_name": _("Display name"),
             "bio": _("About you"),

@@ -5,6 +5,7 @@
 - ``reports``: the report queue;
 - ``sanctions``: sanctions, abandonments, fair-play marks and the pairs page;
 - ``modlog``: the modlog, read-only for everyone;
+- ``logins``: django-axes' login records, said in the moderators' languages;
 - ``base``: the read-only bases and the links they share.
 
 Moderation (the "moderator" group, ``accounts.moderation.roles``): an account's page
@@ -19,10 +20,10 @@ service, which writes the modlog (``accounts.moderation.services``,
 
 from django.contrib import admin
 
-from accounts.admin import modlog, profiles, reports, sanctions, users
+from accounts.admin import logins, modlog, profiles, reports, sanctions, users
 from accounts.moderation.hidden_columns import guard_registered
 
-__all__ = ["modlog", "profiles", "reports", "sanctions", "users"]
+__all__ = ["logins", "modlog", "profiles", "reports", "sanctions", "users"]
 
 # Django's and the libraries' admins (groups, login attempts), registered before these,
 # get the same guard: no admin URL filters, searches or orders by a hidden column.

@@ -10,6 +10,7 @@ from django.contrib.auth.models import User
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.translation import gettext
 
 from accounts.moderation.forms import ReasonForm
 from accounts.moderation.hidden_columns import HiddenColumnsGuard, HiddenColumnsInline
@@ -46,7 +47,7 @@ class ReadOnlyInline(HiddenColumnsInline):
 
 def account_link(user: User | None) -> str:
     if user is None:
-        return "the site"
+        return gettext("the site")
     url = reverse("admin:auth_user_change", args=[user.pk])
     return format_html('<a href="{}">{}</a>', url, user.get_username())
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from django.contrib import admin
 from django.http import HttpRequest
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.admin.base import (
@@ -47,7 +48,9 @@ class ModActionAdmin(ReadOnlyAdmin):
 
     @admin.display(description=_("moderator"), ordering="moderator__username")
     def moderator_name(self, action: ModAction) -> str:
-        return "the site" if action.moderator is None else action.moderator.get_username()
+        if action.moderator is None:
+            return gettext("the site")
+        return action.moderator.get_username()
 
     def get_actions(self, request: HttpRequest) -> dict[str, Any]:
         return {}  # not even "delete selected"

@@ -14,8 +14,8 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
 from accounts.admin.base import (
     ReadOnlyAdmin,
@@ -26,6 +26,7 @@ from accounts.admin.base import (
 )
 from accounts.models import (
     Report,
+    Sanction,
 )
 from accounts.moderation import roles, selectors, services
 from accounts.moderation.admin_actions import ObjectAction, ObjectActionsMixin, reasoned_action
@@ -38,6 +39,15 @@ from remi_site import formats
 # ------------------------------------------------------------------ reports
 
 
+# What the moderator reads once a report is closed, by its outcome.
+_CLOSED = {
+    Report.Status.RESOLVED: _("Report #%(id)s is closed: action taken."),
+    Report.Status.DISMISSED: _("Report #%(id)s is dismissed."),
+}
+# Where a report was made from (``Report.source``), as its list says it.
+_SOURCES = {"chat": _("a chat line"), "game": _("a game"), "profile": _("a profile")}
+
+
 def _close(outcome: str) -> Any:
     def perform(request: HttpRequest, report: Report, form: forms.Form) -> str:
         services.report_close(
@@ -46,7 +56,7 @@ def _close(outcome: str) -> Any:
             outcome=outcome,
             reason=form.cleaned_data["reason"],
         )
-        return f"Report #{report.pk} {outcome}."
+        return str(_CLOSED[Report.Status(outcome)]) % {"id": report.pk}
 
     return perform
 
@@ -58,6 +68,16 @@ def _report_context(report: Report) -> selectors.ReportContext:
         found = selectors.report_context(report)
         report._moderation_context = found  # type: ignore[attr-defined]
     return found
+
+
+def _sanction_span(sanction: Sanction) -> str:
+    """A sanction in the account's record: its kind and how long it holds."""
+    kind = sanction.get_kind_display()
+    if sanction.kind == Sanction.Kind.WARNING:
+        return kind  # a warning has no end: it stands until read
+    if sanction.ends_at is None:
+        return gettext("%(kind)s for good") % {"kind": kind}
+    return gettext("%(kind)s until %(day)s") % {"kind": kind, "day": formats.day(sanction.ends_at)}
 
 
 def _is_open(report: Report) -> bool:
@@ -72,7 +92,7 @@ class ReportAdmin(ObjectActionsMixin, ReadOnlyAdmin):
     object_actions = (
         ObjectAction(
             "resolve",
-            "Resolve (action taken)",
+            _("Resolve (action taken)"),
             roles.RESOLVE_REPORT,
             reason_form,
             _close(Report.Status.RESOLVED),
@@ -80,7 +100,7 @@ class ReportAdmin(ObjectActionsMixin, ReadOnlyAdmin):
         ),
         ObjectAction(
             "dismiss",
-            "Dismiss",
+            _("Dismiss"),
             roles.RESOLVE_REPORT,
             reason_form,
             _close(Report.Status.DISMISSED),
@@ -114,22 +134,19 @@ class ReportAdmin(ObjectActionsMixin, ReadOnlyAdmin):
     @admin.display(description=_("modlog rows this report led to"))
     def led_to(self, report: Report) -> str:
         rows = report.mod_actions.select_related("moderator").order_by("created_at", "id")
-        return (
-            format_html_join(
-                mark_safe("<br>"),
-                "{} · {} · {}: {}",
+        return format_html_join(
+            mark_safe("<br>"),
+            "{} · {} · {}: {}",
+            (
                 (
-                    (
-                        formats.moment(row.created_at),
-                        row.get_action_display(),
-                        row.moderator,
-                        row.reason,
-                    )
-                    for row in rows
-                ),
-            )
-            or "none"
-        )
+                    formats.moment(row.created_at),
+                    row.get_action_display(),
+                    row.moderator,
+                    row.reason,
+                )
+                for row in rows
+            ),
+        ) or gettext("none")
 
     @admin.display(description=_("reported account"), ordering="reported__username")
     def reported_link(self, report: Report) -> str:
@@ -139,19 +156,29 @@ class ReportAdmin(ObjectActionsMixin, ReadOnlyAdmin):
     def game_link(self, report: Report) -> str:
         game = report.game
         if game is None:
-            return "- (reported from the profile)"
-        # Each deal's page, with the report as the reason its look at hidden cards is logged.
+            return gettext("none: reported from the profile")
+        # Each deal's page, with the report as the reason its look at hidden cards is
+        # logged (a reason the modlog keeps as it is written, like a moderator's own).
         query = urlencode({"reason": f"report #{report.pk}"})
         numbers = Deal.objects.filter(game=game).order_by("number").values_list("pk", "number")
         deals = format_html_join(
             " · ",
-            '<a href="{}?{}">deal {}</a>',
+            '<a href="{}?{}">{}</a>',
             (
-                (reverse("admin:games_deal_change", args=[pk]), query, number)
+                (
+                    reverse("admin:games_deal_change", args=[pk]),
+                    query,
+                    gettext("deal %(number)s") % {"number": formats.number(number)},
+                )
                 for pk, number in numbers
             ),
         )
-        return format_html("{} · {} (looking at hidden cards is logged)", game_link(game), deals)
+        return format_html(
+            "{} · {} {}",
+            game_link(game),
+            deals,
+            gettext("(looking at hidden cards is logged)"),
+        )
 
     @admin.display(description=_("chat around the reported line"))
     def chat_context(self, report: Report) -> str:
@@ -169,7 +196,7 @@ class ReportAdmin(ObjectActionsMixin, ReadOnlyAdmin):
                         formats.clock(line.created_at),
                         line.user.get_username(),
                         line.text,
-                        " (hidden)" if line.hidden_at else "",
+                        " " + gettext("(hidden)") if line.hidden_at else "",
                         " «" if line.pk == report.chat_message_id else "",
                     )
                     for line in context.chat
@@ -181,17 +208,18 @@ class ReportAdmin(ObjectActionsMixin, ReadOnlyAdmin):
     def earlier_reports(self, report: Report) -> str:
         earlier = _report_context(report).earlier_reports
         if not earlier:
-            return "none"
+            return gettext("none")
         return format_html_join(
             mark_safe("<br>"),
-            '<a href="{}">#{}</a> {} · {} · by {} · {}',
+            '<a href="{}">#{}</a> {} · {} · {} · {}',
             (
                 (
                     reverse("admin:accounts_report_change", args=[other.pk]),
                     other.pk,
                     formats.day(other.created_at),
                     other.get_reason_display(),
-                    other.reporter.get_username(),
+                    gettext("reported by %(reporter)s")
+                    % {"reporter": other.reporter.get_username()},
                     other.get_status_display(),
                 )
                 for other in earlier
@@ -204,11 +232,8 @@ class ReportAdmin(ObjectActionsMixin, ReadOnlyAdmin):
         lines = [
             (
                 formats.day(sanction.created_at),
-                sanction.get_kind_display(),
-                "for good"
-                if sanction.ends_at is None
-                else f"until {formats.day(sanction.ends_at)}",
-                " (lifted)" if sanction.lifted_at else "",
+                _sanction_span(sanction),
+                " " + gettext("(lifted)") if sanction.lifted_at else "",
                 sanction.reason,
             )
             for sanction in context.sanctions
@@ -216,23 +241,23 @@ class ReportAdmin(ObjectActionsMixin, ReadOnlyAdmin):
         lines += [
             (
                 formats.day(mark.created_at),
-                f"{mark.get_kind_display()} mark",
-                "",
-                " (removed)" if mark.removed_at else "",
+                gettext("Fair-play mark: %(kind)s") % {"kind": mark.get_kind_display()},
+                " " + gettext("(removed)") if mark.removed_at else "",
                 mark.reason,
             )
             for mark in context.marks
         ]
-        record = format_html_join(mark_safe("<br>"), "{} {} {}{}: {}", lines) or "none"
+        record = format_html_join(mark_safe("<br>"), "{} {}{}: {}", lines) or gettext("none")
         return format_html(
-            '{}<br><a href="{}">Moderate the account…</a>',
+            '{}<br><a href="{}">{}</a>',
             record,
             reverse("admin:auth_user_change", args=[report.reported_id]),
+            gettext("Moderate the account…"),
         )
 
     @admin.display(description=_("from"))
     def source(self, report: Report) -> str:
-        return report.source
+        return str(_SOURCES[report.source])
 
     def has_dismiss_permission(self, request: HttpRequest) -> bool:
         return bool(request.user.has_perm(roles.RESOLVE_REPORT))
@@ -254,7 +279,7 @@ class ReportAdmin(ObjectActionsMixin, ReadOnlyAdmin):
             self.message_user(
                 request,
                 ngettext("%(closed)s report dismissed.", "%(closed)s reports dismissed.", closed)
-                % {"closed": closed},
+                % {"closed": formats.number(closed)},
                 level=messages.SUCCESS,
             )
 
@@ -262,7 +287,7 @@ class ReportAdmin(ObjectActionsMixin, ReadOnlyAdmin):
             self,
             request,
             queryset,
-            title="Dismiss the selected reports",
+            title=gettext("Dismiss the selected reports"),
             form_class=ReasonForm,
             perform=perform,
         )

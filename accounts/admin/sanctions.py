@@ -13,6 +13,8 @@ from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path
 from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from accounts.admin.base import (
     ReadOnlyAdmin,
@@ -31,11 +33,11 @@ from accounts.moderation.forms import (
 
 
 class InForceFilter(admin.SimpleListFilter):
-    title = "in force"
+    title = _("in force")
     parameter_name = "in_force"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        return [("yes", "In force"), ("no", "Ended or lifted")]
+        return [("yes", gettext("In force")), ("no", gettext("Ended or lifted"))]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
         now = selectors.in_force(timezone.now())
@@ -92,7 +94,7 @@ class FairPlayMarkAdmin(ReadOnlyAdmin):
         )
         context = {
             **self.admin_site.each_context(request),
-            "title": "Accounts that play each other unusually often",
+            "title": gettext("Accounts that play each other unusually often"),
             "opts": self.opts,
             "form": form,
             "pairs": pairs,

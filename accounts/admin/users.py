@@ -12,6 +12,8 @@ from django.contrib.auth.models import User
 from django.db.models import Exists, OuterRef, QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
+from django.utils.functional import Promise
+from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from accounts.admin.base import (
@@ -34,6 +36,7 @@ from accounts.moderation.forms import (
     UnmarkForm,
 )
 from accounts.moderation.hidden_columns import HiddenColumnsGuard
+from games.engine_words import preset_display_name
 from games.play import moderation as game_moderation
 from remi_site import formats
 
@@ -51,7 +54,7 @@ class SanctionInline(ReadOnlyInline):
     fk_name = "user"
     fields = ("kind", "reason", "created_by", "created_at", "ends_at", "lifted_at", "lifted_by")
     readonly_fields = fields
-    verbose_name_plural = "Sanctions (bans, chat mutes, playbans)"
+    verbose_name_plural = _("Sanctions (bans, chat mutes, playbans, warnings)")
 
 
 class FairPlayMarkInline(ReadOnlyInline):
@@ -66,7 +69,7 @@ class ReportReceivedInline(ReadOnlyInline):
     fk_name = "reported"
     fields = ("created_at", "reason", "reporter", "status", "text")
     readonly_fields = fields
-    verbose_name_plural = "Reports about this account"
+    verbose_name_plural = _("Reports about this account")
 
 
 class ModActionReceivedInline(ReadOnlyInline):
@@ -75,7 +78,7 @@ class ModActionReceivedInline(ReadOnlyInline):
     fields = ("created_at", "action", "moderator", "reason", "game", "report")
     readonly_fields = fields
     show_change_link = False
-    verbose_name_plural = "Modlog: actions on this account"
+    verbose_name_plural = _("Modlog: actions on this account")
 
 
 def _ban(request: HttpRequest, user: User, form: forms.Form) -> str:
@@ -89,18 +92,29 @@ def _ban(request: HttpRequest, user: User, form: forms.Form) -> str:
         preset=form.cleaned_data["preset"],
     )
     # The ban ran the account's lifecycle on its commit (accounts.lifecycle): its games
-    # are forfeited and its seats given up by now; this says what was done.
+    # are forfeited and its seats given up by now; this says what was done, a sentence
+    # for each count.
     games = ban.enforced.get("games") or {}  # type: ignore[attr-defined]
-    until = "for good" if ban.ends_at is None else f"until {_when(ban.ends_at)}"
-    return (
-        f"{user} is banned {until}; {len(games.get('forfeited', []))} running game(s) "
-        f"forfeited, {len(games.get('left', []))} lobby seat(s) given up."
-    )
+    forfeited, left = len(games.get("forfeited", [])), len(games.get("left", []))
+    if ban.ends_at is None:
+        banned = gettext("%(user)s is banned for good.") % {"user": user}
+    else:
+        banned = gettext("%(user)s is banned until %(until)s (%(zone)s).") % _until(
+            user, ban.ends_at
+        )
+    games_done = ngettext(
+        "%(count)s running game forfeited.", "%(count)s running games forfeited.", forfeited
+    ) % {"count": formats.number(forfeited)}
+    seats_done = ngettext(
+        "%(count)s lobby seat given up.", "%(count)s lobby seats given up.", left
+    ) % {"count": formats.number(left)}
+    return f"{banned} {games_done} {seats_done}"
 
 
-def _when(moment: Any) -> str:
-    """A time in the admin's messages: in the active time zone, named."""
-    return f"{formats.moment(moment)} ({formats.zone_name()})"
+def _until(user: User, moment: Any) -> dict[str, Any]:
+    """The values of a message that says until when: a time in the active time zone,
+    and the zone's name."""
+    return {"user": user, "until": formats.moment(moment), "zone": formats.zone_name()}
 
 
 def _mute(request: HttpRequest, user: User, form: forms.Form) -> str:
@@ -115,16 +129,33 @@ def _mute(request: HttpRequest, user: User, form: forms.Form) -> str:
         preset=form.cleaned_data["preset"],
     )
     assert mute.ends_at is not None
-    return f"{user} is muted in chat until {_when(mute.ends_at)}."
+    return gettext("%(user)s is muted in chat until %(until)s (%(zone)s).") % _until(
+        user, mute.ends_at
+    )
+
+
+# What the moderator reads once an account is marked, and once a mark is removed, by
+# the mark's kind: a whole sentence each.
+_MARKED = {
+    FairPlayMark.Kind.CHEATING: _("%(user)s is marked for cheating and left the leaderboards."),
+    FairPlayMark.Kind.BOOSTING: _("%(user)s is marked for boosting and left the leaderboards."),
+}
+_UNMARKED = {
+    FairPlayMark.Kind.CHEATING: _("The cheating mark of %(user)s is removed."),
+    FairPlayMark.Kind.BOOSTING: _("The boosting mark of %(user)s is removed."),
+}
 
 
 def _mark(request: HttpRequest, user: User, form: forms.Form) -> str:
-    by, reason = moderator(request), form.cleaned_data["reason"]
-    services.mark_create(user=user, moderator=by, kind=form.cleaned_data["kind"], reason=reason)
-    done = f"{user} is marked for {form.cleaned_data['kind']} and left the leaderboards."
+    by, reason, kind = moderator(request), form.cleaned_data["reason"], form.cleaned_data["kind"]
+    services.mark_create(user=user, moderator=by, kind=kind, reason=reason)
+    done = str(_MARKED[FairPlayMark.Kind(kind)]) % {"user": user}
     if form.cleaned_data["revert"]:
         reverted = game_moderation.results_revert(user=user, moderator=by, reason=reason)
-        done += f" Rated results taken back: {_games_per_family(reverted)}."
+        taken_back = gettext("Rated results taken back: %(games)s.") % {
+            "games": _games_per_family(reverted)
+        }
+        done = f"{done} {taken_back}"
     return done
 
 
@@ -132,17 +163,28 @@ def _revert(request: HttpRequest, user: User, form: forms.Form) -> str:
     reverted = game_moderation.results_revert(
         user=user, moderator=moderator(request), reason=form.cleaned_data["reason"]
     )
-    return f"Rated results of {user} taken back: {_games_per_family(reverted)}."
+    return gettext("Rated results of %(user)s taken back: %(games)s.") % {
+        "user": user,
+        "games": _games_per_family(reverted),
+    }
 
 
 def _games_per_family(counts: dict[str, int]) -> str:
-    return ", ".join(f"{count} {rules} game(s)" for rules, count in sorted(counts.items()))
+    """The games taken back in each rule family, as the language lists them: "2 games
+    (Serbian Remi) and 1 game (Remik 51)"."""
+    return formats.word_list(
+        ngettext("%(count)s game (%(rules)s)", "%(count)s games (%(rules)s)", count)
+        % {"count": formats.number(count), "rules": preset_display_name(rules)}
+        for rules, count in sorted(counts.items())
+    )
 
 
-def _lift(lift: Any, what: str) -> Any:
+def _lift(lift: Any, said: Promise) -> Any:
+    """An action that lifts a sanction, and the sentence that says it is done."""
+
     def perform(request: HttpRequest, user: User, form: forms.Form) -> str:
         lift(user=user, moderator=moderator(request), reason=form.cleaned_data["reason"])
-        return f"{what} of {user} lifted."
+        return str(said) % {"user": user}
 
     return perform
 
@@ -152,41 +194,55 @@ def _unmark(request: HttpRequest, user: User, form: forms.Form) -> str:
     services.mark_remove(
         user=user, moderator=moderator(request), kind=kind, reason=form.cleaned_data["reason"]
     )
-    return f"The {kind} mark of {user} is removed."
+    return str(_UNMARKED[FairPlayMark.Kind(kind)]) % {"user": user}
 
 
 ACCOUNT_ACTIONS = (
-    ObjectAction("ban", "Ban", roles.BAN, lambda obj, data: BanForm(data), _ban),
-    ObjectAction("unban", "Unban", roles.BAN, reason_form, _lift(services.ban_lift, "The ban")),
-    ObjectAction("mute", "Mute in chat", roles.MUTE, lambda obj, data: MuteForm(data), _mute),
+    ObjectAction("ban", _("Ban"), roles.BAN, lambda obj, data: BanForm(data), _ban),
     ObjectAction(
-        "unmute", "Unmute", roles.MUTE, reason_form, _lift(services.mute_lift, "The chat mute")
+        "unban",
+        _("Unban"),
+        roles.BAN,
+        reason_form,
+        _lift(services.ban_lift, _("The ban of %(user)s is lifted.")),
+    ),
+    ObjectAction("mute", _("Mute in chat"), roles.MUTE, lambda obj, data: MuteForm(data), _mute),
+    ObjectAction(
+        "unmute",
+        pgettext_lazy("moderator action", "Unmute"),
+        roles.MUTE,
+        reason_form,
+        _lift(services.mute_lift, _("The chat mute of %(user)s is lifted.")),
     ),
     ObjectAction(
         "lift-playban",
-        "Lift the playban",
+        _("Lift the playban"),
         roles.LIFT_PLAYBAN,
         reason_form,
-        _lift(services.playban_lift, "The playban"),
+        _lift(services.playban_lift, _("The playban of %(user)s is lifted.")),
     ),
-    ObjectAction("mark", "Fair-play mark", roles.MARK, lambda obj, data: MarkForm(data), _mark),
+    ObjectAction("mark", _("Fair-play mark"), roles.MARK, lambda obj, data: MarkForm(data), _mark),
     ObjectAction(
-        "unmark", "Remove a mark", roles.MARK, lambda obj, data: UnmarkForm(data), _unmark
+        "unmark",
+        _("Remove a fair-play mark"),
+        roles.MARK,
+        lambda obj, data: UnmarkForm(data),
+        _unmark,
     ),
-    ObjectAction("revert", "Take back rated results", roles.MARK, reason_form, _revert),
+    ObjectAction("revert", _("Take back rated results"), roles.MARK, reason_form, _revert),
 )
 
 
 class StandingFilter(admin.SimpleListFilter):
-    title = "standing"
+    title = _("standing")
     parameter_name = "standing"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
         return [
-            ("banned", "Banned"),
-            ("muted", "Muted"),
-            ("playbanned", "Playbanned"),
-            ("marked", "Fair-play mark"),
+            ("banned", gettext("Banned")),
+            ("muted", gettext("Muted")),
+            ("playbanned", gettext("Playbanned")),
+            ("marked", gettext("Fair-play mark")),
         ]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
@@ -226,13 +282,13 @@ class AccountAdmin(ObjectActionsMixin, HiddenColumnsGuard, UserAdmin):
     @admin.display(description=_("standing"))
     def standing(self, user: Any) -> str:
         found = [
-            label
+            str(label)
             for flag, label in (
-                ("banned", "banned"),
-                ("muted", "muted"),
-                ("playbanned", "playbanned"),
-                ("marked", "fair-play mark"),
+                ("banned", _("banned")),
+                ("muted", _("muted")),
+                ("playbanned", _("playbanned")),
+                ("marked", _("fair-play mark")),
             )
             if getattr(user, flag, False)
         ]
-        return ", ".join(found) or "-"
+        return formats.word_list(found) if found else "-"

@@ -25,6 +25,7 @@ from django.db.models import Model, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 
 from accounts.moderation.errors import ModerationError
@@ -46,7 +47,7 @@ class ObjectAction:
     message to show), and when its button is shown."""
 
     name: str
-    label: str
+    label: str | Promise
     permission: str
     form: Callable[[Any, Mapping[str, Any] | None], forms.Form]
     perform: Callable[[HttpRequest, Any, forms.Form], str]
@@ -74,7 +75,7 @@ class ObjectActionsMixin(admin.ModelAdmin):
     def object_actions_for(self, request: HttpRequest, obj: Model) -> list[tuple[str, str]]:
         """(label, URL) of the actions this moderator may take on ``obj`` now."""
         return [
-            (action.label, self.object_action_url(obj, action))
+            (str(action.label), self.object_action_url(obj, action))
             for action in self.object_actions
             if request.user.has_perm(action.permission) and action.shown(obj)
         ]
@@ -116,7 +117,8 @@ class ObjectActionsMixin(admin.ModelAdmin):
                 )
         context = {
             **self.admin_site.each_context(request),
-            "title": f"{found.label}: {obj}",
+            # The action, then what it applies to: "Ban: ana".
+            "title": _("%(action)s: %(object)s") % {"action": found.label, "object": obj},
             "opts": self.opts,
             "original": obj,
             "objects": [obj],

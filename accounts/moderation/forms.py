@@ -184,10 +184,23 @@ class UnmarkForm(ReasonForm):
 class PairsForm(forms.Form):
     """The filters of the suspicious pairs page."""
 
-    days = forms.IntegerField(min_value=1, max_value=3650, initial=90, required=False)
-    min_games = forms.IntegerField(min_value=2, max_value=1000, initial=5, required=False)
-    min_share = forms.FloatField(min_value=0, max_value=1, initial=0.5, required=False)
-    min_lopsided = forms.FloatField(min_value=0.5, max_value=1, initial=0.8, required=False)
+    days = forms.IntegerField(
+        min_value=1, max_value=3650, initial=90, required=False, label=_("Days back")
+    )
+    min_games = forms.IntegerField(
+        min_value=2, max_value=1000, initial=5, required=False, label=_("Fewest games together")
+    )
+    # Shares from 0 to 1 (0.5: half of the games).
+    min_share = forms.FloatField(
+        min_value=0, max_value=1, initial=0.5, required=False, label=_("Smallest share")
+    )
+    min_lopsided = forms.FloatField(
+        min_value=0.5,
+        max_value=1,
+        initial=0.8,
+        required=False,
+        label=_("Smallest share of games ahead"),
+    )
 
     def value(self, name: str) -> Any:
         found = self.cleaned_data.get(name) if self.is_valid() else None

@@ -19,7 +19,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 from django.views.decorators.http import require_POST
 
 from accounts.models import Appeal, Report, Sanction
@@ -70,7 +70,13 @@ ACTIONS = (
     Action("mark", gettext_lazy("Fair-play mark"), roles.MARK, MarkForm, sanctions=True),
     Action("note", gettext_lazy("Note"), roles.RESOLVE_REPORT, NoteForm),
     Action("unban", gettext_lazy("Unban"), roles.BAN, ReasonForm, shown=_in_force("ban")),
-    Action("unmute", gettext_lazy("Unmute"), roles.MUTE, ReasonForm, shown=_in_force("mute")),
+    Action(
+        "unmute",
+        pgettext_lazy("moderator action", "Unmute"),
+        roles.MUTE,
+        ReasonForm,
+        shown=_in_force("mute"),
+    ),
     Action(
         "lift_playban",
         gettext_lazy("Lift the playban"),

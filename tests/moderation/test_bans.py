@@ -131,7 +131,7 @@ def test_a_ban_from_the_admin_forfeits_the_players_games_for_the_others(
     )
 
     assert response.status_code == 200
-    assert b"2 running game(s) forfeited, 2 lobby seat(s) given up" in response.content
+    assert b"2 running games forfeited. 2 lobby seats given up." in response.content
     # The two-player game ends at once: the rival wins, and it is rated as such.
     duel.refresh_from_db()
     assert (duel.status, duel.end_reason) == (Game.Status.FINISHED, "banned")

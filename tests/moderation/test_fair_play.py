@@ -79,7 +79,7 @@ def test_taking_back_an_accounts_results_recomputes_the_ratings_without_its_game
         follow=True,
     )
 
-    assert b"Rated results taken back: 2 serbian game(s)." in response.content
+    assert b"Rated results taken back: 2 games (Serbian Remi)." in response.content
     # What the ratings are without the cheat's games: the one game left, from scratch.
     model = PlackettLuce(mu=ratings.MU, sigma=ratings.SIGMA)
     [[won], [lost]] = model.rate([[model.rating()], [model.rating()]], ranks=[1.0, 2.0])

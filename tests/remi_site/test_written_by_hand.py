@@ -34,8 +34,6 @@ def test_no_date_is_formatted_by_hand() -> None:
         and "engine" not in path.parts
         # The formats themselves: the server's, and CLDR's patterns the scripts get.
         and path.name not in {"formats.py", "script_cldr.py"}
-        # Staff tools, in English with ISO dates: the admin and the rows' names in it.
-        and str(path.relative_to(ROOT)) not in {"accounts/admin.py", "accounts/models.py"}
         and by_hand.search(path.read_text(encoding="utf-8"))
     ]
     assert not code
