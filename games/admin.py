@@ -18,7 +18,7 @@ hidden column, for anyone (``accounts.moderation.hidden_columns``, which names t
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.contrib import admin, messages
@@ -27,9 +27,11 @@ from django.contrib.auth.models import User
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
+from django.utils import translation
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
-from django.utils.translation import gettext, ngettext, pgettext
+from django.utils.text import capfirst
+from django.utils.translation import gettext, ngettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from accounts.admin.base import ReadOnlyAdmin, ReadOnlyInline
@@ -43,6 +45,8 @@ from accounts.moderation.admin_actions import (
 )
 from accounts.moderation.forms import ReasonForm
 from accounts.moderation.modlog import modlog_record
+from games.engine import PRESETS
+from games.engine_words import preset_display_name
 from games.models import (
     AbsentWait,
     BotRating,
@@ -54,8 +58,10 @@ from games.models import (
     PlayerSettings,
     Seat,
 )
+from games.notify.wording import END_REASONS, OTHER_REASON
 from games.play import moderation as game_moderation
 from games.read import moderation
+from remi_site import formats
 
 
 def _json(value: Any) -> str:
@@ -101,6 +107,36 @@ def _value(value: Any) -> SafeString:
     return format_html("{}", _json(value))
 
 
+class RulesFilter(admin.SimpleListFilter):
+    """The rules by their names in the reader's language (the rows keep the preset's
+    id): the site's presets, no query."""
+
+    title = _("rules")
+    parameter_name = "rules"
+    column = "preset"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return sorted(
+            ((preset, preset_display_name(preset)) for preset in PRESETS),
+            key=lambda pair: pair[1],
+        )
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        value = self.value()
+        return queryset.filter(**{self.column: value}) if value else queryset
+
+
+class BotRulesFilter(RulesFilter):
+    column = "rules"
+
+
+def _seat_name(seat: Seat) -> str:
+    return gettext("Seat %(seat)s: %(player)s") % {
+        "seat": formats.number(seat.position),
+        "player": seat.user.get_username(),
+    }
+
+
 # ------------------------------------------------------------------ games
 
 
@@ -137,19 +173,31 @@ class AdjudicateForm(ReasonForm):
         super().__init__(data)
         seats = game.seats.select_related("user").exclude(status=Seat.Status.OUT)
         self.fields["loser"].choices = [  # type: ignore[attr-defined]
-            (seat.position, f"seat {seat.position}: {seat.user.get_username()}") for seat in seats
+            (seat.position, _seat_name(seat)) for seat in seats
         ]
-        self.fields["loser"].help_text = (
+        self.fields["loser"].help_text = gettext(
             "Their seat is out and the match ends: the lowest total among the others wins "
-            "(a rated game is rated)."
+            "(a rated game counts for the ratings)."
         )
+
+
+def _lazy_label(label: Any) -> str:
+    """An action's label, said in the moderator's language each time a page shows it:
+    a lazy text stands in for the ``str`` that ``ObjectAction`` declares."""
+    return cast(str, label)
 
 
 def _abort(request: HttpRequest, game: Game, form: forms.Form) -> str:
     game_moderation.game_abort_moderated(
         game=game, moderator=_moderator(request), reason=form.cleaned_data["reason"]
     )
-    return f"Game {game.public_id} aborted."
+    return gettext("Game %(game)s aborted.") % {"game": game.public_id}
+
+
+def _winners(game: Game) -> str:
+    """The winning seats with their players ("Seat 1: ana and Seat 2: marko")."""
+    seats = game.seats.select_related("user").filter(position__in=game.winners)
+    return formats.word_list(_seat_name(seat) for seat in seats)
 
 
 def _adjudicate(request: HttpRequest, game: Game, form: forms.Form) -> str:
@@ -159,14 +207,18 @@ def _adjudicate(request: HttpRequest, game: Game, form: forms.Form) -> str:
         moderator=_moderator(request),
         reason=form.cleaned_data["reason"],
     )
-    return f"Game {ended.public_id} adjudicated: seat(s) {ended.winners} won."
+    return ngettext(
+        "Game %(game)s decided by a moderator. The winner: %(winners)s.",
+        "Game %(game)s decided by a moderator. The winners: %(winners)s.",
+        len(ended.winners),
+    ) % {"game": ended.public_id, "winners": _winners(ended)}
 
 
 @admin.register(Game)
 class GameAdmin(ObjectActionsMixin, ReadOnlyAdmin):
     list_display = (
         "public_id",
-        "preset",
+        "rules",
         "status",
         "players",
         "time_control",
@@ -176,7 +228,7 @@ class GameAdmin(ObjectActionsMixin, ReadOnlyAdmin):
         "deadline_at",
         "created_at",
     )
-    list_filter = ("status", "preset", "time_control", "visibility")
+    list_filter = ("status", RulesFilter, "time_control", "visibility")
     search_fields = ("public_id", "owner__username", "seats__user__username")
     list_select_related = ("owner",)
     date_hierarchy = "created_at"
@@ -185,7 +237,7 @@ class GameAdmin(ObjectActionsMixin, ReadOnlyAdmin):
     object_actions = (
         ObjectAction(
             "abort",
-            "Abort",
+            _lazy_label(_("Abort")),
             roles.ABORT_OR_ADJUDICATE,
             lambda game, data: ReasonForm(data),
             _abort,
@@ -193,7 +245,7 @@ class GameAdmin(ObjectActionsMixin, ReadOnlyAdmin):
         ),
         ObjectAction(
             "adjudicate",
-            "Adjudicate",
+            _lazy_label(_("Decide the game")),
             roles.ABORT_OR_ADJUDICATE,
             AdjudicateForm,
             _adjudicate,
@@ -202,10 +254,10 @@ class GameAdmin(ObjectActionsMixin, ReadOnlyAdmin):
     )
     fields = (
         "public_id",
-        "preset",
+        "rules",
         "status",
-        "end_reason",
-        "winners",
+        "ended_because",
+        "winner_seats",
         "players",
         "visibility",
         "owner",
@@ -226,10 +278,27 @@ class GameAdmin(ObjectActionsMixin, ReadOnlyAdmin):
     )
     readonly_fields = fields
 
+    @admin.display(description=_("rules"), ordering="preset")
+    def rules(self, game: Game) -> str:
+        return preset_display_name(game.preset)
+
+    @admin.display(description=_("end reason"))
+    def ended_because(self, game: Game) -> str:
+        if not game.end_reason:
+            return "-"
+        return capfirst(str(END_REASONS.get(game.end_reason, OTHER_REASON)))
+
+    @admin.display(description=_("winners"))
+    def winner_seats(self, game: Game) -> str:
+        return _winners(game) if game.winners else "-"
+
     @admin.display(description=_("move log"))
     def moves_link(self, game: Game) -> str:
         url = reverse("admin:games_move_changelist") + f"?game__id__exact={game.pk}"
-        return format_html('<a href="{}">{} moves</a>', url, game.ply)
+        moves = ngettext("%(count)s move", "%(count)s moves", game.ply) % {
+            "count": formats.number(game.ply)
+        }
+        return format_html('<a href="{}">{}</a>', url, moves)
 
     def has_abort_permission(self, request: HttpRequest) -> bool:
         return bool(request.user.has_perm(roles.ABORT_OR_ADJUDICATE))
@@ -246,8 +315,8 @@ class GameAdmin(ObjectActionsMixin, ReadOnlyAdmin):
                 except Refused as error:
                     self.message_user(
                         request,
-                        _("%(public_id)s: %(message)s")
-                        % {"public_id": game.public_id, "message": error.message},
+                        gettext("Game %(game)s: %(refusal)s")
+                        % {"game": game.public_id, "refusal": formats.sentence(error.message)},
                         level=messages.WARNING,
                     )
                 else:
@@ -256,7 +325,7 @@ class GameAdmin(ObjectActionsMixin, ReadOnlyAdmin):
                 self.message_user(
                     request,
                     ngettext("%(aborted)s game aborted.", "%(aborted)s games aborted.", aborted)
-                    % {"aborted": aborted},
+                    % {"aborted": formats.number(aborted)},
                     level=messages.SUCCESS,
                 )
 
@@ -264,7 +333,7 @@ class GameAdmin(ObjectActionsMixin, ReadOnlyAdmin):
             self,
             request,
             queryset,
-            title="Abort the selected games",
+            title=gettext("Abort the selected games"),
             form_class=ReasonForm,
             perform=perform,
         )
@@ -308,7 +377,9 @@ class HiddenInformationAdmin(ReadOnlyAdmin):
     def _look_logged(self, request: HttpRequest, obj: Any) -> None:
         """The look in the modlog too: its reason is the one the link to the page gave
         (a report's links say which report), or what was looked at."""
-        what = f"the hidden cards of {obj}"
+        # The modlog is a record kept in English, whatever language the moderator reads.
+        with translation.override("en"):
+            what = f"the hidden cards of {obj}"
         reason = request.GET.get("reason", "").strip()[:200] or f"looked at {what}"
         modlog_record(
             moderator=_moderator(request),
@@ -320,7 +391,7 @@ class HiddenInformationAdmin(ReadOnlyAdmin):
 
 
 def _seat(seat: int) -> str:
-    return gettext("seat %(seat)s") % {"seat": seat}
+    return gettext("seat %(seat)s") % {"seat": formats.number(seat)}
 
 
 def _text(value: Any) -> SafeString:
@@ -347,15 +418,22 @@ class DealAdmin(HiddenInformationAdmin):
     @admin.display(description=_("public view (what a spectator sees)"))
     def public_view(self, row: Deal) -> SafeString:
         view = row.restore(row.game.engine_ruleset()).view(None).to_dict()
-        counts = " · ".join(f"{_seat(seat)}: {n}" for seat, n in enumerate(view["hand_counts"]))
+        counts = " · ".join(
+            gettext("seat %(seat)s: %(cards)s")
+            % {"seat": formats.number(seat), "cards": formats.number(n)}
+            for seat, n in enumerate(view["hand_counts"])
+        )
         lines = [
             (gettext("to move"), _text(_seat(view["to_move"]))),
             (gettext("cards in hand"), _text(counts)),
-            (gettext("cards in the stock"), _text(view["stock_count"])),
+            (gettext("cards in the stock"), _text(formats.number(view["stock_count"]))),
             (gettext("discard (bottom first)"), _cards(view["discard"])),
         ]
         lines += [
-            (gettext("meld of seat %(seat)s") % {"seat": meld["owner"]}, _cards(meld["cards"]))
+            (
+                gettext("meld of seat %(seat)s") % {"seat": formats.number(meld["owner"])},
+                _cards(meld["cards"]),
+            )
             for meld in view["table"]
         ]
         return format_html('<dl class="admin-deal">{}</dl>', _lines(lines))
@@ -363,7 +441,7 @@ class DealAdmin(HiddenInformationAdmin):
     def hidden_lines(self, request: HttpRequest, obj: Deal) -> list[tuple[str, SafeString]]:
         state = moderation.hidden_deal_state(obj, user=request.user, path=request.path)
         lines = [
-            (gettext("hand of seat %(seat)s") % {"seat": seat}, _cards(hand))
+            (gettext("hand of seat %(seat)s") % {"seat": formats.number(seat)}, _cards(hand))
             for seat, hand in enumerate(state["hands"])
         ]
         lines.append((gettext("stock (top first)"), _cards(state["stock_top_first"])))
@@ -372,13 +450,18 @@ class DealAdmin(HiddenInformationAdmin):
         return lines
 
 
+# The keys of a move's private form (``games.engine.events``) in words; another key is
+# shown as it is stored.
+PRIVATE_KEYS = {"card": pgettext_lazy("admin move", "the card drawn")}
+
+
 @admin.register(Move)
 class MoveAdmin(HiddenInformationAdmin):
     """The append-only log: read-only, no add, change or delete."""
 
     list_display = ("game", "ply", "deal", "seat", "kind", "by_server", "created_at")
     list_filter = ("kind",)
-    list_select_related = ("game", "deal", "seat")
+    list_select_related = ("game", "deal__game", "seat__user")
     search_fields = ("game__public_id",)
     # ``private`` (the card a player drew) is hidden information: moderators only.
     fields = (
@@ -403,12 +486,13 @@ class MoveAdmin(HiddenInformationAdmin):
         if obj.private is None:
             return []
         private = moderation.hidden_move(obj, user=request.user, path=request.path)
-        # Translators: the part of a move only its player saw, e.g. "as the mover saw it: card".
+        # Translators: the part of a move only its player saw, e.g. "as the mover saw it:
+        # the card drawn".
         label = pgettext("admin move", "as the mover saw it: %(key)s")
         # What the mover alone saw: the keys whose value the public form lacks (the card).
         public = obj.public if isinstance(obj.public, dict) else {}
         return [
-            (label % {"key": key}, _value(value))
+            (label % {"key": PRIVATE_KEYS.get(key, key)}, _value(value))
             for key, value in private.items()
             if public.get(key) != value
         ]
@@ -445,7 +529,7 @@ class ChatMessageAdmin(ReadOnlyAdmin):
             self.message_user(
                 request,
                 ngettext("%(hidden)s line hidden.", "%(hidden)s lines hidden.", hidden)
-                % {"hidden": hidden},
+                % {"hidden": formats.number(hidden)},
                 level=messages.SUCCESS,
             )
 
@@ -453,7 +537,7 @@ class ChatMessageAdmin(ReadOnlyAdmin):
             self,
             request,
             queryset,
-            title="Hide the selected lines",
+            title=gettext("Hide the selected lines"),
             form_class=ReasonForm,
             perform=perform,
         )
@@ -474,10 +558,19 @@ class PlayerSettingsAdmin(ReadOnlyAdmin):
 class ModerationAccessAdmin(ReadOnlyAdmin):
     """Who looked at hidden information, and when (append-only)."""
 
-    list_display = ("created_at", "user", "game", "deal", "what", "path")
+    list_display = ("created_at", "user", "game", "deal", "what", "page")
     list_filter = ("what",)
     search_fields = ("user__username", "game__public_id")
-    list_select_related = ("user", "game", "deal")
+    list_select_related = ("user", "game", "deal__game")
+    fields = ("created_at", "user", "game", "deal", "what", "page")
+    readonly_fields = fields
+
+    @admin.display(description=_("page"))
+    def page(self, access: ModerationAccess) -> str:
+        """A link to the page that showed the cards (the stored path is its address)."""
+        if not access.path:
+            return "-"
+        return format_html('<a href="{}">{}</a>', access.path, gettext("open the page"))
 
 
 @admin.register(BotRating)
@@ -485,7 +578,11 @@ class BotRatingAdmin(ReadOnlyAdmin):
     """A built-in bot's rating from its games against people: written only by
     ``games.bot_ratings`` (every 10 minutes), so read-only here."""
 
-    list_display = ("user", "rules", "rating", "sigma", "games", "updated_at")
-    list_filter = ("rules",)
+    list_display = ("user", "rules_name", "rating", "sigma", "games", "updated_at")
+    list_filter = (BotRulesFilter,)
     search_fields = ("user__username",)
     list_select_related = ("user",)
+
+    @admin.display(description=_("rules"), ordering="rules")
+    def rules_name(self, row: BotRating) -> str:
+        return preset_display_name(row.rules)

@@ -9,9 +9,12 @@ over. One row per game at most: the bot to move at ``ply``, and what it will pla
 from __future__ import annotations
 
 from django.db import models
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from games.fields import JSONTextField
 from games.models.play import Game
+from remi_site import formats
 
 
 class BotDecision(models.Model):
@@ -20,12 +23,23 @@ class BotDecision(models.Model):
     turn timed out) and it is dropped, never applied."""
 
     game = models.OneToOneField(
-        Game, on_delete=models.CASCADE, primary_key=True, related_name="bot_decision"
+        Game,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="bot_decision",
+        verbose_name=_("game"),
     )
-    ply = models.PositiveIntegerField()
+    ply = models.PositiveIntegerField(_("move number"))
     # The decision's actions, each as the engine writes it (``Action.to_dict``), in order.
-    actions = JSONTextField()
-    due_at = models.DateTimeField()
+    actions = JSONTextField(_("actions"))
+    due_at = models.DateTimeField(_("to be played at"))
+
+    class Meta:
+        verbose_name = _("bot decision")
+        verbose_name_plural = _("bot decisions")
 
     def __str__(self) -> str:
-        return f"bot decision of game {self.game_id} at ply {self.ply}"
+        return gettext("Bot decision in game %(game)s at move %(number)s") % {
+            "game": self.game.public_id,
+            "number": formats.number(self.ply),
+        }

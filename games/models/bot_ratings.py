@@ -8,6 +8,11 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from games.engine_words import preset_display_name
+from remi_site import formats
 
 
 class BotRating(models.Model):
@@ -17,22 +22,40 @@ class BotRating(models.Model):
 
     # The unique (user, rules) index below serves the reads by user.
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", db_index=False
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_index=False,
+        verbose_name=_("bot"),
     )
-    rules = models.CharField(max_length=32, help_text="The rule family: the game's preset.")
-    mu = models.FloatField()
-    sigma = models.FloatField()
-    rating = models.IntegerField(help_text="The displayed rating (see games.ratings).")
-    games = models.PositiveIntegerField(default=0, help_text="Games against people counted.")
-    updated_at = models.DateTimeField(auto_now=True)
+    rules = models.CharField(
+        _("rules"), max_length=32, help_text=_("The rule family: the games' preset.")
+    )
+    # An openskill estimate: its mean and its uncertainty.
+    mu = models.FloatField(_("skill estimate (μ)"))
+    sigma = models.FloatField(_("uncertainty (σ)"))
+    # The displayed rating (see games.ratings).
+    rating = models.IntegerField(
+        _("rating"), help_text=_("The rating shown, from the estimate and its uncertainty.")
+    )
+    games = models.PositiveIntegerField(
+        _("games"), default=0, help_text=_("Games against people counted.")
+    )
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
     class Meta:
+        verbose_name = _("bot rating")
+        verbose_name_plural = _("bot ratings")
         constraints = [
             models.UniqueConstraint(fields=["user", "rules"], name="bot_rating_unique_user_rules"),
         ]
 
     def __str__(self) -> str:
-        return f"{self.user} {self.rules} {self.rating}"
+        return gettext("%(bot)s in %(rules)s: %(rating)s") % {
+            "bot": self.user.get_username(),
+            "rules": preset_display_name(self.rules),
+            "rating": formats.rating(self.rating),
+        }
 
 
 class BotRatingWatermark(models.Model):
@@ -40,9 +63,17 @@ class BotRatingWatermark(models.Model):
     ``finished_at`` and id): one row, locked by each run, so that a game is counted once
     even when two runs meet."""
 
-    last_finished_at = models.DateTimeField(null=True, blank=True)
-    last_game_id = models.BigIntegerField(default=0)
-    updated_at = models.DateTimeField(auto_now=True)
+    last_finished_at = models.DateTimeField(
+        _("last game counted finished at"), null=True, blank=True
+    )
+    last_game_id = models.BigIntegerField(_("ID of the last game counted"), default=0)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("progress of the bot ratings")
+        verbose_name_plural = _("progress of the bot ratings")
 
     def __str__(self) -> str:
-        return f"bot ratings counted up to game {self.last_game_id}"
+        return gettext("Bot ratings counted up to the game with ID %(id)s") % {
+            "id": self.last_game_id
+        }

@@ -7,9 +7,11 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
 
-# Public ids and invite codes: lowercase letters and digits without look-alikes.
 from games.models.play import Game
+from remi_site import formats
 
 
 class ChipAccount(models.Model):
@@ -18,14 +20,21 @@ class ChipAccount(models.Model):
     the balance in one transaction, with the account row locked."""
 
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="chip_account"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="chip_account",
+        verbose_name=_("player"),
     )
-    balance = models.BigIntegerField(default=0)
+    balance = models.BigIntegerField(_("balance"), default=0)
     # The last day (UTC) the daily top-up was paid: the account's claim on the day.
-    topped_up_on = models.DateField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    topped_up_on = models.DateField(
+        _("last daily top-up"), null=True, blank=True, help_text=_("The day, in UTC.")
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("chip account")
+        verbose_name_plural = _("chip accounts")
         constraints = [
             models.CheckConstraint(
                 condition=Q(balance__gte=0), name="chip_account_balance_not_negative"
@@ -33,7 +42,10 @@ class ChipAccount(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"chips of {self.user_id}: {self.balance}"
+        return gettext("Chips of %(player)s: %(balance)s") % {
+            "player": self.user.get_username(),
+            "balance": formats.number(self.balance),
+        }
 
 
 class ChipLedger(models.Model):
@@ -43,26 +55,43 @@ class ChipLedger(models.Model):
     one stake, payout and refund per game."""
 
     class Kind(models.TextChoices):
-        GRANT = "grant"  # the starting grant, when the account opens
-        TOP_UP = "top_up"  # the daily top-up
-        STAKE = "stake"  # into a game's pot when it starts (negative)
-        PAYOUT = "payout"  # a share of the pot when the game ends
-        REFUND = "refund"  # the stake back when a started game is aborted
+        # the starting grant, when the account opens
+        GRANT = "grant", pgettext_lazy("chip movement", "Starting grant")
+        TOP_UP = "top_up", pgettext_lazy("chip movement", "Daily top-up")
+        # into a game's pot when it starts (negative)
+        STAKE = "stake", pgettext_lazy("chip movement", "Stake")
+        # a share of the pot when the game ends
+        PAYOUT = "payout", pgettext_lazy("chip movement", "Winnings")
+        # the stake back when a started game is aborted
+        REFUND = "refund", pgettext_lazy("chip movement", "Stake back")
 
     # The (account, -id) index below serves the reads by account.
     account = models.ForeignKey(
-        ChipAccount, on_delete=models.PROTECT, related_name="ledger", db_index=False
+        ChipAccount,
+        on_delete=models.PROTECT,
+        related_name="ledger",
+        db_index=False,
+        verbose_name=_("chip account"),
     )
-    kind = models.CharField(max_length=8, choices=Kind.choices)
-    amount = models.BigIntegerField()  # signed: what the movement added to the balance
-    balance_after = models.BigIntegerField()
+    kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices)
+    amount = models.BigIntegerField(
+        _("amount"), help_text=_("What the movement added to the balance (negative: took).")
+    )
+    balance_after = models.BigIntegerField(_("balance after"))
     game = models.ForeignKey(
-        Game, on_delete=models.PROTECT, null=True, blank=True, related_name="chip_movements"
+        Game,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="chip_movements",
+        verbose_name=_("game"),
     )
-    day = models.DateField(null=True, blank=True)  # the top-up's day
-    created_at = models.DateTimeField(auto_now_add=True)
+    day = models.DateField(_("day of the top-up"), null=True, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("chip movement")
+        verbose_name_plural = _("chip movements")
         constraints = [
             models.UniqueConstraint(
                 fields=["account"], condition=Q(kind="grant"), name="chip_ledger_one_grant"
@@ -85,7 +114,11 @@ class ChipLedger(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.kind} {self.amount:+} to {self.account_id}"
+        return gettext("%(kind)s for %(player)s: %(amount)s") % {
+            "kind": self.get_kind_display(),
+            "amount": formats.signed(self.amount),
+            "player": self.account.user.get_username(),
+        }
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         if not self._state.adding:

@@ -5,9 +5,11 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext, ngettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
 
-# Public ids and invite codes: lowercase letters and digits without look-alikes.
 from games.models.play import Game, Seat
+from remi_site import formats
 
 # A player's private aids at one table: a note, a queued draw, a request for more time.
 # Written by games.play.notes, games.play.premoves and games.play.extra_time.
@@ -19,18 +21,30 @@ class Note(models.Model):
     """A player's private note on one game: shown to its author only, never in any
     answer or event of the game itself (only ``/games/{id}/note`` reads it)."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    text = models.TextField(max_length=NOTE_MAX_LENGTH)
-    updated_at = models.DateTimeField(auto_now=True)
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="+", verbose_name=_("game")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("player"),
+    )
+    text = models.TextField(_("text"), max_length=NOTE_MAX_LENGTH)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
     class Meta:
+        verbose_name = _("private note")
+        verbose_name_plural = _("private notes")
         constraints = [
             models.UniqueConstraint(fields=["game", "user"], name="note_unique_user"),
         ]
 
     def __str__(self) -> str:
-        return f"note of {self.user_id} on {self.game_id}"
+        return gettext("Note of %(player)s on game %(game)s") % {
+            "player": self.user.get_username(),
+            "game": self.game.public_id,
+        }
 
 
 class PreMove(models.Model):
@@ -39,13 +53,29 @@ class PreMove(models.Model):
     for them). Private to the player; applied (or dropped) by ``games.play.premoves``
     when the turn arrives, one turn only."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
-    seat = models.OneToOneField(Seat, on_delete=models.CASCADE, related_name="premove")
-    unless = models.JSONField(default=list, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="+", verbose_name=_("game")
+    )
+    seat = models.OneToOneField(
+        Seat, on_delete=models.CASCADE, related_name="premove", verbose_name=_("seat")
+    )
+    unless = models.JSONField(
+        _("unless the top of the discard pile is"),
+        default=list,
+        blank=True,
+        help_text=_("Then the turn waits for the player."),
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("queued draw")
+        verbose_name_plural = _("queued draws")
 
     def __str__(self) -> str:
-        return f"queued draw of seat {self.seat_id} in {self.game_id}"
+        return gettext("Queued draw of %(player)s in game %(game)s") % {
+            "player": self.seat.user.get_username(),
+            "game": self.game.public_id,
+        }
 
 
 EXTRA_TIME_MAX_DAYS = 7
@@ -57,27 +87,43 @@ class ExtraTimeRequest(models.Model):
     current deadline while it is still the asker's turn. One request waits at a time."""
 
     class Status(models.TextChoices):
-        PENDING = "pending"
-        GRANTED = "granted"
-        DECLINED = "declined"
-        EXPIRED = "expired"  # the turn passed before an answer
+        PENDING = "pending", pgettext_lazy("extra time", "Waiting for an answer")
+        GRANTED = "granted", pgettext_lazy("extra time", "Granted")
+        DECLINED = "declined", pgettext_lazy("extra time", "Declined")
+        # the turn passed before an answer
+        EXPIRED = "expired", pgettext_lazy("extra time", "The turn passed first")
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="extra_time_requests")
-    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="+")
-    days = models.PositiveSmallIntegerField()
-    ply = models.PositiveIntegerField()  # the game's ply when asked: the turn it is for
-    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    game = models.ForeignKey(
+        Game,
+        on_delete=models.CASCADE,
+        related_name="extra_time_requests",
+        verbose_name=_("game"),
+    )
+    seat = models.ForeignKey(
+        Seat, on_delete=models.CASCADE, related_name="+", verbose_name=_("seat")
+    )
+    days = models.PositiveSmallIntegerField(_("days asked for"))
+    # the game's ply when asked: the turn it is for
+    ply = models.PositiveIntegerField(
+        _("move number"), help_text=_("The number of moves logged when it was asked for.")
+    )
+    status = models.CharField(
+        _("status"), max_length=8, choices=Status.choices, default=Status.PENDING
+    )
     answered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
         null=True,
         blank=True,
         related_name="+",
+        verbose_name=_("answered by"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    answered_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    answered_at = models.DateTimeField(_("answered at"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("request for more time")
+        verbose_name_plural = _("requests for more time")
         constraints = [
             models.UniqueConstraint(
                 fields=["game"],
@@ -91,4 +137,13 @@ class ExtraTimeRequest(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.days} more day(s) for seat {self.seat_id} in {self.game_id} ({self.status})"
+        return ngettext(
+            "%(player)s asks for %(days)s more day in game %(game)s (%(status)s)",
+            "%(player)s asks for %(days)s more days in game %(game)s (%(status)s)",
+            self.days,
+        ) % {
+            "player": self.seat.user.get_username(),
+            "days": formats.number(self.days),
+            "game": self.game.public_id,
+            "status": self.get_status_display(),
+        }

@@ -14,11 +14,14 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, pgettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 from games.engine import Deal as EngineDeal
 from games.engine import Ruleset
+from games.engine_words import preset_display_name
 from games.fields import JSONTextField
+from remi_site import formats
 
 # Public ids and invite codes: lowercase letters and digits without look-alikes.
 
@@ -37,88 +40,135 @@ def new_invite_code() -> str:
 
 class Game(models.Model):
     class Status(models.TextChoices):
-        LOBBY = "lobby"
-        ACTIVE = "active"
-        FINISHED = "finished"
-        ABORTED = "aborted"
+        LOBBY = "lobby", pgettext_lazy("game status", "In the lobby")
+        ACTIVE = "active", pgettext_lazy("game status", "Being played")
+        FINISHED = "finished", pgettext_lazy("game status", "Finished")
+        ABORTED = "aborted", pgettext_lazy("game status", "Aborted")
 
     class Visibility(models.TextChoices):
-        PUBLIC = "public"
-        PRIVATE = "private"
+        PUBLIC = "public", pgettext_lazy("game visibility", "Public")
+        PRIVATE = "private", pgettext_lazy("game visibility", "Private")
 
     class TimeControl(models.TextChoices):
-        LIVE = "live", gettext_lazy("Live")
-        CORRESPONDENCE = "correspondence", gettext_lazy("Correspondence")
+        LIVE = "live", _("Live")
+        CORRESPONDENCE = "correspondence", _("Correspondence")
 
-    public_id = models.CharField(max_length=16, unique=True, default=new_public_id, editable=False)
+    public_id = models.CharField(
+        _("public ID"), max_length=16, unique=True, default=new_public_id, editable=False
+    )
     # The preset the ruleset was copied from (the "variant" of the game lists) and the
     # whole ruleset as it was at creation, house rules included: editing a preset
     # never changes a running game.
-    preset = models.CharField(max_length=32)
-    ruleset = models.JSONField()
-    players = models.PositiveSmallIntegerField()
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.LOBBY)
-    visibility = models.CharField(
-        max_length=10, choices=Visibility.choices, default=Visibility.PUBLIC
+    preset = models.CharField(
+        _("rules"), max_length=32, help_text=_("The preset the game's rules were copied from.")
     )
-    invite_code = models.CharField(max_length=16, blank=True, default="")
+    ruleset = models.JSONField(
+        _("ruleset"),
+        help_text=_("The whole ruleset as it was when the game was created, house rules included."),
+    )
+    players = models.PositiveSmallIntegerField(_("players"))
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.LOBBY
+    )
+    visibility = models.CharField(
+        _("visibility"), max_length=10, choices=Visibility.choices, default=Visibility.PUBLIC
+    )
+    invite_code = models.CharField(_("invite code"), max_length=16, blank=True, default="")
     owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games_created"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="games_created",
+        verbose_name=_("host"),
     )
 
     # Time control (enforced by the live-play part: deadlines and sweeps).
     time_control = models.CharField(
-        max_length=16, choices=TimeControl.choices, default=TimeControl.CORRESPONDENCE
+        _("time control"),
+        max_length=16,
+        choices=TimeControl.choices,
+        default=TimeControl.CORRESPONDENCE,
     )
-    seconds_per_turn = models.PositiveIntegerField(null=True, blank=True)
-    days_per_move = models.PositiveSmallIntegerField(null=True, blank=True)
-    rated = models.BooleanField(default=False)
+    seconds_per_turn = models.PositiveIntegerField(_("seconds per turn"), null=True, blank=True)
+    days_per_move = models.PositiveSmallIntegerField(_("days per move"), null=True, blank=True)
+    rated = models.BooleanField(_("rated"), default=False)
     # Timeout policy of this game (live-play part); null: the site's default
     # (settings LIVE_STRIKES / CORRESPONDENCE_STRIKES, LIVE_ABSENT_WAIT_S).
-    strike_limit = models.PositiveSmallIntegerField(null=True, blank=True)
-    absent_wait_s = models.PositiveIntegerField(null=True, blank=True)
+    strike_limit = models.PositiveSmallIntegerField(
+        _("timeouts allowed"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "Turns in a row the server may play for a player before their seat is out. "
+            "Empty: the site's default."
+        ),
+    )
+    absent_wait_s = models.PositiveIntegerField(
+        _("wait for an absent player, in seconds"),
+        null=True,
+        blank=True,
+        help_text=_("Empty: the site's default."),
+    )
     # Live games: each seat's time bank for the whole game, in seconds (0: none). A
     # turn may run past ``seconds_per_turn`` into the mover's bank (games.clock).
-    time_bank_s = models.PositiveIntegerField(default=0)
+    time_bank_s = models.PositiveIntegerField(
+        _("time bank, in seconds"), default=0, help_text=_("Each seat's, for the whole game.")
+    )
     # Play chips (games.chips): what each player puts into the pot when the game starts
     # (0: none). The pot is in the chip ledger: the game's stakes, payouts and refunds.
-    stake = models.PositiveIntegerField(default=0)
+    stake = models.PositiveIntegerField(
+        _("stake"), default=0, help_text=_("Chips each player puts into the pot (0: none).")
+    )
     # The cards drawn for the seats before the first deal, where the ruleset seats by
     # drawn cards (``games.engine.seating.SeatingDraw.to_dict``; null: no draw).
-    seating_draw = models.JSONField(null=True, blank=True)
+    seating_draw = models.JSONField(
+        _("cards drawn for the seats"),
+        null=True,
+        blank=True,
+        help_text=_("Before the first deal, where the rules seat the players by drawn cards."),
+    )
 
     # The number of moves logged so far: a client's expected ply, the version of the state.
-    ply = models.PositiveIntegerField(default=0)
+    ply = models.PositiveIntegerField(
+        _("moves logged"), default=0, help_text=_("The number of moves logged so far.")
+    )
     # The deadline of the current turn; it belongs to ``ply``.
-    deadline_at = models.DateTimeField(null=True, blank=True)
+    deadline_at = models.DateTimeField(_("turn deadline"), null=True, blank=True)
     # When the current turn started (a live turn's bank is used from
     # ``turn_started_at + seconds_per_turn`` on).
-    turn_started_at = models.DateTimeField(null=True, blank=True)
+    turn_started_at = models.DateTimeField(_("turn started at"), null=True, blank=True)
     # The current turn is a built-in bot's, whose moves a queued task plays. A lost
     # task (a Redis restart) would stall the game: the bot sweep finds these games
     # when ``updated_at`` (their last move) is too old, and plays them.
-    bot_to_move = models.BooleanField(default=False)
+    bot_to_move = models.BooleanField(_("a built-in bot to move"), default=False)
     # The seat whose turn it is (the current deal's snapshot says the same): a column,
     # so that "whose turn", "my turn" and the sweeps are index lookups, not JSON reads.
-    to_move = models.PositiveSmallIntegerField(null=True, blank=True)
+    to_move = models.PositiveSmallIntegerField(_("seat to move"), null=True, blank=True)
     # The deal being played (or the last one played); 0 before the start.
-    deal_number = models.PositiveSmallIntegerField(default=0)
+    deal_number = models.PositiveSmallIntegerField(
+        _("deal number"),
+        default=0,
+        help_text=_("The deal being played, or the last one; 0 before the start."),
+    )
     # A live table's pause between deals: when the last deal ended and when the next one
     # is dealt (the deal sweep honours it), and the seats that are ready for it (the
     # next deal starts at once when every person still in is). Null: no pause.
-    deal_over_at = models.DateTimeField(null=True, blank=True)
-    next_deal_at = models.DateTimeField(null=True, blank=True)
-    deal_ready = models.JSONField(default=list, blank=True)
+    deal_over_at = models.DateTimeField(_("last deal ended at"), null=True, blank=True)
+    next_deal_at = models.DateTimeField(_("next deal at"), null=True, blank=True)
+    deal_ready = models.JSONField(_("seats ready for the next deal"), default=list, blank=True)
     # Match outcome: the winning positions and why the game ended.
-    winners = models.JSONField(default=list, blank=True)
-    end_reason = models.CharField(max_length=16, blank=True, default="")
+    winners = models.JSONField(
+        _("winners"), default=list, blank=True, help_text=_("The winning seats.")
+    )
+    end_reason = models.CharField(_("end reason"), max_length=16, blank=True, default="")
 
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
         indexes = [
             # The game lists: by status (and visibility), by variant, newest first.
             models.Index(
@@ -161,7 +211,13 @@ class Game(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.preset} game {self.public_id} ({self.status})"
+        # Translators: a game as the admin names it, e.g. "Serbian Remi game 6kjkwg82km4t
+        # (Finished)": its rules, its public id and its status.
+        return pgettext("a game in the admin", "%(rules)s game %(public_id)s (%(status)s)") % {
+            "rules": preset_display_name(self.preset),
+            "public_id": self.public_id,
+            "status": self.get_status_display(),
+        }
 
     def get_ruleset(self) -> Ruleset:
         return Ruleset.from_dict(self.ruleset)
@@ -181,30 +237,45 @@ class Game(models.Model):
 
 class Seat(models.Model):
     class Status(models.TextChoices):
-        ACTIVE = "active"
-        LEFT = "left"  # away; the seat, and its total, wait for the same user to rejoin
-        OUT = "out"  # resigned or removed: the server plays the seat's turns from now on
+        ACTIVE = "active", pgettext_lazy("seat status", "Playing")
+        # away; the seat, and its total, wait for the same user to rejoin
+        LEFT = "left", pgettext_lazy("seat status", "Away")
+        # resigned or removed: the server plays the seat's turns from now on
+        OUT = "out", pgettext_lazy("seat status", "Out of the game")
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats"
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="seats", verbose_name=_("game")
     )
-    position = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="seats",
+        verbose_name=_("player"),
+    )
+    position = models.PositiveSmallIntegerField(_("seat number"))
     # The running match total. It never resets: leaving and rejoining keeps it.
-    total = models.IntegerField(default=0)
-    status = models.CharField(max_length=8, choices=Status.choices, default=Status.ACTIVE)
+    total = models.IntegerField(_("total"), default=0)
+    status = models.CharField(
+        _("status"), max_length=8, choices=Status.choices, default=Status.ACTIVE
+    )
     # Consecutive turns played by the server on timeout (live-play part).
-    strikes = models.PositiveSmallIntegerField(default=0)
+    strikes = models.PositiveSmallIntegerField(
+        _("timeouts in a row"),
+        default=0,
+        help_text=_("Turns in a row the server played for the player when their time ran out."),
+    )
     # Live games: how much of the game's ``time_bank_s`` this seat has used (ms).
-    time_bank_used_ms = models.PositiveIntegerField(default=0)
-    joined_at = models.DateTimeField(auto_now_add=True)
+    time_bank_used_ms = models.PositiveIntegerField(_("time bank used, in milliseconds"), default=0)
+    joined_at = models.DateTimeField(_("joined at"), auto_now_add=True)
     # When the game ended (finished or aborted; the game's ``finished_at``), copied to
     # every seat in the transaction that ends it; null while it is in the lobby or
     # running. A player's lists read their own seats by it, never every game they
     # ever sat in.
-    game_ended_at = models.DateTimeField(null=True, blank=True)
+    game_ended_at = models.DateTimeField(_("game ended at"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         ordering = ["position"]
         constraints = [
             models.UniqueConstraint(fields=["game", "position"], name="seat_unique_position"),
@@ -227,37 +298,51 @@ class Seat(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"seat {self.position} of {self.game_id}"
+        return gettext("Seat %(seat)s: %(player)s") % {
+            "seat": formats.number(self.position),
+            "player": self.user.get_username(),
+        }
 
 
 class Deal(models.Model):
     # (No index of its own: the unique (game, number) below leads with it.)
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="deals", db_index=False)
-    number = models.PositiveSmallIntegerField()  # 1, 2, ... within the match
-    dealer = models.PositiveSmallIntegerField()
+    game = models.ForeignKey(
+        Game,
+        on_delete=models.CASCADE,
+        related_name="deals",
+        db_index=False,
+        verbose_name=_("game"),
+    )
+    number = models.PositiveSmallIntegerField(_("number"))  # 1, 2, ... within the match
+    dealer = models.PositiveSmallIntegerField(_("dealer"), help_text=_("The dealer's seat."))
     # Server-only: the shuffled deck order (top first), the physical id of each deck
     # position and the seeds of any stock reshuffles. Never serialised; with the move
     # log they rebuild the deal exactly (replay).
-    deck = models.JSONField()
-    card_ids = models.JSONField()
-    reshuffle_seeds = models.JSONField(default=list)
+    deck = models.JSONField(_("deck order"))
+    card_ids = models.JSONField(_("card IDs"))
+    reshuffle_seeds = models.JSONField(_("reshuffle seeds"), default=list)
     # Snapshot of the engine state after the last move: a cache, the log is the truth.
     # Without the ruleset, which the game row holds once for the whole match; as text,
     # since it is only ever read and written whole (see ``restore`` and ``keep``).
-    state = JSONTextField()
+    state = JSONTextField(_("state"))
     # The engine's result once the deal is over: winner, finish, scores.
-    result = models.JSONField(null=True, blank=True)
-    started_at = models.DateTimeField(auto_now_add=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    result = models.JSONField(_("result"), null=True, blank=True)
+    started_at = models.DateTimeField(_("started at"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("deal")
+        verbose_name_plural = _("deals")
         ordering = ["number"]
         constraints = [
             models.UniqueConstraint(fields=["game", "number"], name="deal_unique_number"),
         ]
 
     def __str__(self) -> str:
-        return f"deal {self.number} of {self.game_id}"
+        return gettext("Deal %(number)s of game %(game)s") % {
+            "number": formats.number(self.number),
+            "game": self.game.public_id,
+        }
 
     def restore(self, ruleset: Ruleset) -> EngineDeal:
         """The engine's deal from its snapshot and ``ruleset``, the game's
@@ -280,14 +365,40 @@ class Deal(models.Model):
 class Move(models.Model):
     """One entry of a game's append-only log, numbered by ``ply`` (1, 2, ...)."""
 
+    class Kind(models.TextChoices):
+        """The engine's actions (``games.engine.actions``) and the seat going out."""
+
+        DRAW = "draw", pgettext_lazy("move kind", "Draw")
+        TAKE = "take", pgettext_lazy("move kind", "Take the discard")
+        UNDO = "undo", pgettext_lazy("move kind", "Undo the take")
+        LAY = "lay", pgettext_lazy("move kind", "Lay down")
+        OFF = "off", pgettext_lazy("move kind", "Lay off")
+        SWAP = "swap", pgettext_lazy("move kind", "Swap a joker")
+        DISCARD = "discard", pgettext_lazy("move kind", "Discard")
+        # Resigned, timed out, away, banned or adjudicated: the payload says which.
+        RESIGN = "resign", pgettext_lazy("move kind", "Out of the game")
+
     # (No index of its own: the unique (game, ply) below leads with it. Every move
     # inserts a row, and each index of the table is one more entry to write.)
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves", db_index=False)
-    ply = models.PositiveIntegerField()
-    deal = models.ForeignKey(
-        Deal, on_delete=models.CASCADE, related_name="moves", null=True, blank=True
+    game = models.ForeignKey(
+        Game,
+        on_delete=models.CASCADE,
+        related_name="moves",
+        db_index=False,
+        verbose_name=_("game"),
     )
-    seat = models.ForeignKey(Seat, on_delete=models.PROTECT, related_name="moves")
+    ply = models.PositiveIntegerField(_("move number"))
+    deal = models.ForeignKey(
+        Deal,
+        on_delete=models.CASCADE,
+        related_name="moves",
+        null=True,
+        blank=True,
+        verbose_name=_("deal"),
+    )
+    seat = models.ForeignKey(
+        Seat, on_delete=models.PROTECT, related_name="moves", verbose_name=_("seat")
+    )
     # Who sent it: the seat's user, or None when the server played it (a seat that is
     # out, a timeout).
     user = models.ForeignKey(
@@ -296,16 +407,24 @@ class Move(models.Model):
         related_name="+",
         null=True,
         blank=True,
+        verbose_name=_("sent by"),
+        help_text=_("Empty: the server played it."),
     )
-    kind = models.CharField(max_length=24)  # the action type: draw_stock, discard, resign ...
-    payload = models.JSONField()  # the action as sent (engine ``to_dict``)
-    public = models.JSONField()  # what everyone may see of it
-    private = models.JSONField(null=True, blank=True)  # what only the mover saw (the card drawn)
+    kind = models.CharField(_("kind"), max_length=24, choices=Kind.choices)
+    # the action as sent (engine ``to_dict``)
+    payload = models.JSONField(_("action as sent"))
+    public = models.JSONField(_("what everyone sees"))
+    # what only the mover saw (the card drawn)
+    private = models.JSONField(_("what only the mover saw"), null=True, blank=True)
     # NULL (not "") is "no key": the partial unique index below skips it.
-    idempotency_key = models.CharField(max_length=128, null=True, blank=True)  # noqa: DJ001
-    created_at = models.DateTimeField(auto_now_add=True)
+    idempotency_key = models.CharField(  # noqa: DJ001
+        _("idempotency key"), max_length=128, null=True, blank=True
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("move")
+        verbose_name_plural = _("moves")
         ordering = ["ply"]
         constraints = [
             models.UniqueConstraint(fields=["game", "ply"], name="move_unique_ply"),
@@ -317,4 +436,8 @@ class Move(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"ply {self.ply} of {self.game_id}: {self.kind}"
+        return gettext("Move %(number)s of game %(game)s: %(kind)s") % {
+            "number": formats.number(self.ply),
+            "game": self.game.public_id,
+            "kind": self.get_kind_display(),
+        }

@@ -205,7 +205,7 @@ def test_aborting_a_game_from_the_admin_goes_through_the_service(
     assert game.status == Game.Status.ABORTED and game.end_reason == "aborted"
     assert game.deadline_at is None
     page = response.content.decode()
-    assert "1 game aborted" in page and "the game is over" in page
+    assert "1 game aborted" in page and "The game is over." in page
     Game.objects.filter(pk=over.pk).update(status=Game.Status.ACTIVE)  # for the replay check
 
 

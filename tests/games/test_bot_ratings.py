@@ -390,7 +390,7 @@ def test_the_admin_lists_a_bot_s_rating_by_its_name_read_only(
     assert listed.status_code == 200
     assert goran.username in listed.content.decode()
     assert page.status_code == 200
-    assert f"{goran.username} serbian {rating.rating}" in page.content.decode()
+    assert f"{goran.username} in Serbian Remi: {rating.rating}" in page.content.decode()
     assert admin_client.post(f"/admin/games/botrating/{rating.pk}/delete/").status_code == 403
 
 
