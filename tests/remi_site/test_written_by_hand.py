@@ -231,11 +231,16 @@ def test_no_template_writes_a_share_or_a_decimal_by_hand() -> None:
 
 
 # The polite plural a translation slips into: "vaša žalba", "Вашата жалба", "Unesite",
-# "Внесете", "možete" (docs/translations.md: the site says "ti" to everyone).
+# "Внесете", "možete", "nemate", "Dobijate" (docs/translations.md: the site says "ti" to
+# everyone). A verb in "-ate" is named: "date", "rate" and "savete" end so too.
 FORMAL = {
-    "sr_Latn": re.compile(r"\b(?:[Vv]aš\w*|[Vv]as|[Vv]ama?|[Vv]i|\w+ajte|\w+[^aeiou]ite|možete)\b"),
+    "sr_Latn": re.compile(
+        r"\b(?:[Vv]aš\w*|[Vv]as|[Vv]ama?|[Vv]i|\w+ajte|\w+[^aeiou]ite|možete"
+        r"|(?:[Nn]e)?[Ii]mate|[Nn]emate|[Dd]obijate|[Zz]nate|[Ii]grate|[Bb]irate|hoćete)\b"
+    ),
     "mk": re.compile(
-        r"(?<!\w)(?:[Вв]аш\w*|[Вв]е|[Вв]ие|[Вв]ас|\w+ајте|можете|\w+(?:ерете|есете|ишете))(?!\w)"
+        r"(?<!\w)(?:[Вв]аш\w*|[Вв]е|[Вв]ие|[Вв]ас|\w+ајте|можете|\w+(?:ерете|есете|ишете)"
+        r"|[Ии]мате|[Нн]емате|[Дд]обивате|[Зз]наете|[Ии]грате|[Сс]акате|[Бб]арате)(?!\w)"
     ),
 }
 
