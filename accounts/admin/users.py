@@ -91,24 +91,7 @@ def _ban(request: HttpRequest, user: User, form: forms.Form) -> str:
         permanent=form.cleaned_data["permanent"],
         preset=form.cleaned_data["preset"],
     )
-    # The ban ran the account's lifecycle on its commit (accounts.lifecycle): its games
-    # are forfeited and its seats given up by now; this says what was done, a sentence
-    # for each count.
-    games = ban.enforced.get("games") or {}  # type: ignore[attr-defined]
-    forfeited, left = len(games.get("forfeited", [])), len(games.get("left", []))
-    if ban.ends_at is None:
-        banned = gettext("%(user)s is banned for good.") % {"user": user}
-    else:
-        banned = gettext("%(user)s is banned until %(until)s (%(zone)s).") % _until(
-            user, ban.ends_at
-        )
-    games_done = ngettext(
-        "%(count)s running game forfeited.", "%(count)s running games forfeited.", forfeited
-    ) % {"count": formats.number(forfeited)}
-    seats_done = ngettext(
-        "%(count)s lobby seat given up.", "%(count)s lobby seats given up.", left
-    ) % {"count": formats.number(left)}
-    return f"{banned} {games_done} {seats_done}"
+    return selectors.ban_outcome(ban)
 
 
 def _until(user: User, moment: Any) -> dict[str, Any]:

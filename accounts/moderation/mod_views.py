@@ -23,7 +23,7 @@ from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 from django.views.decorators.http import require_POST
 
 from accounts.models import Appeal, Report, Sanction
-from accounts.moderation import appeals, at_table, queue, record, roles, services
+from accounts.moderation import appeals, at_table, queue, record, roles, selectors, services
 from accounts.moderation.errors import ModerationError
 from accounts.moderation.forms import (
     AppealDecideForm,
@@ -373,25 +373,7 @@ def _ban(moderator: User, user: User, form: Any, data: dict[str, Any], report: A
         report=report,
         game=data["game"],
     )
-    # The ban ran the account's lifecycle on its commit (accounts.lifecycle): its games
-    # are forfeited and its seats given up by now; this says what was done.
-    games = ban.enforced.get("games") or {}  # type: ignore[attr-defined]
-    forfeited, left = len(games.get("forfeited", [])), len(games.get("left", []))
-    if ban.ends_at is None:
-        lead = _("%(user)s is banned for good.") % {"user": user}
-    else:
-        lead = _("%(user)s is banned until %(until)s (%(zone)s).") % {
-            "user": user,
-            "until": formats.moment(ban.ends_at),
-            "zone": formats.zone_name(),
-        }
-    games_done = ngettext(
-        "%(count)s running game forfeited", "%(count)s running games forfeited", forfeited
-    ) % {"count": formats.number(forfeited)}
-    seats_done = ngettext(
-        "%(count)s lobby seat given up", "%(count)s lobby seats given up", left
-    ) % {"count": formats.number(left)}
-    return f"{lead} {games_done}, {seats_done}."
+    return selectors.ban_outcome(ban)
 
 
 def _mark(moderator: User, user: User, form: Any, data: dict[str, Any], report: Any) -> str:

@@ -11,7 +11,7 @@ from django.contrib.auth.models import User
 from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Now
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from accounts.models import FairPlayMark, RatingChange, Report, Sanction
 from games.models import ChatMessage
@@ -120,6 +120,29 @@ def sanction_message(sanction: Sanction) -> str:
             else gettext("You may not start or join a rated game")
         )
     return gettext("%(what)s: %(reason)s") % {"what": lead, "reason": sanction.reason}
+
+
+def ban_outcome(ban: Sanction) -> str:
+    """What the moderator who banned reads: until when, and what the ban's lifecycle did
+    on its commit (``accounts.lifecycle``: running games forfeited, lobby seats given
+    up), a whole sentence for each."""
+    if ban.ends_at is None:
+        lead = gettext("%(user)s is banned for good.") % {"user": ban.user}
+    else:
+        lead = gettext("%(user)s is banned until %(until)s (%(zone)s).") % {
+            "user": ban.user,
+            "until": formats.moment(ban.ends_at),
+            "zone": formats.zone_name(),
+        }
+    games = getattr(ban, "enforced", {}).get("games") or {}
+    forfeited, left = len(games.get("forfeited", [])), len(games.get("left", []))
+    games_done = ngettext(
+        "%(count)s running game forfeited.", "%(count)s running games forfeited.", forfeited
+    ) % {"count": formats.number(forfeited)}
+    seats_done = ngettext(
+        "%(count)s lobby seat given up.", "%(count)s lobby seats given up.", left
+    ) % {"count": formats.number(left)}
+    return f"{lead} {games_done} {seats_done}"
 
 
 def sanctions_of(*, user: User) -> dict[str, dict[str, Any] | None]:

@@ -134,7 +134,7 @@ def test_a_ban_forfeits_exactly_the_games_and_cancels_the_challenges_its_preview
     steps.click(page.locator("#ban-confirm").get_by_role("button", name="Ban"))
     expect(page.locator(".message").first).to_contain_text("nina is banned until")
     expect(page.locator(".message").first).to_contain_text(
-        "2 running games forfeited, 1 lobby seat given up"
+        "2 running games forfeited. 1 lobby seat given up."
     )
     steps.done("report to a three-day ban, its preview confirmed (moderator)")
 

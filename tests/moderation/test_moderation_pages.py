@@ -136,7 +136,7 @@ def test_the_ban_confirmation_lists_what_the_ban_then_ends(
     assert f'href="/games/{hosted.public_id}/"' in listed["left"]
     assert "Serbian" in listed["left"] and game.public_id not in re.sub(r"<[^>]+>", "", text)
     assert f"Polish Remik 51: {cheat.username} to {rival.username}, sent" in listed["challenges"]
-    assert "1 running game forfeited, 1 lobby seat given up." in banned.content.decode()
+    assert "1 running game forfeited. 1 lobby seat given up." in banned.content.decode()
     game.refresh_from_db()
     assert (game.status, game.end_reason) == (Game.Status.FINISHED, "banned")
     ban = Sanction.objects.get(kind="ban")
