@@ -18,7 +18,7 @@ hidden column, for anyone (``accounts.moderation.hidden_columns``, which names t
 from __future__ import annotations
 
 import json
-from typing import Any, cast
+from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
@@ -181,12 +181,6 @@ class AdjudicateForm(ReasonForm):
         )
 
 
-def _lazy_label(label: Any) -> str:
-    """An action's label, said in the moderator's language each time a page shows it:
-    a lazy text stands in for the ``str`` that ``ObjectAction`` declares."""
-    return cast(str, label)
-
-
 def _abort(request: HttpRequest, game: Game, form: forms.Form) -> str:
     game_moderation.game_abort_moderated(
         game=game, moderator=_moderator(request), reason=form.cleaned_data["reason"]
@@ -237,7 +231,7 @@ class GameAdmin(ObjectActionsMixin, ReadOnlyAdmin):
     object_actions = (
         ObjectAction(
             "abort",
-            _lazy_label(_("Abort")),
+            _("Abort"),
             roles.ABORT_OR_ADJUDICATE,
             lambda game, data: ReasonForm(data),
             _abort,
@@ -245,7 +239,7 @@ class GameAdmin(ObjectActionsMixin, ReadOnlyAdmin):
         ),
         ObjectAction(
             "adjudicate",
-            _lazy_label(_("Decide the game")),
+            _("Decide the game"),
             roles.ABORT_OR_ADJUDICATE,
             AdjudicateForm,
             _adjudicate,
