@@ -50,10 +50,11 @@ collectstatic: $(RUN_STAMP)
 
 # ---------------------------------------------------------------- test
 
-# The checks and the runtime virtualenv (mostly waiting on pip) run side by side; the
-# suite runs after them, on both cores.
-test: $(DEV_STAMP) services
-	$(MAKE) --no-print-directory -j 3 --output-sync=target lint typecheck runtime-venv
+# The two virtualenvs and the services (mostly waiting on pip and apt) are made side by
+# side, then the checks run side by side; the suite runs after them, on both cores.
+test:
+	$(MAKE) --no-print-directory -j 3 --output-sync=target $(DEV_STAMP) runtime-venv services
+	$(MAKE) --no-print-directory -j 2 --output-sync=target lint typecheck
 	$(MAKE) --no-print-directory pytest
 
 services:
