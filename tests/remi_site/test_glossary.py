@@ -18,7 +18,8 @@ LOCALE_DIRS = [ROOT / "locale", ROOT / "games" / "locale", ROOT / "accounts" / "
 # "rule sets", "before you meld": the verb).
 NOT_THE_TERM = re.compile(
     r"runs? out|ran out|rule ?sets?|\bset (the|your|them|it|a)\b|\bis set\b|Set the|"
-    r"\bsets? up\b|you meld|cannot meld|to meld\b|\bmeld,|time runs|turn runs|Set to"
+    r"\bsets? up\b|you meld|cannot meld|to meld\b|\bmeld,|time runs|turn runs|Set to|"
+    r"\bset(ting)? (a )?password"
     r"|%\(\w+\)[sd]",  # a placeholder's name is not a word of the text
     re.I,
 )
