@@ -138,6 +138,11 @@ function draw() {
   link.hidden = !(offer && offer.game);
   if (offer && offer.game) {
     link.href = `/games/${offer.game}/`;
-    window.location.assign(link.href);
+    // Once: the answer to "accept" and the event that the game started both draw this,
+    // and a second assign() aborts the first page load and starts it again.
+    if (state.rematch.leavingFor !== link.href) {
+      updateRematch({ leavingFor: link.href });
+      window.location.assign(link.href);
+    }
   }
 }

@@ -60,6 +60,7 @@ const state = {
     offer: null, // the rematch as the API shows it; null while none was offered
     shown: false, // the panel is shown (the viewer's game is finished)
     busy: false, // a request of the panel's is under way
+    leavingFor: null, // the started rematch's page this one is loading (once)
     follow: () => {}, // subscribes the page's live connection to the account's events
   },
   review: {
