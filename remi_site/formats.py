@@ -225,13 +225,14 @@ def markup_list(items: Sequence[str]) -> SafeString:
     joined = babel_lists.format_list(slots, locale=locale()) if items else ""
     parts = re.split("\x00(\\d+)\x00", joined)
     # re.split keeps the captured slot numbers at the odd places, the joiners between.
-    out = [
-        items[int(part)]
-        if odd
-        else escape(as_the_library_said(part) if any(c.isalpha() for c in part) else part)
-        for odd, part in ((n % 2 == 1, part) for n, part in enumerate(parts))
-        if odd or part
-    ]
+    out = []
+    for place, part in enumerate(parts):
+        if place % 2:
+            out.append(items[int(part)])
+        elif any(c.isalpha() for c in part):  # "и", " and ": words, marked
+            out.append(escape(as_the_library_said(part)))
+        else:  # ", "
+            out.append(escape(part))
     return mark_safe("".join(out))  # noqa: S308 (the pieces are markup, the joiners escaped)
 
 

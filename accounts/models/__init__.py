@@ -289,11 +289,11 @@ class RatingChange(models.Model):
         ]
 
     def __str__(self) -> str:
-        return gettext("%(player)s: %(before)s to %(after)s in game #%(game)s") % {
+        return gettext("%(player)s: %(before)s to %(after)s in game %(game)s") % {
             "player": self.user,
             "before": formats.rating(self.rating_before),
             "after": formats.rating(self.rating_after),
-            "game": self.game_id,
+            "game": self.game.public_id,
         }
 
     @property

@@ -308,9 +308,9 @@ class Abandonment(models.Model):
         indexes = [models.Index(fields=["user", "-created_at"], name="abandonment_user_created")]
 
     def __str__(self) -> str:
-        return gettext("%(player)s left game #%(game)s (%(reason)s)") % {
+        return gettext("%(player)s left game %(game)s (%(reason)s)") % {
             "player": self.user,
-            "game": self.game_id,
+            "game": self.game.public_id,
             "reason": self.get_reason_display(),
         }
 
