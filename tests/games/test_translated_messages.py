@@ -89,7 +89,7 @@ def test_a_service_refusal_is_translated_too(players):
 
     assert response.status_code == 403
     assert error_of(response)["code"] == "not_host"
-    assert error_of(response)["message"] == "само домаќинот може да ја започне играта"
+    assert error_of(response)["message"] == "само домаќинот може да ја започне партијата"
 
 
 def test_a_form_error_on_a_page_is_in_polish(user_factory):

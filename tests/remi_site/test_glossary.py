@@ -24,6 +24,26 @@ NOT_THE_TERM = re.compile(
     re.I,
 )
 
+# The game: a particular match, a player's games, a game's id, result or end, is
+# "partija" / "партија" in the seeds ("da se nastavi partija bez tog igrača", "rešava
+# partiju", "ја завршувате партијата"), and "igra" / "игра" is the game as a kind of
+# thing and the playing ("Remi je kartaška igra", "pravila igre", "Ispadanje iz igre").
+# Polish has one word for both, "gra" ("kończy grę"): its seed also says "partia" for
+# the match, and the catalogues now keep to one of the two. English uses of "game" and
+# "match" that are not a match:
+NOT_A_MATCH = re.compile(
+    r"\bcard games?\b"  # the kind: "Remi je kartaška igra"
+    r"|\bgame(['’]s)? rules\b"  # the kind's rules: "pravila igre", "правилата на играта"
+    r"|\bout of the game\b"  # dropping out of the play: "Ispadanje iz igre"
+    r"|/games/"  # an address, kept as it is
+    r"|\bgame \(string\)"  # the API's field, kept as it is: "subscribe needs game (string)"
+    r"|\bmatch these\b|\bdidn.t match\b",  # the verb: "No games match these filters"
+    re.I,
+)
+GAME = r"\bgames?\b|\bmatch\b"
+# term -> English uses that name something else, beside NOT_THE_TERM's
+EXCEPTIONS = {"game": NOT_A_MATCH}
+
 # language -> term -> (where the English text names it, what its translation must say)
 GLOSSARY: dict[str, dict[str, tuple[str, str]]] = {
     "pl": {
@@ -33,6 +53,7 @@ GLOSSARY: dict[str, dict[str, tuple[str, str]]] = {
         "discard pile": (r"\bdiscard pile\b", r"stos\w* odkryt"),
         "joker": (r"\bjokers?\b", r"joker"),
         "meld": (r"\bmelds?\b", r"układ"),
+        "game": (GAME, r"\bgr(a|y|ze|ę|ą|om|ami|ach)\b|\bgier\b"),
     },
     "sr_Latn": {
         "joker": (r"\bjokers?\b", r"džoker"),
@@ -42,6 +63,7 @@ GLOSSARY: dict[str, dict[str, tuple[str, str]]] = {
         "meld": (r"\bmelds?\b", r"kombinacij"),
         "stock": (r"\bstock\b", r"gomil\w* za vučenje"),
         "discard pile": (r"\bdiscard pile\b", r"gomil\w* za odbacivanje"),
+        "game": (GAME, r"\bpartij"),
     },
     "sr_Cyrl": {
         "joker": (r"\bjokers?\b", r"џокер"),
@@ -49,6 +71,7 @@ GLOSSARY: dict[str, dict[str, tuple[str, str]]] = {
         "opening": (r"\bopen(ing|ed|s)?\b", r"отв"),
         "stock": (r"\bstock\b", r"гомил\w* за вучење"),
         "discard pile": (r"\bdiscard pile\b", r"гомил\w* за одбацивање"),
+        "game": (GAME, r"\bпартиј"),
     },
     "mk": {
         "joker": (r"\bjokers?\b", r"џокер"),
@@ -58,6 +81,7 @@ GLOSSARY: dict[str, dict[str, tuple[str, str]]] = {
         "set": (r"\bsets?\b", r"груп"),
         "stock": (r"\bstock\b", r"шпил"),
         "discard pile": (r"\bdiscard pile\b", r"куп\w* исфрлени"),
+        "game": (GAME, r"\bпарти[јие]"),  # партија, партијата, партии, партиите
     },
 }
 
@@ -79,7 +103,7 @@ def test_the_glossary_is_written_down_for_each_language() -> None:
     document = (ROOT / "docs" / "translations.md").read_text(encoding="utf-8")
     for word in ("sekwens", "komplet", "stos zakryty", "stos odkryty", "džoker", "niz"):
         assert word in document
-    for word in ("otvaranje", "џокер", "терцет"):
+    for word in ("otvaranje", "џокер", "терцет", "partija", "партија", "kończy grę"):
         assert word in document
 
 
@@ -91,12 +115,15 @@ def test_every_translation_of_a_glossary_term_uses_the_glossary_word(
     language: str, term: str
 ) -> None:
     english, native = GLOSSARY[language][term]
+    exceptions = EXCEPTIONS.get(term)
     found = 0
     wrong = []
     for path in catalogues(language):
         for entry in polib.pofile(str(path)):
-            source = f"{entry.msgid} {entry.msgid_plural or ''}"
-            if entry.obsolete or not re.search(english, NOT_THE_TERM.sub("", source), re.I):
+            source = NOT_THE_TERM.sub("", f"{entry.msgid} {entry.msgid_plural or ''}")
+            if exceptions:
+                source = exceptions.sub("", source)
+            if entry.obsolete or not re.search(english, source, re.I):
                 continue
             if entry.msgctxt in {"suit", "rank"}:
                 continue
