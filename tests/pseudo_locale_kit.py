@@ -6,6 +6,7 @@ pseudo-locale"."""
 from __future__ import annotations
 
 import calendar
+import functools
 import importlib.util
 import re
 import zoneinfo
@@ -81,14 +82,21 @@ def outside_markers(text: str) -> str:
         text = stripped
 
 
-def _taken_out(text: str, names: Iterable[str]) -> str:
-    """The text without ``names``, each where it stands as a whole ("Ana", not the
-    "ana" of "banana"), the longest first, in any case (a heading's CSS may show "ANA")."""
-    ordered = sorted(set(names), key=len, reverse=True)
-    if not ordered:
-        return text
-    pattern = "|".join(re.escape(name) for name in ordered)
-    return re.sub(rf"(?<!\w)(?:{pattern})(?!\w)", " ", text, flags=re.IGNORECASE)
+@functools.lru_cache(maxsize=16)
+def _names_pattern(names: frozenset[str]) -> re.Pattern[str] | None:
+    """``names``, each where it stands as a whole ("Ana", not the "ana" of "banana"),
+    the longest first, in any case (a heading's CSS may show "ANA"). Compiled once per
+    set: a page's walk asks for the same thousand names on every line."""
+    if not names:
+        return None
+    pattern = "|".join(re.escape(name) for name in sorted(names, key=len, reverse=True))
+    return re.compile(rf"(?<!\w)(?:{pattern})(?!\w)", flags=re.IGNORECASE)
+
+
+def _taken_out(text: str, names: frozenset[str]) -> str:
+    """The text without ``names`` (see ``_names_pattern``)."""
+    pattern = _names_pattern(names)
+    return pattern.sub(" ", text) if pattern else text
 
 
 def unmarked_words(text: str, names: Iterable[str] = ()) -> list[str]:
@@ -97,13 +105,13 @@ def unmarked_words(text: str, names: Iterable[str] = ()) -> list[str]:
     zones and the words in ``ALLOWED``."""
     left = ZONE_NAME.sub(" ", ADDRESS.sub(" ", outside_markers(text)))
     left = " ".join(token for token in left.split() if token not in ZONES)
-    left = _taken_out(left, names)
+    left = _taken_out(left, names if isinstance(names, frozenset) else frozenset(names))
     return [word for word in WORD.findall(left) if word not in ALLOWED]
 
 
 def unmarked_lines(texts: Iterable[str], names: Iterable[str] = ()) -> list[str]:
     """Each line of ``texts`` that holds unmarked words, once, with those words."""
-    names = tuple(names)
+    names = frozenset(names)
     found: dict[str, None] = {}
     for text in texts:
         for line in outside_markers(text).splitlines():

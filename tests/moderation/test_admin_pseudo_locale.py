@@ -31,7 +31,7 @@ def test_every_admin_page_and_action_in_the_pseudo_locale_is_marked(settings: An
     Profile.objects.filter(user=boss).update(language=language)
     client = Client()
     client.force_login(boss)
-    names = data_words() | PROPER
+    names = frozenset(data_words() | PROPER)
 
     found: dict[str, list[str]] = {}
     for url in admin_pages(client):
