@@ -125,12 +125,24 @@ def english_left_over(language: str) -> tuple[str, ...]:
     return tuple(sorted(found, key=len, reverse=True))
 
 
+@cache
+def any_english(language: str) -> re.Pattern[str]:
+    """Any of ``english_left_over(language)`` where it stands as a whole, in one pattern:
+    a search per part compiled each of the thousands of parts again on every text (more
+    patterns than the ``re`` module's cache keeps)."""
+    parts = "|".join(re.escape(part) for part in english_left_over(language))
+    return re.compile(rf"(?<![\w])(?:{parts or '(?!)'})(?![\w])")
+
+
 def english_in(text: str, reader: Reader, *, spare: tuple[str, ...] = ()) -> list[str]:
     """The English of the catalogues found in ``text`` (links, the players' names, the
     zone's name and ``spare`` taken out first)."""
     text = re.sub(r"https?://\S+|\S+@\S+", " ", text)
     for name in (reader.zone, *spare):
         text = text.replace(name, " ")
+    if not any_english(reader.language).search(text):
+        return []
+    # Each part found, for the failure's message.
     return [
         part
         for part in english_left_over(reader.language)
