@@ -1,14 +1,18 @@
 """Each page at desktop and phone width, photographed into artifacts/screenshots/ for a
-person to look at; at phone width no page scrolls sideways, no page shows a game's or a
-challenge's public id as text (ids are for links and clients), no page's template
-writes a number bare (``|number``: "1.234" in Macedonian, tests/raw_numbers_kit.py), and
-every page template of the site is among those photographed. The table is photographed in
+person to look at, and checked as it stands: at phone width no page scrolls sideways; no
+page shows a game's or a challenge's public id as text (ids are for links and clients);
+axe-core finds no serious or critical accessibility violation (contrast, ARIA, names,
+landmarks, headings, focusable scroll regions); no page's template writes a number bare
+(``|number``: "1.234" in Macedonian, tests/raw_numbers_kit.py); and every page template
+of the site is among those photographed. One walk does it all: the site's data made once,
+one browser per visitor, each page loaded once per width. The table is photographed in
 Macedonian and Serbian Cyrillic too, whose words run longer than the English."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +22,7 @@ from playwright.sync_api import expect
 
 from accounts.models import Profile
 from games.models import Challenge, Game
+from tests.browser.axe import describe
 from tests.browser.deal_end import PASSWORD
 from tests.browser.layout_kit import layout_problems
 from tests.browser.site_pages import (
@@ -86,33 +91,46 @@ def ids_shown(page: Any, where: str) -> list[str]:
     return [f"{where} shows the id {public_id}" for public_id in ids if public_id in text]
 
 
-def test_every_page_is_photographed_at_desktop_and_phone_width_without_sideways_scroll(
+def test_every_page_at_desktop_and_phone_width_is_photographed_laid_out_and_accessible(
     player_factory: Callable[..., Any],
+    axe_violations: Callable[[Any], list[dict[str, Any]]],
 ) -> None:
     data = make_site_data()
     people = People(player_factory)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
 
-    problems: list[str] = []
-    fade_followed = False
+    found = Findings(axe_violations)
     with templates_rendered() as rendered, numbers_written_raw() as bare:
         for site_page in PAGES + MORE_PAGES:
-            fade_followed = _photograph(people[site_page], site_page, data, problems, fade_followed)
+            _photograph(people[site_page], site_page, data, found)
 
-    assert not problems, "pages laid out wrong or showing ids: " + "; ".join(problems)
+    assert not found.problems, "pages laid out wrong or showing ids: " + "; ".join(found.problems)
+    assert not found.inaccessible, "\n\n".join(
+        f"{where}:\n{report}" for where, report in found.inaccessible.items()
+    )
     assert not bare, "numbers written without the language's separators: " + "; ".join(sorted(bare))
-    assert fade_followed, "no page had a box that scrolls sideways at phone width"
+    assert found.fade_followed, "no page had a box that scrolls sideways at phone width"
     assert len(list(ARTIFACTS.glob("*.png"))) >= len(PAGES + MORE_PAGES) * len(SIZES)
     not_walked = page_templates() - rendered - set(NOT_WALKED)
     assert not not_walked, f"pages no SitePage reaches: {sorted(not_walked)}"
     assert set(NOT_WALKED) <= page_templates() - rendered, "NOT_WALKED lists a walked page"
 
 
-def _photograph(
-    person: Any, site_page: SitePage, data: SiteData, problems: list[str], fade_followed: bool
-) -> bool:
-    """The page at each size: photographed, and what scrolls sideways or shows an id
-    added to ``problems``; whether a box's fade was seen to follow its scrolling."""
+@dataclass
+class Findings:
+    """What the walk found: layout and ids (``problems``), axe's serious and critical
+    violations by page and width, and whether a box's fade was seen to follow its
+    scrolling (once is enough)."""
+
+    axe_violations: Callable[[Any], list[dict[str, Any]]]
+    problems: list[str] = field(default_factory=list)
+    inaccessible: dict[str, str] = field(default_factory=dict)
+    fade_followed: bool = False
+
+
+def _photograph(person: Any, site_page: SitePage, data: SiteData, found: Findings) -> None:
+    """The page at each size: photographed, and what scrolls sideways, shows an id or
+    fails axe added to ``found``."""
     for visit, (size_name, size) in enumerate(SIZES.items()):
         person.page.set_viewport_size(size)
         response = open_page(person.page, person.base_url, site_page, data)
@@ -122,16 +140,21 @@ def _photograph(
         person.page.screenshot(path=str(path), full_page=True)
         assert path.stat().st_size > 0
         where = f"{site_page.name} at {size_name}"
-        problems += layout_problems(person.page, where, tables_as_cards=size_name == "phone")
-        problems += ids_shown(person.page, where)
-        if not fade_followed and size_name == "phone" and person.page.evaluate(FIRST_SCROLLER):
+        found.problems += layout_problems(person.page, where, tables_as_cards=size_name == "phone")
+        found.problems += ids_shown(person.page, where)
+        if violations := found.axe_violations(person.page):
+            found.inaccessible[f"{where} width"] = describe(violations)
+        if (
+            not found.fade_followed
+            and size_name == "phone"
+            and person.page.evaluate(FIRST_SCROLLER)
+        ):
             # Scrolled to its end, the fade moves to the other side.
             box = person.page.locator("[data-first-scroller]")
             expect(box).to_have_attribute("data-more", "right")
             box.evaluate("box => box.scrollTo(box.scrollWidth, 0)")
             expect(box).to_have_attribute("data-more", "left")
-            fade_followed = True
-    return fade_followed
+            found.fade_followed = True
 
 
 @pytest.mark.parametrize("language", ["mk", "sr-cyrl"])
