@@ -9,13 +9,16 @@ Playwright's own browser download is not used: the system chromium is launched
 from __future__ import annotations
 
 import asyncio
+import importlib
 import os
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+from asgiref.sync import async_to_sync
 from django.contrib.auth import get_user_model
 from django.db import connections
 from playwright.sync_api import Browser, Page, Playwright, sync_playwright
@@ -95,6 +98,25 @@ def _set_aside_playwrights_loop() -> asyncio.AbstractEventLoop:
     return loop
 
 
+# The modules that send events with asgiref's async_to_sync.
+PUBLISHERS = ("games.live.publisher", "games.play.moderation")
+
+
+def _beside_playwrights_loop(function: Callable[..., Any]) -> Callable[..., Any]:
+    """``async_to_sync(function)``, run in a thread of its own when the calling thread
+    has Playwright's loop marked as running: asgiref refuses to run there, and the events
+    of a service the test itself calls (a move for the other side, a ban) were lost."""
+    in_loop_free_thread = async_to_sync(function)
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        if asyncio._get_running_loop() is None:
+            return in_loop_free_thread(*args, **kwargs)
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            return pool.submit(in_loop_free_thread, *args, **kwargs).result()
+
+    return call
+
+
 @pytest.fixture
 def browser(_chromium: _Chromium, monkeypatch: pytest.MonkeyPatch) -> Iterator[Browser]:
     """The headless chromium, for one test: the contexts it opens are closed after it.
@@ -103,6 +125,10 @@ def browser(_chromium: _Chromium, monkeypatch: pytest.MonkeyPatch) -> Iterator[B
     # Playwright's sync API runs an event loop in this thread; the test's own ORM calls
     # are still plain synchronous code (the live server answers in threads of its own).
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    for module in PUBLISHERS:
+        monkeypatch.setattr(
+            importlib.import_module(module), "async_to_sync", _beside_playwrights_loop
+        )
     asyncio._set_running_loop(_chromium.loop)
     try:
         if not _chromium.browser.is_connected():
@@ -208,8 +234,7 @@ def asgi_player_factory(
 @pytest.fixture
 def serbian_game(starter_hand: Callable[[str], None]) -> tuple[Game, list[Any]]:
     """A started 2-player serbian game of two new users, the starter holding
-    ``SERBIAN_HAND`` (made before the browser starts: the services publish their events
-    from this thread)."""
+    ``SERBIAN_HAND``."""
     starter_hand(SERBIAN_HAND)
     return started_game("serbian", ("mila", "nina"))
 

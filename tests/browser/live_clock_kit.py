@@ -5,34 +5,13 @@ game."""
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
 from datetime import timedelta
-from typing import Any
 
-from django.db import connection
 from django.utils import timezone
 
 from games.models import Game, Seat
 from games.play import timeouts
 from games.read.selectors import current_deal
-
-
-def in_thread(work: Callable[[], Any]) -> Any:
-    """Run ``work`` in a thread of its own: the services publish their events with
-    ``async_to_sync``, which may not run in Playwright's thread."""
-    result: list[Any] = []
-
-    def run() -> None:
-        try:
-            result.append(work())
-        finally:
-            connection.close()
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join(30)
-    return result[0] if result else None
 
 
 def to_move(game: Game) -> Seat:
@@ -46,4 +25,4 @@ def timeout_step(game: Game) -> str | None:
     """The current deadline passes; the sweep's step for it."""
     Game.objects.filter(pk=game.pk).update(deadline_at=timezone.now() - timedelta(seconds=1))
     game.refresh_from_db()
-    return in_thread(lambda: timeouts.timeout_apply(game_pk=game.pk, ply=game.ply))
+    return timeouts.timeout_apply(game_pk=game.pk, ply=game.ply)

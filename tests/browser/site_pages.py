@@ -1,5 +1,5 @@
-"""Every page a person reaches, with the data that fills it: what the accessibility
-checks and the screenshots walk through."""
+"""Every page a person reaches, with the data that fills it: what the screenshots' walk
+(layout, ids, accessibility) and the walks in each language go through."""
 
 from __future__ import annotations
 
@@ -267,8 +267,8 @@ class People:
 
 
 def make_site_data() -> SiteData:
-    """Made before the browser starts: the services publish their events from this
-    thread."""
+    """The site's data, made through its services (their events reach the browsers:
+    tests/browser/conftest.py's ``browser`` sends them from a thread of their own)."""
     finished, users = emil_resigns(after_moves=True)
     Rating.objects.filter(user=users[0]).update(sigma=3)  # established, so listed
     fern = get_user_model().objects.create_user(username="fern", password=PASSWORD)

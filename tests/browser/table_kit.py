@@ -33,7 +33,7 @@ def bot_cards() -> int:
 def started_game(preset: str, names: Sequence[str], **options: Any) -> tuple[Game, list[Any]]:
     """A started game of ``preset`` between new users ``names`` (the first hosts, each
     with ``PASSWORD``), made with ``options`` as ``game_create`` takes them; (game,
-    users). Made before the browser starts: the services publish from this thread."""
+    users)."""
     users = [get_user_model().objects.create_user(username=n, password=PASSWORD) for n in names]
     game = game_create(owner=users[0], preset=preset, players=len(users), **options)
     for user in users[1:]:
