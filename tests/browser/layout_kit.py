@@ -30,12 +30,15 @@ TABLES_CUT_AT_PHONE_WIDTH = """() => [...document.querySelectorAll("table")]
 
 
 # Buttons, tags and labels whose text is cut off (a longer translation than the space
-# made for the English): their text is wider than their box.
+# made for the English): their text is wider than their box. Not an icon button whose
+# words are moved out of sight on purpose (a negative text-indent: the admin's
+# "Choose selected groups" arrows), which a screen reader still reads.
 CLIPPED = """() => [...document.querySelectorAll(
   "button, .button, .badge, .turn-tag, .pile-label, .seat-label, label, th, h1, h2"
 )].filter((node) => node.checkVisibility() && getComputedStyle(node).textOverflow !== "ellipsis"
   && node.clientWidth > 1 && node.scrollWidth > node.clientWidth + 1
-  && getComputedStyle(node).overflowX !== "auto")
+  && getComputedStyle(node).overflowX !== "auto"
+  && parseFloat(getComputedStyle(node).textIndent) >= 0)
   .map((node) => `${node.tagName.toLowerCase()}#${node.id}.${node.className}: `
     + node.textContent.trim())"""
 
