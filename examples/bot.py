@@ -164,6 +164,7 @@ class Bot:
     token: str
     challenge: str | None = None
     preset: str = "polish51"
+    house_rules: dict[str, Any] = field(default_factory=dict)  # over the preset's rules
     games: int | None = None  # stop after this many games finished
     trace: bool = False
     finished: list[str] = field(default_factory=list)
@@ -221,6 +222,8 @@ class Bot:
 
     async def make_challenge(self, username: str) -> None:
         body = {"to": username, "preset": self.preset, "rated": False}
+        if self.house_rules:
+            body["overrides"] = self.house_rules
         challenge = await self.post("/api/v1/challenges", body)
         self.say(f"challenged {username}: {challenge['status']}")
 
@@ -353,12 +356,29 @@ class Bot:
         print(f"# {text}", flush=True)
 
 
+def json_object(text: str) -> dict[str, Any]:
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise argparse.ArgumentTypeError(f"not JSON: {error}") from None
+    if not isinstance(value, dict):
+        raise argparse.ArgumentTypeError("a JSON object of rules and values is needed")
+    return value
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--server", default="http://127.0.0.1:8000", help="the site's URL")
     parser.add_argument("--token", required=True, help="an API token of the bot account")
     parser.add_argument("--challenge", metavar="USERNAME", help="challenge this account")
     parser.add_argument("--preset", default="polish51", help="the rules of --challenge")
+    parser.add_argument(
+        "--house-rules",
+        type=json_object,
+        default={},
+        metavar="JSON",
+        help="house rules of --challenge, e.g. '{\"match_deals\": [1, 1, 1, 1, 1]}': one deal",
+    )
     parser.add_argument("--games", type=int, help="stop after this many games finished")
     parser.add_argument("--trace", action="store_true", help="print every websocket frame")
     args = parser.parse_args(argv)
@@ -367,6 +387,7 @@ def main(argv: list[str] | None = None) -> int:
         token=args.token,
         challenge=args.challenge,
         preset=args.preset,
+        house_rules=args.house_rules,
         games=args.games,
         trace=args.trace,
     )

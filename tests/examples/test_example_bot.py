@@ -74,7 +74,11 @@ def test_the_example_bot_plays_a_whole_game_against_a_built_in_bot(
 ) -> None:
     user, token = bot_account
 
-    bot = run_bot(asgi_server, token, "--challenge", "random-rita", "--games", "1")
+    # A match of one deal: the whole of a game's frames, without eight deals of the same.
+    one_deal = json.dumps({"match_deals": [1, 1, 1, 1, 1]})
+    bot = run_bot(
+        asgi_server, token, "--challenge", "random-rita", "--house-rules", one_deal, "--games", "1"
+    )
     output = finish(bot)
 
     assert bot.returncode == 0, output
@@ -85,6 +89,7 @@ def test_the_example_bot_plays_a_whole_game_against_a_built_in_bot(
     # Remik 51 seats the players by drawn cards: either may sit first.
     assert {seat.user.username for seat in game.seats.all()} == {"example-bot", "random-rita"}
     assert Move.objects.filter(game=game, user=user).count() >= 2  # a draw and a discard
+    assert game.deal_number == 1 and game.ruleset["match_deals"] == [1, 1, 1, 1, 1]
     received = frames_follow_the_contract(output)
     kinds = [frame["type"] for frame in received]
     assert {"hello", "subscribed", "game_start", "your_turn", "game_finish"} <= set(kinds)
