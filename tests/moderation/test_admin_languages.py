@@ -27,6 +27,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 LANGUAGES = ("mk", "sr-latn", "sr-cyrl", "pl")
 ROOT = Path(settings.BASE_DIR)
 DJANGO = Path(django.__file__).parent
+# The site's catalogues (not a search of the tree: the virtualenv holds others).
+SITE_CATALOGUES = (ROOT / "locale", ROOT / "games" / "locale", ROOT / "accounts" / "locale")
 
 
 def kept_as_english(language: str) -> frozenset[str]:
@@ -34,13 +36,12 @@ def kept_as_english(language: str) -> frozenset[str]:
     the site's catalogues or Django's: the same words by choice, not left over."""
     folder = to_locale(language)
     catalogues = [
-        *ROOT.glob(f"**/locale/{folder}/LC_MESSAGES/django.po"),
+        *(base / folder / "LC_MESSAGES" / "django.po" for base in SITE_CATALOGUES),
         *DJANGO.glob(f"**/locale/{folder.split('_')[0]}/LC_MESSAGES/django.po"),
     ]
     return frozenset(
         entry.msgid.rstrip(":")
         for path in catalogues
-        if ".venv" not in path.relative_to(ROOT).parts[:1] or path.is_relative_to(DJANGO)
         for entry in polib.pofile(str(path))
         if entry.msgstr == entry.msgid
     )
