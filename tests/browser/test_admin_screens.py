@@ -1,11 +1,11 @@
-"""The admin at a phone's width, in the pseudo-locale's longer words: a moderator may
-act from a phone. Every page of tests/moderation/admin_walk_kit.py (each model's list,
-add page and first object, each action on an object) at 360×640 neither widens the page
-past the screen nor clips or breaks a word of a button, label or heading, and draws no
-text too small to read. The admin's own tables scroll in their box (Django's layout for
-a narrow screen), so a box that scrolls sideways is not a fault here as on the site's
-pages. The narrowest width in the longest words is where such faults show first; a
-photograph of each page goes to artifacts/screenshots/."""
+"""The admin at a phone's width and a desktop's, in the pseudo-locale's longer words: a
+moderator may act from a phone. Every page of tests/moderation/admin_walk_kit.py (each
+model's list, add page and first object, each action on an object) at 360×640 and at
+1280×800 neither widens the page past the screen nor clips or breaks a word of a button,
+label or heading, and draws no text too small to read. The admin's own tables scroll in
+their box (Django's layout for a narrow screen), so a box that scrolls sideways is not a
+fault here as on the site's pages. A photograph of each page at each width goes to
+artifacts/screenshots/."""
 
 from __future__ import annotations
 
@@ -31,13 +31,14 @@ pytestmark = [
 
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 PHONE = (360, 640)
+DESKTOP = (1280, 800)
 PASSWORD = "pw-boss-1"
 
 
 def admin_layout_problems(page: Any, where: str) -> list[str]:
     problems = []
     width = page.evaluate("() => document.documentElement.scrollWidth")
-    if width > PHONE[0]:
+    if width > page.viewport_size["width"]:
         sticking_out = ", ".join(page.evaluate(STICKING_OUT))
         problems.append(f"{where}: the page is {width}px wide ({sticking_out})")
     problems += [f"{where}: clipped {text}" for text in page.evaluate(CLIPPED)]
@@ -46,33 +47,44 @@ def admin_layout_problems(page: Any, where: str) -> list[str]:
     return problems
 
 
-def test_every_admin_page_fits_a_phone_in_the_pseudo_locale(
+def signed_in_to_the_admin(moderator: Any) -> Any:
+    moderator.goto("/admin/login/")
+    moderator.page.fill("#id_username", "boss")
+    moderator.page.fill("#id_password", PASSWORD)
+    moderator.page.click("form [type=submit]")
+    moderator.page.wait_for_url(f"{moderator.base_url}/admin/")
+    return moderator
+
+
+def test_every_admin_page_fits_a_phone_and_a_desktop_in_the_pseudo_locale(
     player_factory: Callable[..., Any], settings: Any
 ) -> None:
     language = pseudo.enable(settings)
     make_site_data()
     boss = get_user_model().objects.create_superuser("boss", "boss@example.org", PASSWORD)
     Profile.objects.filter(user=boss).update(language=language)
-    moderator = player_factory("boss", *PHONE, has_touch=True, is_mobile=True)
-    moderator.goto("/admin/login/")
-    moderator.page.fill("#id_username", "boss")
-    moderator.page.fill("#id_password", PASSWORD)
-    moderator.page.click("form [type=submit]")
-    moderator.page.wait_for_url(f"{moderator.base_url}/admin/")
+    # The moderator on a phone and at a desk: a browser of each kind.
+    screens = {
+        "phone": signed_in_to_the_admin(
+            player_factory("boss", *PHONE, has_touch=True, is_mobile=True)
+        ),
+        "desktop": signed_in_to_the_admin(player_factory("boss", *DESKTOP)),
+    }
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
 
     problems: list[str] = []
     walked = 0
     for url in admin_pages(Client()):
-        answer = moderator.page.goto(moderator.base_url + url)
-        assert answer is not None and answer.status in (200, 403), url
-        if answer.status == 403:
-            continue
-        walked += 1
         # One name per page whatever its row's id, so that each run replaces its photographs.
         name = re.sub(r"/\d+/", "/first/", url).strip("/").replace("/", "-")
-        moderator.page.screenshot(path=str(SCREENSHOTS / f"{name}-phone-xa.png"))
-        problems += admin_layout_problems(moderator.page, url)
+        for size_name, moderator in screens.items():
+            answer = moderator.page.goto(moderator.base_url + url)
+            assert answer is not None and answer.status in (200, 403), url
+            if answer.status == 403:
+                break
+            walked += size_name == "phone"
+            moderator.page.screenshot(path=str(SCREENSHOTS / f"{name}-{size_name}-xa.png"))
+            problems += admin_layout_problems(moderator.page, f"{url} at {size_name} width")
 
     assert walked > 40
-    assert not problems, "the admin at 360 px in the pseudo-locale:\n" + "\n".join(problems)
+    assert not problems, "the admin in the pseudo-locale:\n" + "\n".join(problems)
