@@ -25,6 +25,9 @@ PROPER = frozenset({"Axes"}) | {
 }
 # A row's value as the admin writes it: whole tokens ("4khjptvjuvsq", "polish51").
 TOKEN = re.compile(r"\w+")
+# JSON's own words, not a row's: names are taken out in any case, and "true" would hide
+# a page's English "True" (a JSON document shown whole is data all the same).
+JSON_WORDS = frozenset({"true", "false", "null"})
 
 
 class _Said(HTMLParser):
@@ -77,14 +80,21 @@ def data_words() -> set[str]:
     for model in apps.get_models():
         fields = [f for f in model._meta.concrete_fields if not f.choices]
         for row in model._default_manager.values_list(*(f.attname for f in fields)):
-            words |= {str(value) for value in row if value not in (None, "")}
+            # Not a yes/no value: the admin says it in words ("True" would hide an
+            # English "True" on the page).
+            words |= {
+                str(value)
+                for value in row
+                if value not in (None, "") and not isinstance(value, bool)
+            }
             # A JSON value's keys and words ("stock_count"), the whole one is laid out
             # its own way.
-            words |= {
+            documents = [json.dumps(value) for value in row if isinstance(value, dict | list)]
+            words |= set(documents) | {
                 token
-                for value in row
-                if isinstance(value, dict | list)
-                for token in TOKEN.findall(json.dumps(value))
+                for document in documents
+                for token in TOKEN.findall(document)
+                if token not in JSON_WORDS
             }
     return words
 
