@@ -6,7 +6,7 @@ a screen reader reads "True" to a Macedonian moderator. Every caller (the change
 read-only fields, ``display_for_field``) looks the function up in that module when it
 runs, so it is replaced there once, with the same icon and Django's own words for the
 three answers ("Yes", "No", "Unknown", which its boolean filter already translates).
-Check it on a Django upgrade: ``tests/moderation/test_admin_boolean_icons.py``.
+Check it on a Django upgrade: ``tests/moderation/test_admin_words.py``.
 """
 
 from __future__ import annotations
