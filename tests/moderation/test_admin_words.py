@@ -21,6 +21,14 @@ TITLE = re.compile(r"<title>(.*?) \|")
 ALTS = re.compile(r'<img src="[^"]*/admin/img/icon-(yes|no|unknown)\.svg" alt="([^"]*)"')
 
 
+def superuser_reading(language: str) -> Client:
+    boss = get_user_model().objects.create_superuser("boss", "boss@example.org", "pw-boss-1")
+    Profile.objects.filter(user=boss).update(language=language)
+    client = Client()
+    client.force_login(boss)
+    return client
+
+
 @pytest.mark.parametrize(
     ("language", "yes", "no"),
     [("en", "Yes", "No"), ("mk", "Да", "Не"), ("sr-latn", "Da", "Ne"), ("pl", "Tak", "Nie")],
@@ -28,10 +36,7 @@ ALTS = re.compile(r'<img src="[^"]*/admin/img/icon-(yes|no|unknown)\.svg" alt="(
 def test_a_yes_no_column_says_yes_or_no_in_the_readers_language(
     language: str, yes: str, no: str
 ) -> None:
-    boss = get_user_model().objects.create_superuser("boss", "boss@example.org", "pw-boss-1")
-    Profile.objects.filter(user=boss).update(language=language)
-    client = Client()
-    client.force_login(boss)
+    client = superuser_reading(language)
 
     # The accounts' list: "staff status" is yes for the superuser.
     page = client.get("/admin/auth/user/").content.decode()
@@ -54,10 +59,7 @@ def test_a_yes_no_column_says_yes_or_no_in_the_readers_language(
 def test_a_title_names_the_model_where_its_case_is_right(
     language: str, games: str, add_user: str
 ) -> None:
-    boss = get_user_model().objects.create_superuser("boss", "boss@example.org", "pw-boss-1")
-    Profile.objects.filter(user=boss).update(language=language)
-    client = Client()
-    client.force_login(boss)
+    client = superuser_reading(language)
 
     def title(url: str) -> str:
         found = TITLE.search(client.get(url).content.decode())
