@@ -158,6 +158,10 @@ def _runs(ranks: list[int]) -> list[list[int]]:
 # ---------------------------------------------------------------- the bot
 
 
+class Refused(Exception):
+    """The site answered a request with an error (its JSON error says why)."""
+
+
 @dataclass
 class Bot:
     server: str
@@ -328,14 +332,15 @@ class Bot:
 
     async def get(self, path: str) -> dict[str, Any]:
         response = await self.api.get(path)
-        response.raise_for_status()
+        if response.is_error:
+            raise Refused(f"GET {path}: {response.status_code} {response.text}")
         body: dict[str, Any] = response.json()
         return body
 
     async def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
         response = await self.api.post(path, json=body)
         if response.is_error:
-            raise RuntimeError(f"POST {path}: {response.status_code} {response.text}")
+            raise Refused(f"POST {path}: {response.status_code} {response.text}")
         answer: dict[str, Any] = response.json()
         return answer
 
@@ -395,6 +400,10 @@ def main(argv: list[str] | None = None) -> int:
         asyncio.run(bot.run())
     except KeyboardInterrupt:
         return 130
+    except Refused as refusal:
+        # A bad token, bad house rules, a move the rules refuse: said, not a traceback.
+        print(f"bot.py: the site refused {refusal}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -1,10 +1,11 @@
 """Django's own words in the admin (its msgids, exactly as Django 5.2 writes them) that
 its Macedonian catalogue lacks: the words of its newer pages and controls ("Skip to
-main content", "Toggle theme", the password-based log-in). The titles that name a model
-are remi_site/admin_titles.py's. Listed here, this app's
-catalogue carries them in every language (read before Django's: the Serbian and
+main content", "Toggle theme", the password-based log-in). Listed here, this app's
+catalogue carries them in every language (where Django's has none: the Serbian and
 Polish entries are Django's own translations); ``accounts.forms`` lists the password
-rules the same way. tests/moderation/test_admin_languages.py finds any other.
+rules the same way. tests/moderation/test_admin_languages.py finds any other. Words
+Django's catalogues have but get wrong must be in the site's catalogues, which are read
+first: remi_site/admin_titles.py.
 """
 
 from __future__ import annotations

@@ -135,3 +135,17 @@ def test_the_example_bot_accepts_a_casual_challenge_and_declines_a_rated_one(
     finished = [frame for frame in received if frame["type"] == "game_finish"]
     assert [(frame["game"], frame["status"]) for frame in finished] == [(game_id, "finished")]
     assert Game.objects.get(public_id=game_id).seats.filter(user=bot_user).exists()
+
+
+def test_the_example_bot_says_why_the_site_refused_its_challenge(
+    asgi_server: str, bot_account: tuple[Any, str], bots: list[Any]
+) -> None:
+    _user, token = bot_account
+
+    bad_rules = json.dumps({"match_deals": "eight"})
+    bot = run_bot(asgi_server, token, "--challenge", "random-rita", "--house-rules", bad_rules)
+    output = finish(bot)
+
+    assert bot.returncode == 1, output
+    assert "bot.py: the site refused POST /api/v1/challenges: 400" in output
+    assert "invalid_ruleset" in output and "Traceback" not in output

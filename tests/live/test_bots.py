@@ -34,7 +34,7 @@ def test_a_game_of_four_bots_runs_to_the_end_by_itself(
     game_start(game=game, user=bots[0])  # the tasks take it from here
 
     game.refresh_from_db()
-    assert game.deal_number == 2 or (game.seats.order_by("-total").first().total >= 501)
+    assert game.deal_number == 2  # Remik 51 has no total that ends a match early
     assert game.status == Game.Status.FINISHED
     assert game.end_reason == "completed"
     assert Move.objects.filter(game=game, user=None).count() == 0  # no timeout needed
