@@ -4,7 +4,9 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth import get_user_model, password_validation
+from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.core.validators import MaxLengthValidator
 from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop, ngettext_lazy, pgettext_lazy
@@ -33,6 +35,19 @@ DJANGO_PASSWORD_WORDS = (
         "This password is too short. It must contain at least %d characters.",
     ),
 )
+
+
+class LoginForm(AuthenticationForm):
+    """Django's log-in form with its username's length checked. Django sets the field's
+    ``max_length`` after making the field, which sizes the input but adds no validator:
+    an overlong name went on to authentication and to django-axes' record of the failed
+    attempt, whose column holds 255 characters (a server error)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        username = self.fields["username"]
+        assert isinstance(username, forms.CharField) and username.max_length
+        username.validators.append(MaxLengthValidator(username.max_length))
 
 
 class SignupForm(forms.Form):

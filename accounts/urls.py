@@ -2,6 +2,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from accounts import settings_views, views
+from accounts.forms import LoginForm
 
 app_name = "accounts"
 
@@ -9,7 +10,9 @@ urlpatterns = [
     path(
         "login/",
         auth_views.LoginView.as_view(
-            template_name="accounts/login.html", redirect_authenticated_user=True
+            template_name="accounts/login.html",
+            redirect_authenticated_user=True,
+            authentication_form=LoginForm,
         ),
         name="login",
     ),

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from urllib.parse import urlencode
 
 from django.contrib.auth import logout
+from django.core.exceptions import BadRequest
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
@@ -40,12 +41,16 @@ class SyncMiddlewareChain:
         return self.get_response(request)
 
 
-class RefuseNulInPath:
-    """A path with a NUL character in it is a 404, before any view sees it.
+class RefuseNul:
+    """A NUL character in the path is a 404, and in the query string a 400, before any
+    view sees it.
 
-    No id, username or invite code holds one, and PostgreSQL cannot even compare a
-    text with one (the lookup itself fails). Raised here, the ``Http404`` becomes the
-    site's 404 answer: the API's JSON error under ``/api/``, the 404 page elsewhere.
+    No id, username, invite code or filter's value holds one, and PostgreSQL cannot even
+    compare a text with one: the lookup itself fails, wherever a view or the admin puts
+    a query parameter into a filter (``/rules/serbian/?…``, an admin list's
+    ``?status__exact=``). Raised here, the ``Http404`` and ``BadRequest`` become the
+    site's answers: the API's JSON error under ``/api/``, a page elsewhere. A form's
+    fields need no such guard: Django's and DRF's text fields refuse a NUL themselves.
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
@@ -54,6 +59,9 @@ class RefuseNulInPath:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if "\x00" in request.path_info:
             raise Http404("The path contains a NUL character.")
+        query = request.META.get("QUERY_STRING", "")
+        if "%00" in query or "\x00" in query:
+            raise BadRequest("The query string contains a NUL character.")
         return self.get_response(request)
 
 

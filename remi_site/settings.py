@@ -77,8 +77,8 @@ MIDDLEWARE = [
     "remi_site.csp.CSPMiddleware",
     "django_permissions_policy.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # A NUL in the path is a 404 before anything looks it up.
-    "remi_site.middleware.RefuseNulInPath",
+    # A NUL in the path is a 404, in the query string a 400, before anything looks it up.
+    "remi_site.middleware.RefuseNul",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

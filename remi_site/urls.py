@@ -33,5 +33,6 @@ urlpatterns = [
     path("", views.home, name="home"),
 ]
 
+handler400 = "remi_site.views.bad_request"
 handler404 = "remi_site.views.page_not_found"
 handler500 = "remi_site.views.server_error"

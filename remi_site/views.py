@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template import loader
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -33,6 +34,14 @@ def page_not_found(request: HttpRequest, exception: Exception | None = None) -> 
     if _wants_json(request):
         return error_json_response("not_found", "Not found.", status=404)
     return render(request, "404.html", status=404)
+
+
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    if _wants_json(request):
+        return error_json_response("bad_request", _("The request could not be read."), status=400)
+    # Without the request's context, as the 500 page: a request refused for its Host
+    # header would be refused again by anything that asks for the host.
+    return HttpResponse(loader.get_template("400.html").render(), status=400)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

@@ -32,6 +32,8 @@ from django.db.models import Model
 from django.db.models.constants import LOOKUP_SEP
 from django.http import HttpRequest
 
+from accounts.moderation.admin_lookups import OddLookupsRefused
+
 HIDDEN_COLUMNS: dict[str, frozenset[str]] = {
     # The cards: the deal's deck order, the ids of its positions and the seeds of its
     # reshuffles (with the move log they rebuild every hand), and its snapshot (every
@@ -125,9 +127,10 @@ class HiddenFields(BaseModelAdmin):
         return isinstance(name, str) and name not in declared and reaches_hidden(self.model, name)
 
 
-class HiddenColumnsGuard(HiddenFields, admin.ModelAdmin):
+class HiddenColumnsGuard(HiddenFields, OddLookupsRefused):
     """Every admin of the site: no hidden column in a lookup, search, ordering, list or
-    form (see the module's docstring)."""
+    form (see the module's docstring); and an odd lookup refused, not a server error
+    (``admin_lookups``)."""
 
     def lookup_allowed(self, lookup: str, value: Any, request: HttpRequest | None = None) -> bool:
         if reaches_hidden(self.model, lookup):

@@ -61,6 +61,31 @@ def test_a_nul_byte_in_a_page_path_is_the_404_page(client, user, url):
     assert response["Content-Type"].startswith("text/html")
 
 
+@pytest.mark.parametrize("url", ["/rules/serbian/?rules=%00", "/moderation/report/?user=ana%00"])
+def test_a_nul_byte_in_a_page_query_is_the_400_page(client, user, url):
+    client.force_login(user)
+
+    response = client.get(url)
+
+    assert response.status_code == 400
+    assert response["Content-Type"].startswith("text/html")
+    assert "The request could not be read" in response.content.decode()
+
+
+def test_a_nul_byte_in_an_api_query_is_a_json_400(auth_client):
+    response = auth_client.get("/api/v1/games?status=%00")
+
+    assert response.status_code == 400
+    assert error_of(response)["code"] == "bad_request"
+
+
+def test_an_admin_lists_year_past_any_number_is_the_list_with_its_error_flag(admin_client):
+    response = admin_client.get("/admin/games/game/?created_at__year=99999999999999999999")
+
+    assert response.status_code == 302
+    assert response["Location"].endswith("?e=1")
+
+
 def test_a_username_without_a_nul_byte_still_finds_the_player(api_client, user):
     assert api_client.get("/api/v1/users/ana").status_code == 200
 
@@ -166,6 +191,14 @@ def test_an_overlong_username_at_login_is_a_400_naming_the_field(api_client):
     error = error_of(response)
     assert error["code"] == "invalid"
     assert set(error["details"]["fields"]) == {"username"}
+    assert not AccessAttempt.objects.exists()  # refused before the lockout counts it
+
+
+def test_an_overlong_username_at_the_login_page_is_the_form_again_naming_the_field(client):
+    response = client.post("/accounts/login/", {"username": "a" * 5000, "password": "x"})
+
+    assert response.status_code == 200
+    assert "username" in response.context["form"].errors
     assert not AccessAttempt.objects.exists()  # refused before the lockout counts it
 
 
