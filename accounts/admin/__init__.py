@@ -7,6 +7,7 @@
 - ``modlog``: the modlog, read-only for everyone;
 - ``logins``: django-axes' login records, said in the moderators' languages;
 - ``boolean_icons``: a yes/no column's icon, said in the reader's language;
+- ``permissions``: the permissions to grant (users, groups), said in the reader's words;
 - ``base``: the read-only bases and the links they share.
 
 Moderation (the "moderator" group, ``accounts.moderation.roles``): an account's page
@@ -21,10 +22,28 @@ service, which writes the modlog (``accounts.moderation.services``,
 
 from django.contrib import admin
 
-from accounts.admin import boolean_icons, logins, modlog, profiles, reports, sanctions, users
+from accounts.admin import (
+    boolean_icons,
+    logins,
+    modlog,
+    permissions,
+    profiles,
+    reports,
+    sanctions,
+    users,
+)
 from accounts.moderation.hidden_columns import guard_registered
 
-__all__ = ["boolean_icons", "logins", "modlog", "profiles", "reports", "sanctions", "users"]
+__all__ = [
+    "boolean_icons",
+    "logins",
+    "modlog",
+    "permissions",
+    "profiles",
+    "reports",
+    "sanctions",
+    "users",
+]
 
 # Django's and the libraries' admins (groups, login attempts), registered before these,
 # get the same guard: no admin URL filters, searches or orders by a hidden column.

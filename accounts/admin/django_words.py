@@ -4,8 +4,8 @@ main content", "Toggle theme", the password-based log-in). Listed here, this app
 catalogue carries them in every language (where Django's has none: the Serbian and
 Polish entries are Django's own translations); ``accounts.forms`` lists the password
 rules the same way. tests/moderation/test_admin_languages.py finds any other. Words
-Django's catalogues have but get wrong must be in the site's catalogues, which are read
-first: remi_site/admin_titles.py.
+Django's catalogues have but get wrong, and every message that names a model, must be in
+the site's catalogues, which are read first: remi_site/admin_model_words.py.
 """
 
 from __future__ import annotations
@@ -15,15 +15,7 @@ from django.utils.translation import gettext_noop, ngettext_lazy
 DJANGO_ADMIN_WORDS = (
     gettext_noop("Not empty"),
     gettext_noop("Changed “%(object)s” — %(changes)s"),
-    gettext_noop("Added {name} “{object}”."),
-    gettext_noop("Changed {fields} for {name} “{object}”."),
     gettext_noop("Select this object for an action - {}"),
-    gettext_noop("The {name} “{obj}” was added successfully. You may add another {name} below."),
-    gettext_noop("The {name} “{obj}” was changed successfully. You may edit it again below."),
-    gettext_noop("The {name} “{obj}” was changed successfully. You may add another {name} below."),
-    gettext_noop("The {name} “{obj}” was changed successfully."),
-    gettext_noop("The %(name)s “%(obj)s” was deleted successfully."),
-    gettext_noop("%(name)s with ID “%(key)s” doesn’t exist. Perhaps it was deleted?"),
     gettext_noop("Breadcrumbs"),
     gettext_noop("Model name"),
     gettext_noop("Add link"),
@@ -52,7 +44,6 @@ DJANGO_ADMIN_WORDS = (
     gettext_noop(
         "This object doesn’t have a change history. It probably wasn’t added via this admin site."
     ),
-    gettext_noop("View selected %(model)s"),
     gettext_noop("Thanks for spending some quality time with the web site today."),
     gettext_noop(
         "Please enter your old password, for security’s sake, and then enter your new "

@@ -37,6 +37,9 @@ AXES_WORDS = (
     gettext_noop("access logs"),
     gettext_noop("access failure"),
     gettext_noop("access failures"),
+    # Not in the admin, but named in the lists of permissions to grant.
+    gettext_noop("access attempt expiration"),
+    gettext_noop("access attempt expirations"),
     gettext_noop("User Agent"),
     gettext_noop("IP Address"),
     gettext_noop("Username"),

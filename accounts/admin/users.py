@@ -21,6 +21,7 @@ from accounts.admin.base import (
     moderator,
     reason_form,
 )
+from accounts.admin.permissions import PermissionLabels
 from accounts.models import (
     FairPlayMark,
     ModAction,
@@ -239,7 +240,7 @@ admin.site.unregister(User)
 
 
 @admin.register(User)
-class AccountAdmin(ObjectActionsMixin, HiddenColumnsGuard, UserAdmin):
+class AccountAdmin(ObjectActionsMixin, HiddenColumnsGuard, PermissionLabels, UserAdmin):
     """Django's user admin, plus the account's moderation: its standing in the list,
     its record on its page, and the moderator actions as buttons."""
 

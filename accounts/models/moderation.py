@@ -9,7 +9,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext, gettext_noop, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from remi_site import formats
@@ -447,13 +447,17 @@ class ModAction(models.Model):
         ordering = ["-created_at", "-id"]
         # Only "view": no permission to add, change or delete a row exists to be granted.
         default_permissions = ("view",)
-        # The moderators' powers (accounts.moderation.roles gives them to the group).
+        # The moderators' powers (accounts.moderation.roles gives them to the group),
+        # marked for the admin's labels (accounts/admin/permissions.py).
         permissions = [
-            ("ban_account", "Can ban and unban accounts"),
-            ("mute_account", "Can mute and unmute accounts in chat"),
-            ("lift_playban", "Can lift a playban"),
-            ("mark_account", "Can mark accounts for fair play and revert their results"),
-            ("resolve_report", "Can resolve and dismiss reports"),
+            ("ban_account", gettext_noop("Can ban and unban accounts")),
+            ("mute_account", gettext_noop("Can mute and unmute accounts in chat")),
+            ("lift_playban", gettext_noop("Can lift a playban")),
+            (
+                "mark_account",
+                gettext_noop("Can mark accounts for fair play and revert their results"),
+            ),
+            ("resolve_report", gettext_noop("Can resolve and dismiss reports")),
         ]
         indexes = [
             models.Index(fields=["target", "-created_at"], name="mod_action_target_created"),

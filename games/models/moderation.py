@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
 from games.models.play import Deal, Game
@@ -49,8 +49,12 @@ class ModerationAccess(models.Model):
         verbose_name = _("moderation access")
         verbose_name_plural = _("moderation accesses")
         ordering = ["-created_at", "-id"]
+        # Marked for the admin's labels (accounts/admin/permissions.py).
         permissions = [
-            ("view_hidden_cards", "Can see hidden cards (every hand, the stock) in the admin"),
+            (
+                "view_hidden_cards",
+                gettext_noop("Can see hidden cards (every hand, the stock) in the admin"),
+            ),
         ]
         indexes = [models.Index(fields=["game", "-created_at"], name="moderation_game_created")]
 

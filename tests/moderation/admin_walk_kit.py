@@ -17,8 +17,6 @@ from django.urls import reverse
 from accounts.moderation.admin_actions import ObjectActionsMixin
 from tests import pseudo_locale_kit as pseudo
 
-# Selects whose options are Django's English permission names.
-PERMISSION_LISTS = frozenset({"user_permissions", "permissions"})
 # django-axes' app: a name. The languages in the switcher, each in its own words.
 PROPER = frozenset({"Axes"}) | {
     word for _, name in settings.LANGUAGES for word in pseudo.WORD.findall(str(name))
@@ -32,13 +30,12 @@ JSON_WORDS = frozenset({"true", "false", "null"})
 
 class _Said(HTMLParser):
     """What a page says to its reader: its text, titles, placeholders and labels; not
-    its scripts, styles, the values a form sends or the permissions' names."""
+    its scripts, styles or the values a form sends."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.lines: list[str] = []
         self.in_code = 0
-        self.in_permissions = False
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         named = dict(attrs)
@@ -51,17 +48,13 @@ class _Said(HTMLParser):
             self.lines.append(named["value"] or "")
         if tag in ("script", "style", "textarea"):
             self.in_code += 1
-        if tag == "select":
-            self.in_permissions = named.get("name") in PERMISSION_LISTS
 
     def handle_endtag(self, tag: str) -> None:
         if tag in ("script", "style", "textarea"):
             self.in_code -= 1
-        if tag == "select":
-            self.in_permissions = False
 
     def handle_data(self, data: str) -> None:
-        if not self.in_code and not self.in_permissions and data.strip():
+        if not self.in_code and data.strip():
             self.lines.append(data)
 
 

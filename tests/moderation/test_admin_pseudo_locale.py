@@ -2,10 +2,9 @@
 language too. Every model's list, its add page and one object's page, every action
 on an object's page and what one says when done hold no word outside the markers
 but what the rows hold (names, what people wrote, ids). A word found there was never
-marked for translation, or was put together from pieces.
-
-Django keeps permissions' names in the database in English ("Can add game") and never
-translates them: the lists of permissions to grant are left out."""
+marked for translation, or was put together from pieces. The lists of permissions to
+grant are read too: Django keeps their names in the database in English ("Can add
+game"), and the admin labels them from the code instead (accounts/admin/permissions.py)."""
 
 from __future__ import annotations
 

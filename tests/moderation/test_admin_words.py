@@ -1,7 +1,7 @@
 """Words of Django's admin that its catalogues get wrong: a yes/no column says yes or no
 in the reader's language, not Python's "True" (accounts/admin/boolean_icons.py); a title
 names the model after a colon in Polish and Serbian, whose nouns Django's catalogues
-leave in the nominative after a verb ("Dodaj gra"; remi_site/admin_titles.py)."""
+leave in the nominative after a verb ("Dodaj gra"; remi_site/admin_model_words.py)."""
 
 from __future__ import annotations
 

@@ -156,8 +156,12 @@ def test_no_number_is_made_text_by_hand_in_a_script() -> None:
 # ("16384"), never the language's ("16.384"): the code gives formats.number(n) to a
 # %(name)s instead.
 DIGITS_BY_HAND = re.compile(r"%(?:\(\w+\))?[+#0-]*\d*d")
-# Django's own refusal (accounts/forms.py): its validator formats it with this msgid.
-DJANGOS_OWN = {"This password is too short. It must contain at least %d character."}
+# Django's own msgids, which Django formats with %d: its validator's refusal
+# (accounts/forms.py) and its delete action's message (remi_site/admin_model_words.py).
+DJANGOS_OWN = {
+    "This password is too short. It must contain at least %d character.",
+    "Successfully deleted %(count)d %(items)s.",
+}
 
 
 def test_no_catalogue_text_takes_a_number_in_python_digits() -> None:
