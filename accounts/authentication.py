@@ -68,7 +68,12 @@ class ApiTokenAuthentication(TokenAuthentication):
     def authenticate_credentials(self, token: bytes) -> tuple[Any, ApiToken]:
         """knox's, with the candidate token rows read by a query compiled once."""
         message = _("Invalid token.")
-        text = token.decode("utf-8")
+        try:
+            # A token is ASCII; DRF hands the header over as its Latin-1 bytes, so any
+            # other byte ("Bearer é") is a wrong token, not a server error.
+            text = token.decode("ascii")
+        except UnicodeDecodeError:
+            raise exceptions.AuthenticationFailed(message) from None
         for auth_token in _TOKENS_BY_KEY(text[: CONSTANTS.TOKEN_KEY_LENGTH]):
             if self._cleanup_token(auth_token):
                 continue
