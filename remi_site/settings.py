@@ -77,8 +77,6 @@ MIDDLEWARE = [
     "remi_site.csp.CSPMiddleware",
     "django_permissions_policy.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # A NUL in the path is a 404, in the query string a 400, before anything looks it up.
-    "remi_site.middleware.RefuseNul",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -86,6 +84,9 @@ MIDDLEWARE = [
     # Django's LocaleMiddleware, after the session and the user: a signed-in person's
     # saved language, else the language cookie, else Accept-Language.
     "remi_site.language.AccountLocaleMiddleware",
+    # A NUL in the path is a 404, in the query string a 400, before any view or lookup
+    # sees it; after the language, so that the page says so in the reader's.
+    "remi_site.middleware.RefuseNul",
     # Pages in a signed-in person's time zone (their notification settings).
     "remi_site.time_zones.AccountTimeZoneMiddleware",
     # A banned account's session ends at its next request (accounts.moderation).

@@ -16,6 +16,7 @@ import pytest
 from axes.models import AccessAttempt
 from django.conf import settings
 
+from accounts.models import Profile
 from remi_site.parsers import MAX_JSON_DEPTH
 from tests.gamekit import error_of
 
@@ -70,6 +71,16 @@ def test_a_nul_byte_in_a_page_query_is_the_400_page(client, user, url):
     assert response.status_code == 400
     assert response["Content-Type"].startswith("text/html")
     assert "The request could not be read" in response.content.decode()
+
+
+def test_the_400_page_is_in_the_readers_language(client, user):
+    Profile.objects.filter(user=user).update(language="pl")
+    client.force_login(user)
+
+    response = client.get("/rules/?rules=%00")
+
+    assert response.status_code == 400
+    assert "Nie udało się odczytać żądania" in response.content.decode()
 
 
 def test_a_nul_byte_in_an_api_query_is_a_json_400(auth_client):
