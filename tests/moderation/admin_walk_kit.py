@@ -1,5 +1,6 @@
 """The admin as its readers see it, for the tests of its words: every page to walk,
-what a page says, and what the rows hold (data, in any language)."""
+what a page says, what the rows hold (data, in any language), and a superuser who reads
+a given language."""
 
 from __future__ import annotations
 
@@ -11,9 +12,11 @@ from html.parser import HTMLParser
 from django.apps import apps
 from django.conf import settings
 from django.contrib import admin
+from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
+from accounts.models import Profile
 from accounts.moderation.admin_actions import ObjectActionsMixin
 from tests import pseudo_locale_kit as pseudo
 
@@ -107,3 +110,12 @@ def admin_pages(client: Client) -> Iterator[str]:
         if isinstance(model_admin, ObjectActionsMixin):
             for action in model_admin.object_actions:
                 yield model_admin.object_action_url(first, action)
+
+
+def superuser_reading(language: str) -> Client:
+    """A client of a superuser whose saved language is ``language``."""
+    boss = get_user_model().objects.create_superuser("boss", "boss@example.org", "pw-boss-1")
+    Profile.objects.filter(user=boss).update(language=language)
+    client = Client()
+    client.force_login(boss)
+    return client

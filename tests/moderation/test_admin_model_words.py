@@ -23,7 +23,7 @@ import pytest
 from django.conf import settings
 from django.contrib.auth.models import Group
 
-from tests.moderation.test_admin_words import superuser_reading
+from tests.moderation.admin_walk_kit import superuser_reading
 
 DJANGO_ADMIN_EN = Path(django.contrib.admin.__file__).parent / "locale" / "en" / "LC_MESSAGES"
 SITE_LOCALE = Path(settings.BASE_DIR) / "locale"

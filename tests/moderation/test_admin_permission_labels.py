@@ -10,7 +10,7 @@ from html import unescape
 import pytest
 from django.contrib.auth.models import Group
 
-from tests.moderation.test_admin_words import superuser_reading
+from tests.moderation.admin_walk_kit import superuser_reading
 
 pytestmark = pytest.mark.django_db
 

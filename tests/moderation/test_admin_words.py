@@ -9,24 +9,14 @@ import re
 from html import unescape
 
 import pytest
-from django.contrib.auth import get_user_model
-from django.test import Client
 
-from accounts.models import Profile
+from tests.moderation.admin_walk_kit import superuser_reading
 
 pytestmark = pytest.mark.django_db
 
 TITLE = re.compile(r"<title>(.*?) \|")
 
 ALTS = re.compile(r'<img src="[^"]*/admin/img/icon-(yes|no|unknown)\.svg" alt="([^"]*)"')
-
-
-def superuser_reading(language: str) -> Client:
-    boss = get_user_model().objects.create_superuser("boss", "boss@example.org", "pw-boss-1")
-    Profile.objects.filter(user=boss).update(language=language)
-    client = Client()
-    client.force_login(boss)
-    return client
 
 
 @pytest.mark.parametrize(
