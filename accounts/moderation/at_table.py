@@ -24,6 +24,7 @@ from accounts.models import Report
 from accounts.moderation import roles, services
 from accounts.moderation.errors import ModerationError
 from games.models import Game, Seat
+from remi_site.whole_numbers import whole_number
 
 
 @dataclass(frozen=True)
@@ -54,9 +55,10 @@ def origin_of(params: Mapping[str, str], *, user: User) -> Origin:
     report_id = (params.get("report") or "").strip()
     report = None
     if report_id:
-        if not report_id.isdigit():
+        number = whole_number(report_id)
+        if number is None:
             raise Http404(_("No such report."))
-        report = Report.objects.select_related("game").filter(pk=report_id, reported=user).first()
+        report = Report.objects.select_related("game").filter(pk=number, reported=user).first()
         if report is None:
             raise Http404(_("No such report."))
     game = None
@@ -125,8 +127,9 @@ def table_moderation(
         return None
     assert isinstance(viewer, User)
     report = None
-    if report_id.isdigit():
-        report = Report.objects.filter(pk=report_id, game=game).first()
+    number = whole_number(report_id)
+    if number is not None:
+        report = Report.objects.filter(pk=number, game=game).first()
     seats = Seat.objects.filter(game=game, user__isnull=False).select_related("user__profile")
     entries = []
     for seat in seats.order_by("position"):

@@ -19,6 +19,7 @@ from accounts.moderation import appeals, record, selectors, services
 from accounts.moderation.errors import ModerationError
 from accounts.moderation.forms import AppealForm
 from remi_site.formats import sentence
+from remi_site.whole_numbers import whole_number
 
 REPORTS_PER_PAGE = 20
 
@@ -39,7 +40,7 @@ def warning(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         pk = request.POST.get("warning", "")
         try:
-            services.warning_acknowledge(user=user, pk=int(pk) if pk.isdigit() else 0)
+            services.warning_acknowledge(user=user, pk=whole_number(pk) or 0)
         except ModerationError as error:
             raise Http404(error.message) from error
     unread = list(record.warnings_unread(user_id=user.pk))

@@ -25,6 +25,7 @@ from games.models import ChatMessage, Game
 from games.play import moderation as game_moderation
 from games.read.chat import lines_for_moderator, message_entry
 from remi_site.api_errors import error_json_response
+from remi_site.whole_numbers import whole_number
 
 
 class _Refused(Exception):
@@ -81,10 +82,12 @@ def _report(body: dict[str, Any], line: ChatMessage) -> Report | None:
     found = body.get("report")
     if found in (None, ""):
         return None
-    if isinstance(found, bool) or not isinstance(found, (int, str)) or not str(found).isdigit():
+    # JSON's number or the text of one; never a bool (an int to Python).
+    number = None if isinstance(found, bool) else whole_number(str(found))
+    if number is None or not isinstance(found, (int, str)):
         raise _Refused(400, "invalid", _("report is a report's id."))
     report = Report.objects.filter(
-        pk=int(found), game_id=line.game_id, reported_id=line.user_id
+        pk=number, game_id=line.game_id, reported_id=line.user_id
     ).first()
     if report is None:
         raise _Refused(404, "not_found", _("No such report about this line's author here."))

@@ -19,6 +19,7 @@ from accounts.moderation.forms import ReportForm
 from accounts.moderation.targets import ReportTarget, report_target
 from remi_site import formats
 from remi_site.throttling import ScopedRateThrottle
+from remi_site.whole_numbers import whole_number
 
 
 class _ReportScope:
@@ -35,8 +36,7 @@ def report_wait(request: HttpRequest) -> float | None:
 
 
 def _message_id(request: HttpRequest) -> int | None:
-    text = request.GET.get("message", "")
-    return int(text) if text.isdigit() else None
+    return whole_number(request.GET.get("message", ""))
 
 
 @login_required

@@ -247,7 +247,7 @@ def _parse(verb: str, args: list[str], text: str) -> Action:
 
 
 def _index(text: str) -> int:
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()):  # "²" is a digit to isdigit, not to int
         raise ValueError(f"a meld number is a whole number from 0, not {text!r}")
     return int(text)
 

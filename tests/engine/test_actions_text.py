@@ -81,6 +81,8 @@ def test_repr_shows_the_constructor_call():
         "off 7H x",
         "off 7H 2 middle",
         "off 7H -1",
+        "off 7H ²",  # a digit to str.isdigit(), not to int()
+        "off 7H ٣",  # a digit to int() too, but not how a meld number is written
         "swap 3",
         "discard",
         "discard 7H 8H",

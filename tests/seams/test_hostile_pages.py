@@ -52,13 +52,15 @@ HOSTILE = [
     "2026-13-45",
     "x" * 5000,
     "ђ♠🃏",
+    "²",  # a digit to str.isdigit(), not to int()
+    "٣",  # a digit to both: an Arabic-Indic three
 ]
 # What a path's parameter may be besides a real object: the same, less what a URL
 # cannot carry in a path segment (an empty segment, a slash).
-HOSTILE_IN_PATH = ["%00", "99999999999999999999", "x" * 300, "..%2F..%2Fetc"]
+HOSTILE_IN_PATH = ["%00", "99999999999999999999", "x" * 300, "..%2F..%2Fetc", "%C2%B2"]
 # The values that break a type (text, number, length, script) rather than a parser:
 # what each field and each of an admin list's parameters gets on its own.
-BREAKERS = ["\x00", "-1", "99999999999999999999", "x" * 5000, "ђ♠🃏"]
+BREAKERS = ["\x00", "-1", "99999999999999999999", "x" * 5000, "ђ♠🃏", "²"]
 # The query parameters the site's views read (request.GET in accounts/ and games/), and
 # the admin's own (order, page, search, popups).
 QUERY_NAMES = [
