@@ -26,7 +26,9 @@ from games.chips import selectors as chips
 from games.engine import PRESETS
 from games.live import presence
 from games.read import bot_strength
+from remi_site import formats
 from remi_site.formats import sentence
+from remi_site.throttling import scope_wait
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -34,6 +36,15 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect("home")
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        # Counted with the API's sign-ups from the same address (THROTTLE_SIGNUP).
+        wait = scope_wait(request, "signup")
+        if wait is not None:
+            form.add_error(
+                None,
+                _("Many accounts were made from your address: wait %(time)s.")
+                % {"time": formats.duration(timedelta(seconds=round(wait)), seconds=True)},
+            )
+            return render(request, "accounts/signup.html", {"form": form}, status=429)
         user = services.user_signup(
             username=form.cleaned_data["username"],
             password=form.cleaned_data["password1"],

@@ -104,3 +104,18 @@ class ScopedRateThrottle(
     ClientIpIdentMixin, throttling.ScopedRateThrottle, SlidingWindowRateThrottle
 ):
     pass
+
+
+class _Scope:
+    def __init__(self, scope: str) -> None:
+        self.throttle_scope = scope
+
+
+def scope_wait(request: Any, scope: str) -> float | None:
+    """For a page that does what the API's operations of ``scope`` do: None if it may
+    go on now (and is counted), else the seconds to wait. The page and the API then
+    count against one rate, so a page is no way around the API's limit."""
+    throttle = ScopedRateThrottle()
+    if throttle.allow_request(request, _Scope(scope)):
+        return None
+    return float(throttle.wait() or 60.0)

@@ -5,7 +5,6 @@ with the API's reports together (``THROTTLE_REPORT``)."""
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any, cast
 
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
@@ -18,21 +17,14 @@ from accounts.moderation.errors import ModerationError
 from accounts.moderation.forms import ReportForm
 from accounts.moderation.targets import ReportTarget, report_target
 from remi_site import formats
-from remi_site.throttling import ScopedRateThrottle
+from remi_site.throttling import scope_wait
 from remi_site.whole_numbers import whole_number
-
-
-class _ReportScope:
-    throttle_scope = "report"
 
 
 def report_wait(request: HttpRequest) -> float | None:
     """None if the user may send one more report now (and it is counted), else the
     seconds to wait: the API's throttle, so that both count against one rate."""
-    throttle = ScopedRateThrottle()
-    if throttle.allow_request(cast(Any, request), cast(Any, _ReportScope())):
-        return None
-    return float(throttle.wait() or 60.0)
+    return scope_wait(request, "report")
 
 
 def _message_id(request: HttpRequest) -> int | None:
