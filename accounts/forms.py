@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from django import forms
@@ -18,6 +19,8 @@ from games.engine import PRESETS
 from games.engine_words import preset_display_name
 from games.models import Game, PlayerSettings
 from remi_site import countries
+from remi_site.formats import duration
+from remi_site.throttling import scope_wait
 
 User = get_user_model()
 # The password rules in the language of the request, not of the process's start.
@@ -37,6 +40,9 @@ DJANGO_PASSWORD_WORDS = (
 )
 
 
+THROTTLED = "throttled"
+
+
 class LoginForm(AuthenticationForm):
     """Django's log-in form with its username's length checked. Django sets the field's
     ``max_length`` after making the field, which sizes the input but adds no validator:
@@ -48,6 +54,19 @@ class LoginForm(AuthenticationForm):
         username = self.fields["username"]
         assert isinstance(username, forms.CharField) and username.max_length
         username.validators.append(MaxLengthValidator(username.max_length))
+
+    def clean(self) -> dict[str, Any]:
+        # Counted with the API's log-ins from the same address (THROTTLE_LOGIN), before
+        # any password is tried: django-axes locks one username out at one address after
+        # a few failures, which would leave trying many usernames from it.
+        wait = scope_wait(self.request, "login") if self.request is not None else None
+        if wait is not None:
+            raise forms.ValidationError(
+                _("Many log-in attempts from your address: wait %(time)s.")
+                % {"time": duration(timedelta(seconds=round(wait)), seconds=True)},
+                code=THROTTLED,
+            )
+        return super().clean()
 
 
 class SignupForm(forms.Form):

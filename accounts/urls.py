@@ -2,18 +2,13 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from accounts import settings_views, views
-from accounts.forms import LoginForm
 
 app_name = "accounts"
 
 urlpatterns = [
     path(
         "login/",
-        auth_views.LoginView.as_view(
-            template_name="accounts/login.html",
-            redirect_authenticated_user=True,
-            authentication_form=LoginForm,
-        ),
+        views.LoginView.as_view(),
         name="login",
     ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),

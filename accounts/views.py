@@ -4,10 +4,13 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import NON_FIELD_ERRORS
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import translation
@@ -18,7 +21,7 @@ from django.views.decorators.http import require_POST
 from accounts import selectors, services
 from accounts.authentication import request_user
 from accounts.emails import send_verification_email
-from accounts.forms import ProfileForm, SignupForm, TokenCreateForm
+from accounts.forms import THROTTLED, LoginForm, ProfileForm, SignupForm, TokenCreateForm
 from accounts.models import is_builtin_bot
 from accounts.rating_chart import chart_of
 from games import bot_ratings, ratings, stats
@@ -187,3 +190,18 @@ def token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
     else:
         messages.success(request, _("Token revoked."))
     return redirect("accounts:profile")
+
+
+class LoginView(auth_views.LoginView):
+    """Django's log-in page with ``LoginForm``: 429 when the address has made too many
+    attempts (the API's rate), the form again otherwise."""
+
+    template_name = "accounts/login.html"
+    redirect_authenticated_user = True
+    authentication_form = LoginForm
+
+    def form_invalid(self, form: Any) -> HttpResponse:
+        response = super().form_invalid(form)
+        if form.has_error(NON_FIELD_ERRORS, THROTTLED):
+            response.status_code = 429
+        return response
