@@ -183,7 +183,7 @@ class SettingsForm(forms.Form):
         choices=[
             (PlayerSettings.EmailTurns.EACH_MOVE, _("For each move, when I am not at the table")),
             (PlayerSettings.EmailTurns.DAILY, _("One daily digest")),
-            (PlayerSettings.EmailTurns.OFF, _("None")),
+            (PlayerSettings.EmailTurns.OFF, pgettext_lazy("turn emails", "None")),
         ],
     )
     email_challenges = forms.BooleanField(
@@ -252,7 +252,8 @@ _RESULT_LABELS = {
     "won": _("Won"),
     "lost": _("Lost"),
     "playing": _("Playing"),
-    "aborted": _("Aborted"),
+    # Games, plural ("Prekinute"); a game's own status is one game ("Prekinuta").
+    "aborted": pgettext_lazy("history filter", "Aborted"),
 }
 
 

@@ -14,7 +14,7 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from accounts.admin.base import (
@@ -100,7 +100,8 @@ class ReportAdmin(ObjectActionsMixin, ReadOnlyAdmin):
         ),
         ObjectAction(
             "dismiss",
-            _("Dismiss"),
+            # Refusing a report, not closing a notice (the table's "Dismiss").
+            pgettext_lazy("moderator action", "Dismiss"),
             roles.RESOLVE_REPORT,
             reason_form,
             _close(Report.Status.DISMISSED),

@@ -7,6 +7,7 @@ from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games.models import PlayerSettings
 from games.notify.preferences import reminder_hours_of, time_zones
@@ -23,7 +24,7 @@ class NotificationSettingsForm(forms.Form):
         choices=[
             (PlayerSettings.EmailTurns.EACH_MOVE, _("an email for each move")),
             (PlayerSettings.EmailTurns.DAILY, _("one email a day listing the games waiting")),
-            (PlayerSettings.EmailTurns.OFF, _("none")),
+            (PlayerSettings.EmailTurns.OFF, pgettext_lazy("turn emails", "none")),
         ],
         widget=forms.RadioSelect,
     )
