@@ -4,6 +4,7 @@ from datetime import timedelta
 from typing import Any
 
 from django import forms
+from django.contrib.auth import forms as auth_forms
 from django.contrib.auth import get_user_model, password_validation
 from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.validators import UnicodeUsernameValidator
@@ -43,6 +44,20 @@ DJANGO_PASSWORD_WORDS = (
 THROTTLED = "throttled"
 
 
+def count_try(request: Any, scope: str, message: Any) -> None:
+    """Count one try of a password against the API's rate ``scope`` for the same
+    client (an address, or a signed-in account), before the password is checked, so
+    that a page is no way around the API's limit; when the rate is spent, a
+    ``ValidationError`` (code ``THROTTLED``) of ``message`` with the time to wait."""
+    wait = scope_wait(request, scope) if request is not None else None
+    if wait is not None:
+        time = duration(timedelta(seconds=round(wait)), seconds=True)
+        raise forms.ValidationError(str(message) % {"time": time}, code=THROTTLED)
+
+
+LOG_INS_SPENT = _("Many log-in attempts from your address: wait %(time)s.")
+
+
 class LoginForm(AuthenticationForm):
     """Django's log-in form with its username's length checked. Django sets the field's
     ``max_length`` after making the field, which sizes the input but adds no validator:
@@ -56,16 +71,12 @@ class LoginForm(AuthenticationForm):
         username.validators.append(MaxLengthValidator(username.max_length))
 
     def clean(self) -> dict[str, Any]:
-        # Counted with the API's log-ins from the same address (THROTTLE_LOGIN), before
-        # any password is tried: django-axes locks one username out at one address after
-        # a few failures, which would leave trying many usernames from it.
-        wait = scope_wait(self.request, "login") if self.request is not None else None
-        if wait is not None:
-            raise forms.ValidationError(
-                _("Many log-in attempts from your address: wait %(time)s.")
-                % {"time": duration(timedelta(seconds=round(wait)), seconds=True)},
-                code=THROTTLED,
-            )
+        # Counted with the API's log-ins from the same address (THROTTLE_LOGIN):
+        # django-axes locks one username out at one address after a few failures,
+        # which would leave trying many usernames from it.
+        count_try(
+            self.request, "login", _("Many log-in attempts from your address: wait %(time)s.")
+        )
         return super().clean()
 
 
@@ -209,6 +220,21 @@ class SettingsForm(forms.Form):
         return cleaned
 
 
+PASSWORD_TRIES_SPENT = _("Many tries of your password: wait %(time)s.")
+
+
+class PasswordChangeForm(auth_forms.PasswordChangeForm):
+    """Django's, its old password's tries counted as ``PasswordConfirmedForm``'s."""
+
+    def __init__(self, *args: Any, request: Any = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.request = request
+
+    def clean_old_password(self) -> str:
+        count_try(self.request, "login", PASSWORD_TRIES_SPENT)
+        return str(super().clean_old_password())
+
+
 class PasswordConfirmedForm(forms.Form):
     """A form that the account's password confirms."""
 
@@ -218,11 +244,15 @@ class PasswordConfirmedForm(forms.Form):
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
     )
 
-    def __init__(self, *args: Any, user: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, user: Any, request: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.user = user
+        self.request = request
 
     def clean_password(self) -> str:
+        # Counted with the API's password-confirmed requests of the same account
+        # (THROTTLE_LOGIN): a session is no way to try passwords faster than a token.
+        count_try(self.request, "login", PASSWORD_TRIES_SPENT)
         password: str = self.cleaned_data["password"]
         if not self.user.check_password(password):
             raise forms.ValidationError(_("That is not your password."))

@@ -24,7 +24,13 @@ from django.views.decorators.http import require_POST
 from accounts import deletion, mail_limits, preferences, verification
 from accounts.authentication import request_user
 from accounts.emails import PasswordResetForm, send_verification_email
-from accounts.forms import AccountDeleteForm, EmailChangeForm, SettingsForm
+from accounts.forms import (
+    THROTTLED,
+    AccountDeleteForm,
+    EmailChangeForm,
+    PasswordChangeForm,
+    SettingsForm,
+)
 from remi_site.formats import sentence
 
 NOTIFICATIONS_PATH = "/settings/notifications/"
@@ -66,9 +72,9 @@ def settings_page(request: HttpRequest) -> HttpResponse:
 @require_POST
 def email_change(request: HttpRequest) -> HttpResponse:
     user = request_user(request)
-    form = EmailChangeForm(request.POST, user=user)
+    form = EmailChangeForm(request.POST, user=user, request=request)
     if not form.is_valid():
-        return _settings_page(request, email_form=form, status=400)
+        return _settings_page(request, email_form=form, status=_refused(form))
     if verification.asks_for_link(user=user, email=form.cleaned_data["email"]):
         wait = mail_limits.verification_wait(request, user=user)
         if wait is not None:
@@ -135,6 +141,16 @@ class PasswordChangeView(auth_views.PasswordChangeView):
 
     template_name = "accounts/password_change.html"
     success_url = reverse_lazy("me:settings")
+    form_class = PasswordChangeForm
+
+    def get_form_kwargs(self) -> dict[str, Any]:
+        return {**super().get_form_kwargs(), "request": self.request}
+
+    def form_invalid(self, form: Any) -> HttpResponse:
+        response = super().form_invalid(form)
+        if form.has_error("old_password", THROTTLED):
+            response.status_code = 429
+        return response
 
     def form_valid(self, form: Any) -> HttpResponse:
         response = super().form_valid(form)
@@ -177,7 +193,7 @@ class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
 @login_required
 def account_delete(request: HttpRequest) -> HttpResponseBase:
     user = request_user(request)
-    form = AccountDeleteForm(request.POST or None, user=user)
+    form = AccountDeleteForm(request.POST or None, user=user, request=request)
     if request.method == "POST" and form.is_valid():
         try:
             deletion.account_delete(user=user, password=form.cleaned_data["password"])
@@ -187,5 +203,10 @@ def account_delete(request: HttpRequest) -> HttpResponseBase:
             logout(request)
             messages.success(request, _("Your account is deleted. Thank you for the games."))
             return redirect("home")
-    status = 400 if form.errors else 200
+    status = _refused(form) if form.errors else 200
     return render(request, "accounts/delete.html", {"form": form}, status=status)
+
+
+def _refused(form: Any) -> int:
+    """The status of a form refused: 429 when its password's tries are spent."""
+    return 429 if form.has_error("password", THROTTLED) else 400
