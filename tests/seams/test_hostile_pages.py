@@ -2,7 +2,8 @@
 
 The API is fuzzed from its schema (tests/api/test_schemathesis.py); the pages have no
 schema, so this walk takes every route of the site's pages from the URL resolver (a new
-route is walked without being listed here) and, for a visitor, a player and a moderator:
+route is walked without being listed here) and, for a visitor, a player, a moderator and
+a sanctioned player (muted, with a warning to read, which every page sends him to):
 
 - fills each route's parameters with real objects and with hostile ones (a NUL byte, a
   number past any column's range, text far past any field's length, a path climbing out);
@@ -229,7 +230,7 @@ def site_data() -> SiteData:
     return make_site_data()
 
 
-@pytest.mark.parametrize("who", ["visitor", "player", "moderator"])
+@pytest.mark.parametrize("who", ["visitor", "player", "moderator", "sanctioned"])
 def test_no_page_answers_hostile_input_with_a_server_error(site_data: SiteData, who: str) -> None:
     real = real_values(site_data)
     walk = Walk(client_of(USER_OF_ROLE.get(who)), who)
