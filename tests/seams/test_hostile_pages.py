@@ -11,7 +11,7 @@ a sanctioned player (muted, with a warning to read, which every page sends him t
   page's own forms each hostile value, by GET and by POST, and the page once with odd
   headers (a malformed Accept-Language, a forged X-Forwarded-For, a junk cookie);
 - and, for a superuser, every admin list with its filters, its order and its search given
-  the same values.
+  the same values, and every action of each list on a selection of ids that are none.
 
 Each answer must be below 500; the failures are listed with the request that made them.
 """
@@ -254,6 +254,9 @@ def admin_lists() -> Iterator[str]:
         yield reverse(f"admin:{meta.app_label}_{meta.model_name}_changelist")
 
 
+ACTION = re.compile(r'<option value="(\w+)">')
+
+
 def filter_names(html: str) -> set[str]:
     """The query parameters the list's own links use (its filters' and the date
     hierarchy's)."""
@@ -275,6 +278,10 @@ def test_no_admin_list_answers_hostile_input_with_a_server_error(site_data: Site
         for value in BREAKERS:
             for name in [*OWN_WAY, *filters]:
                 walk.send("get", path, {name: value})
+        # Each action on a selection of no row ("-1") and of ids that are none.
+        for action in ACTION.findall(page.content.decode()):
+            for value in ["-1", "abc", "", *BREAKERS]:
+                walk.send("post", path, {"action": action, "_selected_action": value, "index": 0})
 
     assert len(lists) >= 20, lists
     assert not walk.failures, f"{len(walk.failures)} of {walk.sent}:\n" + "\n".join(walk.failures)
