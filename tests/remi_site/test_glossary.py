@@ -42,6 +42,16 @@ NOT_A_MATCH = re.compile(
 )
 GAME = r"\bgames?\b|\bmatch\b"
 
+# Going out: getting rid of the last card, which the seeds call closing ("доколку
+# затвори со џокер", "obicno zatvarnje -40") or "wyjście" ("gdy gracz wychodzi"). The
+# score sheet's English says "closed" for it; "close" is otherwise a dialog, a report
+# or an account closing, and "out" a seat or a time running out, so only these name it.
+GOING_OUT = r"\b(go(es|ing)?|went|gone) out\b|\bclosed with\b|\bnormal close\b|^closed\s*$"
+# A going out in one go is a hand, the seeds' own word for it ("хандира", "zatvorio
+# (handirao)", "Remika - gdy gracz wykłada wszystkie karty w jednym ruchu").
+GOING_OUT_CYRILLIC = r"затв[оа]р|\bханд"
+GOING_OUT_LATIN = r"zatv[oa]r|\bhand"
+
 # The players' chat: the seeds are silent, so it is the word of the site's chat panel and
 # the table's scripts: "ćaskanje" in Serbian (where "čet" is a loan), "разговор" in
 # Macedonian, "czat" in Polish; the verb "to chat" inflects the same stem.
@@ -60,6 +70,8 @@ GLOSSARY: dict[str, dict[str, tuple[str, str]]] = {
         "joker": (r"\bjokers?\b", r"joker"),
         "meld": (r"\bmelds?\b", r"układ"),
         "game": (GAME, r"\bgr(a|y|ze|ę|ą|om|ami|ach)\b|\bgier\b"),
+        # wyjście, wyjść, wyjdzie, wychodzi, wyszedł; a hand is "remik"
+        "going out": (GOING_OUT, r"\bwy(jś|jd|ch|sz)|remik"),
         "chat": (r"\bchat\b", r"\bcza(t|cie)"),  # czat, na czacie
     },
     "sr_Latn": {
@@ -71,6 +83,7 @@ GLOSSARY: dict[str, dict[str, tuple[str, str]]] = {
         "stock": (r"\bstock\b", r"gomil\w* za vučenje"),
         "discard pile": (r"\bdiscard pile\b", r"gomil\w* za odbacivanje"),
         "game": (GAME, r"\bpartij"),
+        "going out": (GOING_OUT, GOING_OUT_LATIN),
         "chat": (r"\bchat\b", r"ćask"),
     },
     "sr_Cyrl": {
@@ -80,6 +93,7 @@ GLOSSARY: dict[str, dict[str, tuple[str, str]]] = {
         "stock": (r"\bstock\b", r"гомил\w* за вучење"),
         "discard pile": (r"\bdiscard pile\b", r"гомил\w* за одбацивање"),
         "game": (GAME, r"\bпартиј"),
+        "going out": (GOING_OUT, GOING_OUT_CYRILLIC),
         "chat": (r"\bchat\b", r"ћаск"),
     },
     "mk": {
@@ -91,6 +105,7 @@ GLOSSARY: dict[str, dict[str, tuple[str, str]]] = {
         "stock": (r"\bstock\b", r"шпил"),
         "discard pile": (r"\bdiscard pile\b", r"куп\w* исфрлени"),
         "game": (GAME, r"\bпарти[јие]"),  # партија, партијата, партии, партиите
+        "going out": (GOING_OUT, GOING_OUT_CYRILLIC),
         "chat": (r"\bchat\b", r"разгов[оа]р"),  # разговор, разговараат
     },
 }
@@ -116,6 +131,8 @@ def test_the_glossary_is_written_down_for_each_language() -> None:
     for word in ("otvaranje", "џокер", "терцет", "partija", "партија", "kończy grę"):
         assert word in document
     for word in ("ćaskanje", "разговор", "czat"):
+        assert word in document
+    for word in ("zatvaranje", "затворање", "wyjście"):
         assert word in document
 
 
