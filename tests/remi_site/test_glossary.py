@@ -52,13 +52,26 @@ GOING_OUT = r"\b(go(es|ing)?|went|gone) out\b|\bclosed with\b|\bnormal close\b|^
 GOING_OUT_CYRILLIC = r"затв[оа]р|\bханд"
 GOING_OUT_LATIN = r"zatv[oa]r|\bhand"
 
+# A point of a score: "поени" ("добива -40 поени"), "poen" ("ide -40 poena"), "punkt"
+# ("25 punktów", "pkt" where a number stands before it). The scoring stays "бодување" /
+# "bodovanje" / "punktacja" ("Scoring" is not matched). In Macedonian and Serbian a
+# score, the sum of points, is "поени" / "poeni" as well ("Лист со поени"); Polish says
+# "wynik" for it ("Tabela wyników"), so there only "point" names the term.
+POINT = r"\bpoints?\b|\bpt\b"
+POINT_OR_SCORE = POINT + r"|\bscores?\b"
+NOT_A_POINT = re.compile(
+    r"\b(out|once|opened|nobody|hand) scores\b"  # the verb: "going out scores -40"
+    r"|\buncompressed point\b",  # a public key's point on its curve
+    re.I,
+)
+
 # The players' chat: the seeds are silent, so it is the word of the site's chat panel and
 # the table's scripts: "ćaskanje" in Serbian (where "čet" is a loan), "разговор" in
 # Macedonian, "czat" in Polish; the verb "to chat" inflects the same stem.
 NOT_A_CHAT = re.compile(r"\bchat needs\b", re.I)  # the API's message type, kept as it is
 
 # term -> English uses that name something else, beside NOT_THE_TERM's
-EXCEPTIONS = {"game": NOT_A_MATCH, "chat": NOT_A_CHAT}
+EXCEPTIONS = {"game": NOT_A_MATCH, "point": NOT_A_POINT, "chat": NOT_A_CHAT}
 
 # language -> term -> (where the English text names it, what its translation must say)
 GLOSSARY: dict[str, dict[str, tuple[str, str]]] = {
@@ -72,6 +85,7 @@ GLOSSARY: dict[str, dict[str, tuple[str, str]]] = {
         "game": (GAME, r"\bgr(a|y|ze|ę|ą|om|ami|ach)\b|\bgier\b"),
         # wyjście, wyjść, wyjdzie, wychodzi, wyszedł; a hand is "remik"
         "going out": (GOING_OUT, r"\bwy(jś|jd|ch|sz)|remik"),
+        "point": (POINT, r"punkt|\bpkt\b"),
         "chat": (r"\bchat\b", r"\bcza(t|cie)"),  # czat, na czacie
     },
     "sr_Latn": {
@@ -84,6 +98,7 @@ GLOSSARY: dict[str, dict[str, tuple[str, str]]] = {
         "discard pile": (r"\bdiscard pile\b", r"gomil\w* za odbacivanje"),
         "game": (GAME, r"\bpartij"),
         "going out": (GOING_OUT, GOING_OUT_LATIN),
+        "point": (POINT_OR_SCORE, r"poen"),
         "chat": (r"\bchat\b", r"ćask"),
     },
     "sr_Cyrl": {
@@ -94,6 +109,7 @@ GLOSSARY: dict[str, dict[str, tuple[str, str]]] = {
         "discard pile": (r"\bdiscard pile\b", r"гомил\w* за одбацивање"),
         "game": (GAME, r"\bпартиј"),
         "going out": (GOING_OUT, GOING_OUT_CYRILLIC),
+        "point": (POINT_OR_SCORE, r"поен"),
         "chat": (r"\bchat\b", r"ћаск"),
     },
     "mk": {
@@ -106,6 +122,7 @@ GLOSSARY: dict[str, dict[str, tuple[str, str]]] = {
         "discard pile": (r"\bdiscard pile\b", r"куп\w* исфрлени"),
         "game": (GAME, r"\bпарти[јие]"),  # партија, партијата, партии, партиите
         "going out": (GOING_OUT, GOING_OUT_CYRILLIC),
+        "point": (POINT_OR_SCORE, r"поен"),
         "chat": (r"\bchat\b", r"разгов[оа]р"),  # разговор, разговараат
     },
 }
@@ -133,6 +150,8 @@ def test_the_glossary_is_written_down_for_each_language() -> None:
     for word in ("ćaskanje", "разговор", "czat"):
         assert word in document
     for word in ("zatvaranje", "затворање", "wyjście"):
+        assert word in document
+    for word in ("poen", "поен", "punkt"):
         assert word in document
 
 
