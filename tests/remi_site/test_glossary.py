@@ -41,8 +41,37 @@ NOT_A_MATCH = re.compile(
     re.I,
 )
 GAME = r"\bgames?\b|\bmatch\b"
+
+# Going out: getting rid of the last card, which the seeds call closing ("доколку
+# затвори со џокер", "obicno zatvarnje -40") or "wyjście" ("gdy gracz wychodzi"). The
+# score sheet's English says "closed" for it; "close" is otherwise a dialog, a report
+# or an account closing, and "out" a seat or a time running out, so only these name it.
+GOING_OUT = r"\b(go(es|ing)?|went|gone) out\b|\bclosed with\b|\bnormal close\b|^closed\s*$"
+# A going out in one go is a hand, the seeds' own word for it ("хандира", "zatvorio
+# (handirao)", "Remika - gdy gracz wykłada wszystkie karty w jednym ruchu").
+GOING_OUT_CYRILLIC = r"затв[оа]р|\bханд"
+GOING_OUT_LATIN = r"zatv[oa]r|\bhand"
+
+# A point of a score: "поени" ("добива -40 поени"), "poen" ("ide -40 poena"), "punkt"
+# ("25 punktów", "pkt" where a number stands before it). The scoring stays "бодување" /
+# "bodovanje" / "punktacja" ("Scoring" is not matched). In Macedonian and Serbian a
+# score, the sum of points, is "поени" / "poeni" as well ("Лист со поени"); Polish says
+# "wynik" for it ("Tabela wyników"), so there only "point" names the term.
+POINT = r"\bpoints?\b|\bpt\b"
+POINT_OR_SCORE = POINT + r"|\bscores?\b"
+NOT_A_POINT = re.compile(
+    r"\b(out|once|opened|nobody|hand) scores\b"  # the verb: "going out scores -40"
+    r"|\buncompressed point\b",  # a public key's point on its curve
+    re.I,
+)
+
+# The players' chat: the seeds are silent, so it is the word of the site's chat panel and
+# the table's scripts: "ćaskanje" in Serbian (where "čet" is a loan), "разговор" in
+# Macedonian, "czat" in Polish; the verb "to chat" inflects the same stem.
+NOT_A_CHAT = re.compile(r"\bchat needs\b", re.I)  # the API's message type, kept as it is
+
 # term -> English uses that name something else, beside NOT_THE_TERM's
-EXCEPTIONS = {"game": NOT_A_MATCH}
+EXCEPTIONS = {"game": NOT_A_MATCH, "point": NOT_A_POINT, "chat": NOT_A_CHAT}
 
 # language -> term -> (where the English text names it, what its translation must say)
 GLOSSARY: dict[str, dict[str, tuple[str, str]]] = {
@@ -54,6 +83,10 @@ GLOSSARY: dict[str, dict[str, tuple[str, str]]] = {
         "joker": (r"\bjokers?\b", r"joker"),
         "meld": (r"\bmelds?\b", r"układ"),
         "game": (GAME, r"\bgr(a|y|ze|ę|ą|om|ami|ach)\b|\bgier\b"),
+        # wyjście, wyjść, wyjdzie, wychodzi, wyszedł; a hand is "remik"
+        "going out": (GOING_OUT, r"\bwy(jś|jd|ch|sz)|remik"),
+        "point": (POINT, r"punkt|\bpkt\b"),
+        "chat": (r"\bchat\b", r"\bcza(t|cie)"),  # czat, na czacie
     },
     "sr_Latn": {
         "joker": (r"\bjokers?\b", r"džoker"),
@@ -64,6 +97,9 @@ GLOSSARY: dict[str, dict[str, tuple[str, str]]] = {
         "stock": (r"\bstock\b", r"gomil\w* za vučenje"),
         "discard pile": (r"\bdiscard pile\b", r"gomil\w* za odbacivanje"),
         "game": (GAME, r"\bpartij"),
+        "going out": (GOING_OUT, GOING_OUT_LATIN),
+        "point": (POINT_OR_SCORE, r"poen"),
+        "chat": (r"\bchat\b", r"ćask"),
     },
     "sr_Cyrl": {
         "joker": (r"\bjokers?\b", r"џокер"),
@@ -72,6 +108,9 @@ GLOSSARY: dict[str, dict[str, tuple[str, str]]] = {
         "stock": (r"\bstock\b", r"гомил\w* за вучење"),
         "discard pile": (r"\bdiscard pile\b", r"гомил\w* за одбацивање"),
         "game": (GAME, r"\bпартиј"),
+        "going out": (GOING_OUT, GOING_OUT_CYRILLIC),
+        "point": (POINT_OR_SCORE, r"поен"),
+        "chat": (r"\bchat\b", r"ћаск"),
     },
     "mk": {
         "joker": (r"\bjokers?\b", r"џокер"),
@@ -82,6 +121,9 @@ GLOSSARY: dict[str, dict[str, tuple[str, str]]] = {
         "stock": (r"\bstock\b", r"шпил"),
         "discard pile": (r"\bdiscard pile\b", r"куп\w* исфрлени"),
         "game": (GAME, r"\bпарти[јие]"),  # партија, партијата, партии, партиите
+        "going out": (GOING_OUT, GOING_OUT_CYRILLIC),
+        "point": (POINT_OR_SCORE, r"поен"),
+        "chat": (r"\bchat\b", r"разгов[оа]р"),  # разговор, разговараат
     },
 }
 
@@ -104,6 +146,12 @@ def test_the_glossary_is_written_down_for_each_language() -> None:
     for word in ("sekwens", "komplet", "stos zakryty", "stos odkryty", "džoker", "niz"):
         assert word in document
     for word in ("otvaranje", "џокер", "терцет", "partija", "партија", "kończy grę"):
+        assert word in document
+    for word in ("ćaskanje", "разговор", "czat"):
+        assert word in document
+    for word in ("zatvaranje", "затворање", "wyjście"):
+        assert word in document
+    for word in ("poen", "поен", "punkt"):
         assert word in document
 
 
