@@ -90,6 +90,15 @@ if ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then
     [ -n "$made_policy" ] && rm -f "$policy"
 fi
 
+# ---------------------------------------------------------------- GNU gettext
+# tests/remi_site/test_catalogues_current.py collects the catalogues afresh (makemessages
+# runs xgettext and msgmerge) to check that the committed ones hold every marked text.
+if ! command -v xgettext >/dev/null || ! command -v msgmerge >/dev/null; then
+    log "installing Debian's gettext for the catalogues' check"
+    { apt-get update -qq && apt-get install -y -qq --no-install-recommends gettext >/dev/null; } \
+        || die "could not install gettext with apt-get"
+fi
+
 # ---------------------------------------------------------------- npm packages
 # The official AsyncAPI parser (package.json, pinned by package-lock.json), into the
 # gitignored node_modules/: tests/api/test_asyncapi_parser.py runs it on docs/asyncapi.yaml.
@@ -109,4 +118,4 @@ if ! cmp -s "$ROOT/package-lock.json" "$ROOT/node_modules/.package-lock.json.ins
     cp "$ROOT/package-lock.json" "$ROOT/node_modules/.package-lock.json.installed"
 fi
 
-log "PostgreSQL, Redis, Chromium, nginx and the npm packages are ready"
+log "PostgreSQL, Redis, Chromium, nginx, gettext and the npm packages are ready"
