@@ -143,3 +143,22 @@ def test_unknown_pages_are_a_page(client):
 
     assert response.status_code == 404
     assert b"Not found" in response.content
+
+
+@pytest.mark.parametrize("host", ["evil.example", "remi.example@evil.example", "[::1"])
+def test_a_forged_host_is_a_400_in_the_apis_error_shape(client, settings, host):
+    settings.ALLOWED_HOSTS = ["remi.example"]
+
+    response = client.get("/api/v1/rulesets", HTTP_HOST=host)
+
+    assert response.status_code == 400
+    assert error_of(response)["code"] == "bad_request"
+
+
+def test_a_forged_host_is_the_400_page_elsewhere(client, settings):
+    settings.ALLOWED_HOSTS = ["remi.example"]
+
+    response = client.get("/", HTTP_HOST="evil.example")
+
+    assert response.status_code == 400
+    assert b"The request could not be read" in response.content
