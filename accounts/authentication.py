@@ -68,12 +68,12 @@ class ApiTokenAuthentication(TokenAuthentication):
     def authenticate_credentials(self, token: bytes) -> tuple[Any, ApiToken]:
         """knox's, with the candidate token rows read by a query compiled once."""
         message = _("Invalid token.")
-        try:
-            # A token is ASCII; DRF hands the header over as its Latin-1 bytes, so any
-            # other byte ("Bearer é") is a wrong token, not a server error.
-            text = token.decode("ascii")
-        except UnicodeDecodeError:
-            raise exceptions.AuthenticationFailed(message) from None
+        # A token is printable ASCII; DRF hands the header over as its Latin-1 bytes, so
+        # any other byte ("Bearer é", a NUL that PostgreSQL cannot even compare) is a
+        # wrong token, not a server error.
+        text = token.decode("latin-1")
+        if not (text.isascii() and text.isprintable()):
+            raise exceptions.AuthenticationFailed(message)
         for auth_token in _TOKENS_BY_KEY(text[: CONSTANTS.TOKEN_KEY_LENGTH]):
             if self._cleanup_token(auth_token):
                 continue

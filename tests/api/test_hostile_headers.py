@@ -51,6 +51,7 @@ ODD_VALUES = [
     "*/*;q=abc",
     "a, b;q=1e309, c;q=-1",
     "Bearer \xe9\xff",
+    "Bearer abc\x00def",
     "Bearer " + "x" * 300,
     "Basic !!!",
     'W/"\x01", *',
