@@ -175,6 +175,8 @@ def test_the_glossary_is_written_down_for_each_language() -> None:
         assert word in document
     for word in ("poen", "поен", "punkt"):
         assert word in document
+    for word in ("miksovani hand", "хандирање", "mieszany remik"):
+        assert word in document
 
 
 @pytest.mark.parametrize(
