@@ -70,6 +70,24 @@ NOT_A_POINT = re.compile(
 # Macedonian, "czat" in Polish; the verb "to chat" inflects the same stem.
 NOT_A_CHAT = re.compile(r"\bchat needs\b", re.I)  # the API's message type, kept as it is
 
+# A hand: going out with every card in one turn, which the seeds call "hand" ("hand
+# miksovani -140", "suvi hand", "zatvorio (handirao)"), "хандирање" ("Хандирање се
+# нарекува победата на играчот кога одеднаш ќе ги исфрли сите групи") and "remik"
+# ("Remika - gdy gracz wykłada wszystkie karty w jednym ruchu"). English also says
+# "hand" for the cards a player holds, which stays "ruka" / "рака" / "ręka": "your hand",
+# "the hand", "every hand (of the deal)", "in hand", "Hand tools", "Back to hand", "her
+# hand". So only these name the going out: "a hand", a mixed, dry or whole hand, the
+# stats' "Hands" column and its "deals won in one go", and the Polish family's "a remik".
+HAND = (
+    r"\ba (<em>)?hand\b|\b(mixed|dry|whole) hand\b|^Hands\s*$|\bwon in one go\b"
+    r"|\ba remik\b"
+)
+HAND_LATIN = r"\bhand"  # hand, handa, handom, handovi; handirati, handirao
+HAND_CYRILLIC = r"\bханд"  # хандирање, хандира; hand, handirao transliterated
+# "remik" is also the game's name in Polish ("Remik 51", "remiku serbskim", "starego
+# remika"): a name of a family is not the hand.
+HAND_POLISH = r"\bremik(?!\w*\s+(5[12]|serbsk|macedo|polsk))(?<!starego remik)"
+
 # term -> English uses that name something else, beside NOT_THE_TERM's
 EXCEPTIONS = {"game": NOT_A_MATCH, "point": NOT_A_POINT, "chat": NOT_A_CHAT}
 
@@ -87,6 +105,7 @@ GLOSSARY: dict[str, dict[str, tuple[str, str]]] = {
         "going out": (GOING_OUT, r"\bwy(jś|jd|ch|sz)|remik"),
         "point": (POINT, r"punkt|\bpkt\b"),
         "chat": (r"\bchat\b", r"\bcza(t|cie)"),  # czat, na czacie
+        "hand": (HAND, HAND_POLISH),
     },
     "sr_Latn": {
         "joker": (r"\bjokers?\b", r"džoker"),
@@ -100,6 +119,7 @@ GLOSSARY: dict[str, dict[str, tuple[str, str]]] = {
         "going out": (GOING_OUT, GOING_OUT_LATIN),
         "point": (POINT_OR_SCORE, r"poen"),
         "chat": (r"\bchat\b", r"ćask"),
+        "hand": (HAND, HAND_LATIN),
     },
     "sr_Cyrl": {
         "joker": (r"\bjokers?\b", r"џокер"),
@@ -111,6 +131,7 @@ GLOSSARY: dict[str, dict[str, tuple[str, str]]] = {
         "going out": (GOING_OUT, GOING_OUT_CYRILLIC),
         "point": (POINT_OR_SCORE, r"поен"),
         "chat": (r"\bchat\b", r"ћаск"),
+        "hand": (HAND, HAND_CYRILLIC),
     },
     "mk": {
         "joker": (r"\bjokers?\b", r"џокер"),
@@ -124,6 +145,7 @@ GLOSSARY: dict[str, dict[str, tuple[str, str]]] = {
         "going out": (GOING_OUT, GOING_OUT_CYRILLIC),
         "point": (POINT_OR_SCORE, r"поен"),
         "chat": (r"\bchat\b", r"разгов[оа]р"),  # разговор, разговараат
+        "hand": (HAND, HAND_CYRILLIC),
     },
 }
 
@@ -152,6 +174,8 @@ def test_the_glossary_is_written_down_for_each_language() -> None:
     for word in ("zatvaranje", "затворање", "wyjście"):
         assert word in document
     for word in ("poen", "поен", "punkt"):
+        assert word in document
+    for word in ("miksovani hand", "хандирање", "mieszany remik"):
         assert word in document
 
 
@@ -194,3 +218,27 @@ def test_the_ranks_are_named_as_the_players_name_them(language: str) -> None:
         if entry.msgctxt == "rank"
     }
     assert names == RANKS[language]
+
+
+@pytest.mark.parametrize("language", list(GLOSSARY))
+def test_the_cards_a_player_holds_are_not_called_a_hand(language: str) -> None:
+    """The other way round: a text about the cards in a hand ("your hand", "points left
+    in hand") keeps "ruka" / "рака" / "ręka", not the word for going out in one go."""
+    _english, native = GLOSSARY[language]["hand"]
+    checked = 0
+    wrong = []
+    for path in catalogues(language):
+        for entry in polib.pofile(str(path)):
+            source = f"{entry.msgid} {entry.msgid_plural or ''}"
+            if entry.obsolete or not re.search(r"\bhands?\b", source, re.I):
+                continue
+            if re.search(HAND, source, re.I):
+                continue
+            checked += 1
+            wrong += [
+                (entry.msgid[:70], text[:90])
+                for text in texts(entry)
+                if re.search(native, text, re.I)
+            ]
+    assert checked, f"no {language} text names the cards in a hand"
+    assert not wrong, f"{language} calls the cards in a hand {native!r} in: {wrong}"
