@@ -488,6 +488,8 @@ REST_FRAMEWORK: dict[str, Any] = {
 
 # ------------------------------------------------------------------ security
 
+# Django's database sessions, a key no session could have (a NUL) being none.
+SESSION_ENGINE = "remi_site.sessions"
 SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=not EMBEDDED)
 CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=not EMBEDDED)
 SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=not EMBEDDED)

@@ -52,6 +52,7 @@ ODD_VALUES = [
     "a, b;q=1e309, c;q=-1",
     "Bearer \xe9\xff",
     "Bearer abc\x00def",
+    "sessionid=abcdefgh\x00ij; csrftoken=\x00",
     "Bearer " + "x" * 300,
     "Basic !!!",
     'W/"\x01", *',
