@@ -21,8 +21,7 @@ import pytest
 from django.test import Client
 from drf_spectacular.generators import SchemaGenerator
 
-from games.play.create import game_create
-from games.play.lobby import game_join, game_start
+from tests.api.fuzz_kit import fuzz_world
 
 pytestmark = pytest.mark.django_db
 
@@ -79,19 +78,13 @@ def operations() -> list[tuple[str, str]]:
 @pytest.fixture
 def fuzzer(user_factory: Any, token_factory: Any) -> Iterator[dict[str, str]]:
     """The fuzzing user's token and the real objects the path parameters name."""
-    me, rival = user_factory(), user_factory()
-    _token, raw = token_factory(me, name="headers")
-    spare, _raw = token_factory(me, name="spare")
-    game = game_create(owner=me, preset="serbian", players=2)
-    game_join(game=game, user=rival)
-    game = game_start(game=game, user=me)
-    lobby = game_create(owner=rival, preset="serbian", players=3, visibility="private")
+    world = fuzz_world(user_factory, token_factory)
     yield {
-        "authorization": f"Bearer {raw}",
-        "game_id": game.public_id,
-        "invite_code": lobby.invite_code,
-        "username": rival.username,
-        "token_id": str(spare.pk),
+        "authorization": world.authorization,
+        "game_id": world.game.public_id,
+        "invite_code": world.lobby.invite_code,
+        "username": world.rival.username,
+        "token_id": str(world.spare_token),
         "number": "1",
     }
 

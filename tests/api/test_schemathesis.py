@@ -29,8 +29,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from games.play.create import game_create
-from games.play.lobby import game_join, game_start
+from tests.api.fuzz_kit import fuzz_world
 
 CHECKS = [
     not_a_server_error,
@@ -107,24 +106,17 @@ def in_test_transaction() -> Iterator[None]:
 @pytest.fixture
 def real_objects(user_factory, token_factory, bots, in_test_transaction) -> RealObjects:
     """The fuzzing user, its token, and the objects the placeholders stand for."""
-    fuzzer = user_factory(username=FUZZER)
-    rival = user_factory()
-    token, raw = token_factory(fuzzer, name="fuzzing")
-    spare, _raw = token_factory(fuzzer, name="spare")
-    game = game_create(owner=fuzzer, preset="serbian", players=2)
-    game_join(game=game, user=rival)
-    game = game_start(game=game, user=fuzzer)
-    lobby = game_create(owner=rival, preset="serbian", players=3, visibility="private")
+    world = fuzz_world(user_factory, token_factory, username=FUZZER)
     return RealObjects(
-        authorization=f"Bearer {raw}",
-        token_in_use=token.pk,
-        spare_token=spare.pk,
+        authorization=world.authorization,
+        token_in_use=world.token_in_use,
+        spare_token=world.spare_token,
         ids={
-            "real-running-game": game.public_id,
-            "real-private-lobby": lobby.public_id,
-            "real-invite-code": lobby.invite_code,
+            "real-running-game": world.game.public_id,
+            "real-private-lobby": world.lobby.public_id,
+            "real-invite-code": world.lobby.invite_code,
             "real-fuzzer": FUZZER,
-            "real-rival": rival.username,
+            "real-rival": world.rival.username,
             "real-bot": bots[0].username,
         },
     )
