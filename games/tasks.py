@@ -169,12 +169,22 @@ def deal_review(game_id: str, number: int) -> bool:
 
 @shared_task(name="games.tasks.challenge_notice", ignore_result=True)
 def challenge_notice(
-    user_id: int, challenger: str, url: str, preset: str = "", challenge_id: str = ""
+    user_id: int,
+    challenger: str,
+    url: str,
+    preset: str = "",
+    challenge_id: str = "",
+    from_username: str = "",
 ) -> int:
     """Tell a player they are challenged, as their settings ask (queue it after the
     challenge commits)."""
     return notices.challenge_notice(
-        user_id=user_id, challenger=challenger, url=url, preset=preset, challenge_id=challenge_id
+        user_id=user_id,
+        challenger=challenger,
+        url=url,
+        preset=preset,
+        challenge_id=challenge_id,
+        from_username=from_username,
     )
 
 

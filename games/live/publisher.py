@@ -176,6 +176,7 @@ def _schedule_challenge_notices(events: Sequence[tuple[int, Mapping[str, Any]]])
                 reverse("games:list") + "#challenges",
                 challenge["preset"],
                 str(challenge.get("id", "")),
+                challenge["challenger"]["username"],
             )
     except Exception:
         logger.exception("could not queue the challenge messages of a commit")

@@ -25,13 +25,15 @@ logger = logging.getLogger(__name__)
 
 # How long a sent message is remembered (a task retried later than this is unlikely).
 _CLAIM_S = 15 * 86400
+# One challenge message per challenger and player in this time (``challenge_notice``).
+CHALLENGE_NOTICE_GAP_S = 10 * 60
 
 
-def _claim(key: str) -> bool:
-    """Whether this caller is the first to send the message ``key`` (a lost cache
-    claims again: a message twice is better than none)."""
+def _claim(key: str, timeout: int = _CLAIM_S) -> bool:
+    """Whether this caller is the first to send the message ``key`` within ``timeout``
+    seconds (a lost cache claims again: a message twice is better than none)."""
     try:
-        return bool(cache.add(key, 1, timeout=_CLAIM_S))
+        return bool(cache.add(key, 1, timeout=timeout))
     except Exception:
         logger.warning("cache unavailable: sending %s without a claim", key)
         return True
@@ -264,12 +266,24 @@ def _last_out(game: Game, seats: list[Seat]) -> Seat | None:
 
 
 def challenge_notice(
-    *, user_id: int, challenger: str, url: str, preset: str = "", challenge_id: str = ""
+    *,
+    user_id: int,
+    challenger: str,
+    url: str,
+    preset: str = "",
+    challenge_id: str = "",
+    from_username: str = "",
 ) -> int:
     """Tell a player that ``challenger`` challenges them: an email if their settings
     ask for one ("challenges by email", on by default) and a push if they opted in,
     both pointing to ``url`` (the page listing the challenge, absolute or a path on
-    the site). Returns how many messages went; call it after the challenge commits."""
+    the site). Returns how many messages went; call it after the challenge commits.
+
+    One message per challenger (``from_username``) and player in
+    ``CHALLENGE_NOTICE_GAP_S``: a challenge cancelled and made again frees its place
+    among the challenger's pending ones, and each would otherwise mail the player
+    again (a flood anyone could aim at anyone). The challenges themselves still show
+    on the player's list and event stream."""
     user = get_user_model().objects.select_related("profile").filter(pk=user_id).first()
     if user is None or recipients.is_bot_account(user):
         return 0
@@ -278,6 +292,9 @@ def challenge_notice(
     if not (by_email or prefs.push_challenges):
         return 0
     if challenge_id and not _claim(f"remi:notice:challenge:{challenge_id}:{user_id}"):
+        return 0
+    pair = f"remi:notice:challenge-from:{from_username}:{user_id}"
+    if from_username and not _claim(pair, timeout=CHALLENGE_NOTICE_GAP_S):
         return 0
     target = url if url.startswith(("http://", "https://")) else links.absolute(url)
     sent = 0
