@@ -74,9 +74,7 @@ class LoginForm(AuthenticationForm):
         # Counted with the API's log-ins from the same address (THROTTLE_LOGIN):
         # django-axes locks one username out at one address after a few failures,
         # which would leave trying many usernames from it.
-        count_try(
-            self.request, "login", _("Many log-in attempts from your address: wait %(time)s.")
-        )
+        count_try(self.request, "login", LOG_INS_SPENT)
         return super().clean()
 
 
