@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
 
 from django import forms
@@ -20,8 +19,7 @@ from games.engine import PRESETS
 from games.engine_words import preset_display_name
 from games.models import Game, PlayerSettings
 from remi_site import countries
-from remi_site.formats import duration
-from remi_site.throttling import scope_wait
+from remi_site.throttling import scope_refusal
 
 User = get_user_model()
 # The password rules in the language of the request, not of the process's start.
@@ -49,10 +47,9 @@ def count_try(request: Any, scope: str, message: Any) -> None:
     client (an address, or a signed-in account), before the password is checked, so
     that a page is no way around the API's limit; when the rate is spent, a
     ``ValidationError`` (code ``THROTTLED``) of ``message`` with the time to wait."""
-    wait = scope_wait(request, scope) if request is not None else None
-    if wait is not None:
-        time = duration(timedelta(seconds=round(wait)), seconds=True)
-        raise forms.ValidationError(str(message) % {"time": time}, code=THROTTLED)
+    refusal = scope_refusal(request, scope, message) if request is not None else None
+    if refusal is not None:
+        raise forms.ValidationError(refusal, code=THROTTLED)
 
 
 LOG_INS_SPENT = _("Many log-in attempts from your address: wait %(time)s.")

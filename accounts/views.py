@@ -29,9 +29,8 @@ from games.chips import selectors as chips
 from games.engine import PRESETS
 from games.live import presence
 from games.read import bot_strength
-from remi_site import formats
 from remi_site.formats import sentence
-from remi_site.throttling import scope_wait
+from remi_site.throttling import scope_refusal
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -40,13 +39,11 @@ def signup(request: HttpRequest) -> HttpResponse:
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         # Counted with the API's sign-ups from the same address (THROTTLE_SIGNUP).
-        wait = scope_wait(request, "signup")
-        if wait is not None:
-            form.add_error(
-                None,
-                _("Many accounts were made from your address: wait %(time)s.")
-                % {"time": formats.duration(timedelta(seconds=round(wait)), seconds=True)},
-            )
+        refusal = scope_refusal(
+            request, "signup", _("Many accounts were made from your address: wait %(time)s.")
+        )
+        if refusal is not None:
+            form.add_error(None, refusal)
             return render(request, "accounts/signup.html", {"form": form}, status=429)
         user = services.user_signup(
             username=form.cleaned_data["username"],

@@ -20,6 +20,7 @@ Redis a request, whatever the rate.
 from __future__ import annotations
 
 import time
+from datetime import timedelta
 from typing import Any
 
 from django.core.cache import caches
@@ -28,6 +29,7 @@ from limits.storage import RedisStorage
 from limits.strategies import SlidingWindowCounterRateLimiter
 from rest_framework import throttling
 
+from remi_site import formats
 from remi_site.cache import Outage
 from remi_site.client_ip import client_ip
 
@@ -111,11 +113,13 @@ class _Scope:
         self.throttle_scope = scope
 
 
-def scope_wait(request: Any, scope: str) -> float | None:
+def scope_refusal(request: Any, scope: str, message: Any) -> str | None:
     """For a page that does what the API's operations of ``scope`` do: None if it may
-    go on now (and is counted), else the seconds to wait. The page and the API then
-    count against one rate, so a page is no way around the API's limit."""
+    go on now (and is counted), else ``message`` (a text with ``%(time)s``) with the
+    time to wait. The page and the API then count against one rate, so a page is no way
+    around the API's limit."""
     throttle = ScopedRateThrottle()
     if throttle.allow_request(request, _Scope(scope)):
         return None
-    return float(throttle.wait() or 60.0)
+    wait = timedelta(seconds=round(throttle.wait() or 60.0))
+    return str(message) % {"time": formats.duration(wait, seconds=True)}

@@ -4,8 +4,6 @@ with the API's reports together (``THROTTLE_REPORT``)."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
@@ -17,14 +15,8 @@ from accounts.moderation.errors import ModerationError
 from accounts.moderation.forms import ReportForm
 from accounts.moderation.targets import ReportTarget, report_target
 from remi_site import formats
-from remi_site.throttling import scope_wait
+from remi_site.throttling import scope_refusal
 from remi_site.whole_numbers import whole_number
-
-
-def report_wait(request: HttpRequest) -> float | None:
-    """None if the user may send one more report now (and it is counted), else the
-    seconds to wait: the API's throttle, so that both count against one rate."""
-    return scope_wait(request, "report")
 
 
 def _message_id(request: HttpRequest) -> int | None:
@@ -47,13 +39,10 @@ def report(request: HttpRequest) -> HttpResponse:
         return render(request, "moderation/report_refused.html", context, status=error.status)
     form = ReportForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        wait = report_wait(request)
-        if wait is not None:
-            form.add_error(
-                None,
-                _("You have sent many reports: wait %(time)s.")
-                % {"time": formats.duration(timedelta(seconds=round(wait)), seconds=True)},
-            )
+        # Counted with the API's reports (THROTTLE_REPORT): both count against one rate.
+        refusal = scope_refusal(request, "report", _("You have sent many reports: wait %(time)s."))
+        if refusal is not None:
+            form.add_error(None, refusal)
             return _page(request, target, form, status=429)
         try:
             services.report_create(

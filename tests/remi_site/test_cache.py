@@ -84,3 +84,22 @@ def test_a_busy_client_is_counted_in_two_small_counters(auth_client, clear_cache
     keys = [key for key in client.scan_iter("*limits*") if b"throttle_user_" in key]
     assert 1 <= len(keys) <= 2, keys
     assert sum(int(client.get(key)) for key in keys) == 300
+
+
+def test_the_log_in_and_sign_up_pages_go_on_unthrottled_while_redis_is_unreachable(
+    redis_gone, client, user_factory, password
+):
+    user_factory(username="ana")
+
+    signed_up = client.post(
+        "/accounts/signup/",
+        {
+            "username": "vesna",
+            "password1": "a long passphrase 1",
+            "password2": "a long passphrase 1",
+        },
+    )
+    client.logout()
+    logged_in = client.post("/accounts/login/", {"username": "ana", "password": password})
+
+    assert signed_up.status_code == logged_in.status_code == 302
