@@ -37,6 +37,7 @@ from games.read import bot_strength, bots, catalogue, game_lists, queue, reviews
 from games.read.challenges import cancelled_for_account_rows
 from games.read.list_rows import list_rows
 from games.read.score_sheet import score_sheet
+from remi_site import zone_names
 from remi_site.formats import sentence
 
 # The tabs of "my games": API status filter -> label.
@@ -264,6 +265,7 @@ def notification_settings(request: HttpRequest) -> HttpResponse:
     context = {
         "form": form,
         "time_zone": prefs.time_zone,
+        "zone_aliases": zone_names.aliases(),
         "calendar_url": links.calendar_url(preferences.calendar_secret_for(user)),
         "push_public_key": push.public_key(),
         "muted": muted,

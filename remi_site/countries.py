@@ -10,12 +10,11 @@ European Commission, Kosovo's own documents and CLDR use it.
 
 from __future__ import annotations
 
-import unicodedata
 from functools import cache
 
 from babel import Locale
 
-from remi_site import formats
+from remi_site import collation, formats
 
 _NOT_COUNTRIES = frozenset(
     {"AC", "CP", "CQ", "DG", "EA", "EU", "EZ", "IC", "QO", "TA", "UN", "XA", "XB", "ZZ"}
@@ -41,21 +40,10 @@ def name(code: str) -> str:
     return formats.as_the_library_said(formats.locale().territories.get(code, code))
 
 
-# Letters with a stroke have no decomposition to strip: sorted with their base letter.
-_STROKES = str.maketrans("ŁłĐđØøĦħ", "LlDdOoHh")
-
-
-def _sort_key(text: str) -> str:
-    # Accented letters sorted with their base letter ("Łotwa" among the L's, "Česko"
-    # among the C's): a reader looks for a name by its first letter.
-    bare = unicodedata.normalize("NFD", text.translate(_STROKES))
-    return "".join(c for c in bare if not unicodedata.combining(c)).casefold()
-
-
 def choices() -> list[tuple[str, str]]:
     """(code, name) for every country, by name in the active language."""
     named = formats.locale().territories
     return sorted(
         ((code, formats.as_the_library_said(named.get(code, code))) for code in codes()),
-        key=lambda pair: _sort_key(pair[1]),
+        key=lambda pair: collation.sort_key(pair[1]),
     )

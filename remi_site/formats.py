@@ -26,6 +26,8 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import capfirst
 
+from remi_site import zone_names
+
 # Django's language codes -> Babel's locale names.
 _LOCALES = {"en": "en", "mk": "mk", "sr-cyrl": "sr_Cyrl", "sr-latn": "sr_Latn", "pl": "pl"}
 
@@ -86,9 +88,11 @@ def moment(value: datetime, form: DateForm = "medium", zone: tzinfo | None = Non
     )
 
 
-def zone_name(zone: tzinfo | None = None) -> str:
-    """The time zone as its IANA name ("Europe/Belgrade"), to say which one a time is in."""
-    return str(zone or timezone.get_current_timezone())
+def zone_name(zone: tzinfo | str | None = None) -> str:
+    """The time zone (by default the active one) as the place it is kept for, to say
+    which one a time is in: "Србија", "Nowy Jork" (``zone_names.place``, short)."""
+    place = zone_names.place(str(zone or timezone.get_current_timezone()), locale(), short=True)
+    return as_the_library_said(place)
 
 
 def duration(

@@ -9,7 +9,6 @@ import calendar
 import functools
 import importlib.util
 import re
-import zoneinfo
 from collections.abc import Iterable
 from pathlib import Path
 from types import ModuleType
@@ -54,10 +53,6 @@ CLDR_DATE_WORDS = frozenset(
 # - the site's name, the game's and the card's words that are names in every language.
 PROPER_NAMES = frozenset({"Remi", "Remik"})
 ALLOWED = KEY_NAMES | CLDR_DATE_WORDS | PROPER_NAMES
-# Time zones by their IANA names ("Europe/Skopje", "America/Argentina/San_Juan"): the
-# settings' list of zones, as every operating system names them.
-ZONE_NAME = re.compile(r"\b[A-Z][A-Za-z_-]+(?:/[A-Za-z0-9_+-]+)+")
-ZONES = frozenset(zoneinfo.available_timezones())
 # Addresses: links and email addresses.
 ADDRESS = re.compile(r"https?://\S+|\S+@\S+")
 
@@ -101,10 +96,10 @@ def _taken_out(text: str, names: frozenset[str]) -> str:
 
 def unmarked_words(text: str, names: Iterable[str] = ()) -> list[str]:
     """The words of ``text`` that stand outside the markers, other than ``names``,
-    numbers, card symbols and single letters (a card's rank, a key), addresses, time
-    zones and the words in ``ALLOWED``."""
-    left = ZONE_NAME.sub(" ", ADDRESS.sub(" ", outside_markers(text)))
-    left = " ".join(token for token in left.split() if token not in ZONES)
+    numbers, card symbols and single letters (a card's rank, a key), addresses and the
+    words in ``ALLOWED`` (a time zone is named by its place, CLDR's words, marked as
+    the catalogues' are: an IANA id such as "Europe/Skopje" on a page is an internal id)."""
+    left = ADDRESS.sub(" ", outside_markers(text))
     left = _taken_out(left, names if isinstance(names, frozenset) else frozenset(names))
     return [word for word in WORD.findall(left) if word not in ALLOWED]
 

@@ -10,8 +10,8 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from games.models import PlayerSettings
-from games.notify.preferences import reminder_hours_of, time_zones
-from remi_site import formats
+from games.notify.preferences import reminder_hours_of
+from remi_site import formats, zone_names
 
 # Lead times offered as checkboxes (the API takes any whole hours; the player's own
 # are offered too).
@@ -69,5 +69,15 @@ class NotificationSettingsForm(forms.Form):
         ]
         self.fields["time_zone"].choices = [  # type: ignore[attr-defined]
             ("", _("UTC (not chosen: your browser's zone is used when you open this page)")),
-            *((name, name) for name in time_zones()),
+            *zone_choices(prefs.time_zone),
         ]
+
+
+def zone_choices(saved: str) -> list[tuple[str, str]]:
+    """The zones by their places in the reader's language; a zone the player saved
+    under another of its ids (over the API) is offered as it was saved."""
+    where = formats.locale()
+    offered = list(zone_names.choices(where))
+    if saved and saved not in zone_names.offered():
+        offered.insert(1, (saved, zone_names.place(saved, where)))
+    return [(zone, formats.as_the_library_said(place)) for zone, place in offered]

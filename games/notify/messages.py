@@ -20,6 +20,7 @@ from games.notify import links, recipients
 from games.notify.preferences import zone_of
 from games.notify.tokens import Kind, Unsubscribe, unsubscribe_token
 from games.notify.wording import display_name
+from remi_site import formats, zone_names
 
 
 def language_of(user: Any) -> str:
@@ -57,13 +58,13 @@ def email_build(
     full = {
         **context,
         "name": display_name(user),
-        "zone_name": prefs.time_zone or "UTC",
         "unsubscribe_url": unsubscribe,
         "mute_url": mute,
         "settings_url": links.settings_url(),
         "game_url": links.game_url(game_id) if game_id else "",
     }
     with recipient_locale(user, prefs):
+        full["zone_name"] = formats.zone_name(prefs.time_zone or zone_names.UNIVERSAL)
         subject = " ".join(render_to_string(f"emails/{template}_subject.txt", full).split())
         text = render_to_string(f"emails/{template}.txt", full)
         html = render_to_string(f"emails/{template}.html", full)

@@ -79,19 +79,25 @@ async function setUpPush() {
 }
 
 // No zone chosen yet: take the browser's and save it, so that emails show local times.
+// The page names zones by their places; a browser may name one by another of its ids
+// ("Asia/Calcutta"), which the page's list of aliases maps to the one offered.
 async function defaultTimeZone() {
   const select = $("id_time_zone");
   const status = $("zone-status");
   if (!select || !status || status.dataset.chosen) return;
-  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-  if (!zone || ![...select.options].some((option) => option.value === zone)) return;
+  const aliases = JSON.parse($("zone-aliases")?.textContent || "{}");
+  const seen = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const zone = aliases[seen] || seen;
+  const option = [...select.options].find((each) => each.value === zone);
+  if (!zone || !option) return;
+  const place = option.textContent.trim();
   try {
     await api(SETTINGS, { method: "PATCH", body: { time_zone: zone } });
     select.value = zone;
     status.dataset.chosen = zone;
-    status.textContent = interpolate(gettext("Set to your browser's time zone, %(zone)s."), { zone }, true);
+    status.textContent = interpolate(gettext("Set to your browser's time zone, %(zone)s."), { zone: place }, true);
   } catch (error) {
-    status.textContent = interpolate(gettext("Your browser's time zone is %(zone)s: choose it above and save."), { zone }, true);
+    status.textContent = interpolate(gettext("Your browser's time zone is %(zone)s: choose it above and save."), { zone: place }, true);
   }
 }
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -35,7 +36,8 @@ def test_the_page_shows_the_choices_the_calendar_and_the_push_key(user):
     page = response.content.decode()
     for name in ("email_turns", "reminder_hours", "time_zone", "push_turns", "email_strikes"):
         assert f'name="{name}"' in page
-    assert '<option value="Europe/Belgrade">Europe/Belgrade</option>' in page
+    assert '<option value="Europe/Belgrade">Serbia</option>' in page
+    assert '<option value="America/New_York">United States (New York)</option>' in page
     secret = PlayerSettings.objects.get(user=user).calendar_secret
     assert f"/calendar/{secret}.ics</code>" in page
     assert 'data-public-key="' in page and 'src="/static/js/push.js"' in page
@@ -141,3 +143,46 @@ def test_make_run_gives_its_children_the_address_it_serves():
 
     assert run_embedded.site_url("0.0.0.0", "8123") == "http://127.0.0.1:8123"
     assert run_embedded.site_url("192.0.2.7", "9000") == "http://192.0.2.7:9000"
+
+
+def _zone_options(page: str) -> list[tuple[str, str]]:
+    select = page.split('name="time_zone"')[1].split("</select>")[0]
+    return re.findall(r'<option value="([^"]*)"[^>]*>([^<]*)</option>', select)
+
+
+@pytest.mark.parametrize(
+    ("language", "place", "before", "after"),
+    [
+        # Cyrillic "Ј" (U+0408) comes before "А" in Unicode, after "И" in the alphabet.
+        ("mk", ("Europe/Skopje", "Северна Македонија"), "Италија", "Камерун"),
+        # Polish "Ł" comes after "Z" in Unicode, among the "L"s here (the Unicode
+        # collation algorithm's order, without Polish's own: after "Lu").
+        ("pl", ("Europe/Warsaw", "Polska"), "Liban", "Madagaskar"),
+    ],
+)
+def test_the_zones_are_places_in_the_readers_words_and_alphabet(
+    user, language, place, before, after
+):
+    user.profile.language = language
+    user.profile.save()
+
+    options = _zone_options(web_client(user).get(PAGE).content.decode())
+
+    assert place in options
+    assert options[1] == ("Etc/UTC", "UTC")
+    labels = [label for _, label in options[2:]]
+    assert not [label for label in labels if "/" in label or "_" in label]  # no IANA id
+    middle = {"mk": "Јапонија", "pl": "Łotwa"}[language]
+    assert labels.index(before) < labels.index(middle) < labels.index(after)
+
+
+def test_a_zone_saved_under_an_older_id_is_offered_as_saved(user):
+    preferences.preferences_update(user=user, changes={"time_zone": "Asia/Calcutta"})
+
+    page = web_client(user).get(PAGE).content.decode()
+
+    assert ("Asia/Calcutta", "India") in _zone_options(page)
+    assert '<option value="Asia/Calcutta" selected>India</option>' in page
+    aliases = json.loads(page.split('id="zone-aliases" type="application/json">')[1].split("<")[0])
+    assert aliases["Asia/Calcutta"] == "Asia/Kolkata"
+    assert aliases["Europe/Kiev"] == "Europe/Kyiv"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
-from remi_site import countries
+from remi_site import collation, countries
 
 
 def test_the_codes_are_iso_3166_1_and_kosovo() -> None:
@@ -44,4 +44,14 @@ def test_the_choices_are_in_the_order_of_the_readers_alphabet() -> None:
     # A letter with a stroke or an accent is looked up under its base letter.
     assert names.index("Litwa") < names.index("Łotwa") < names.index("Luksemburg")
     assert names.index("Chorwacja") < names.index("Czechy") < names.index("Dania")
-    assert names == sorted(names, key=countries._sort_key)
+    assert names == sorted(names, key=collation.sort_key)
+
+
+def test_cyrillic_choices_keep_the_alphabets_letters_in_their_places() -> None:
+    """Macedonian "Ј" is U+0408, before "А" in code point order; "Ѓ", "Ќ", "Љ", "Њ" after "Я"."""
+    with translation.override("mk"):
+        names = [name for _, name in countries.choices()]
+
+    assert names.index("Италија") < names.index("Јапонија") < names.index("Камерун")
+    assert names.index("Чиле") < names.index("Џибути") < names.index("Шведска")
+    assert names[0] == "Авганистан"

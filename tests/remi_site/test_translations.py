@@ -300,7 +300,7 @@ def test_the_turn_email_is_in_the_players_language_and_time_zone(
     other = table.waiting.profile.display_name
     assert message.subject.startswith(f"Na potezu si protiv {other} — ")
     assert message.body.startswith(f"Zdravo {mover.profile.display_name},")
-    assert f"Potez je do {local(game.deadline_at, zone, 'sr-latn')} ({zone})" in message.body
+    assert f"Potez je do {local(game.deadline_at, zone, 'sr-latn')} (Njujork)" in message.body
     html = str(message.alternatives[0][0])  # type: ignore[attr-defined]
     assert '<html lang="sr-latn">' in html
 
