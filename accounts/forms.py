@@ -12,8 +12,9 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop, ngettext_lazy, pgettext_lazy
 
+from accounts import usernames
 from accounts.history import RESULTS
-from accounts.models import DELETED_USERNAME_PREFIX, CardColours, Language, Profile
+from accounts.models import CardColours, Language, Profile
 from accounts.scopes import ALL_SCOPES, SCOPE_CHOICES
 from games.engine import PRESETS
 from games.engine_words import preset_display_name
@@ -79,7 +80,7 @@ class SignupForm(forms.Form):
     username = forms.CharField(
         label=_("Username"),
         max_length=150,
-        validators=[UnicodeUsernameValidator()],
+        validators=[UnicodeUsernameValidator(), usernames.refuse_mixed_alphabets],
         help_text=_("Letters, digits and @/./+/-/_ only."),
         widget=forms.TextInput(attrs={"autocomplete": "username", "autofocus": True}),
     )
@@ -109,8 +110,7 @@ class SignupForm(forms.Form):
 
     def clean_username(self) -> str:
         username: str = self.cleaned_data["username"]
-        taken = User.objects.filter(username__iexact=username).exists()
-        if taken or username.lower().startswith(DELETED_USERNAME_PREFIX):
+        if usernames.is_taken(username):
             raise forms.ValidationError(_("That username is taken."))
         return username
 

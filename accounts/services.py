@@ -14,10 +14,11 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.translation import gettext, gettext_noop, ngettext
 
-from accounts.models import DELETED_USERNAME_PREFIX, ApiToken, Language, Profile
+from accounts import usernames
+from accounts.models import ApiToken, Language, Profile
 from accounts.scopes import ALL_SCOPES, all_scopes
 
 
@@ -60,13 +61,16 @@ def user_signup(
     The email address waits for its verification (``Profile.pending_email``): the
     caller sends the link (accounts.emails). ``language``: the one the person signed up
     in, kept when the site has it (else the default)."""
-    if username.lower().startswith(DELETED_USERNAME_PREFIX) or (
-        User.objects.filter(username__iexact=username).exists()
-    ):
-        raise UsernameTaken(
-            gettext("The username %(username)s is taken.") % {"username": repr(username)}
-        )
-    user = User.objects.create_user(username=username, password=password)
+    taken = UsernameTaken(
+        gettext("The username %(username)s is taken.") % {"username": repr(username)}
+    )
+    if usernames.is_taken(username):
+        raise taken
+    try:
+        with transaction.atomic():  # a savepoint: the same name signed up a moment ago
+            user = User.objects.create_user(username=username, password=password)
+    except IntegrityError:
+        raise taken from None
     profile = user.profile
     profile.display_name = display_name or username
     profile.pending_email = User.objects.normalize_email(email)

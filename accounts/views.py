@@ -45,13 +45,17 @@ def signup(request: HttpRequest) -> HttpResponse:
         if refusal is not None:
             form.add_error(None, refusal)
             return render(request, "accounts/signup.html", {"form": form}, status=429)
-        user = services.user_signup(
-            username=form.cleaned_data["username"],
-            password=form.cleaned_data["password1"],
-            email=form.cleaned_data["email"],
-            display_name=form.cleaned_data["display_name"],
-            language=translation.get_language(),
-        )
+        try:
+            user = services.user_signup(
+                username=form.cleaned_data["username"],
+                password=form.cleaned_data["password1"],
+                email=form.cleaned_data["email"],
+                display_name=form.cleaned_data["display_name"],
+                language=translation.get_language(),
+            )
+        except services.UsernameTaken:  # taken since the form looked
+            form.add_error("username", _("That username is taken."))
+            return render(request, "accounts/signup.html", {"form": form})
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(
             request, _("Welcome, %(display_name)s!") % {"display_name": user.profile.display_name}

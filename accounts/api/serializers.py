@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from accounts import usernames
 from accounts.models import ApiToken, is_builtin_bot
 from accounts.scopes import ALL_SCOPES
 from games.bot_ratings import bot_ratings_of
@@ -254,7 +255,8 @@ class LoginResultSerializer(serializers.Serializer[Any]):
 
 class SignupSerializer(serializers.Serializer[Any]):
     username = strict.CharField(
-        max_length=USERNAME_MAX_LENGTH, validators=[UnicodeUsernameValidator()]
+        max_length=USERNAME_MAX_LENGTH,
+        validators=[UnicodeUsernameValidator(), usernames.refuse_mixed_alphabets],
     )
     password = strict.CharField(write_only=True, style={"input_type": "password"})
     email = EmailOrEmptyField(required=False, default="")
