@@ -10,7 +10,7 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.validators import MaxLengthValidator
 from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import gettext_noop, ngettext_lazy, pgettext_lazy
+from django.utils.translation import pgettext_lazy
 
 from accounts import usernames
 from accounts.history import RESULTS
@@ -25,19 +25,6 @@ from remi_site.throttling import scope_refusal
 User = get_user_model()
 # The password rules in the language of the request, not of the process's start.
 _password_rules = lazy(password_validation.password_validators_help_text_html, str)
-# Django's own rules and refusals (their msgids, exactly as Django 5.2 writes them) that
-# its Macedonian catalogue lacks: it holds older msgids with a straight apostrophe. Ours
-# (this app's catalogue, read before Django's) supplies them in every language.
-DJANGO_PASSWORD_WORDS = (
-    gettext_noop("Your password can’t be too similar to your other personal information."),
-    gettext_noop("Your password can’t be a commonly used password."),
-    gettext_noop("Your password can’t be entirely numeric."),
-    # ngettext_lazy: the one plural marker makemessages collects without a number.
-    ngettext_lazy(
-        "This password is too short. It must contain at least %d character.",
-        "This password is too short. It must contain at least %d characters.",
-    ),
-)
 
 
 THROTTLED = "throttled"

@@ -78,12 +78,13 @@ class Task:
     sims: int
 
 
-def run(task: Task) -> tuple[str, str, float]:
-    """The expert's edge on one duplicate deal: score(careful) - score(expert), mean of 2."""
+def run(task: Task) -> tuple[str, str, float, float]:
+    """The expert's edge on one duplicate deal, score(careful) - score(expert), and its
+    share of the two games won (a tie half), each the mean of the two seatings."""
     base = dealt(task.preset, task.index, task.seed)
     searching = Budget(time_limit_s=None, simulations=task.sims)
     plain = Budget(time_limit_s=None)
-    edge = 0.0
+    edge = wins = 0.0
     for expert_seat in (0, 1):
         expert = InformedExpert(task.mode)
         bots = [expert, CarefulBot()] if expert_seat == 0 else [CarefulBot(), expert]
@@ -92,8 +93,10 @@ def run(task: Task) -> tuple[str, str, float]:
         # A Deal is immutable: both games start from ``base``.
         record = play_deal(base, bots, rngs=rngs, budget=seat_budgets, before_decision=expert.see)
         scores = record.result.scores
-        edge += (scores[1 - expert_seat] - scores[expert_seat]) / 2
-    return task.preset, task.mode, edge
+        mine, theirs = scores[expert_seat], scores[1 - expert_seat]
+        edge += (theirs - mine) / 2
+        wins += (1.0 if mine < theirs else 0.5 if mine == theirs else 0.0) / 2
+    return task.preset, task.mode, edge, wins
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -121,17 +124,27 @@ def main(argv: Sequence[str] | None = None) -> None:
     ]
     started = time.perf_counter()
     edges: dict[tuple[str, str], list[float]] = {}
+    wins: dict[tuple[str, str], list[float]] = {}
     with multiprocessing.Pool(args.workers) as pool:
-        for done, (preset, mode, edge) in enumerate(pool.imap_unordered(run, tasks, 4), 1):
+        for done, (preset, mode, edge, won) in enumerate(pool.imap_unordered(run, tasks, 4), 1):
             edges.setdefault((preset, mode), []).append(edge)
+            wins.setdefault((preset, mode), []).append(won)
             print(f"\r{done}/{len(tasks)} deals", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     print(" ".join(["bench/expert_ceiling.py", *(argv if argv is not None else sys.argv[1:])]))
-    print(f"{'preset':<11} {'worlds':<8} {'deals':>6}  expert edge over careful, pts/deal (95% CI)")
+    print(
+        f"{'preset':<16} {'worlds':<8} {'deals':>6}  expert v careful: win rate (95% CI)"
+        "   edge, pts/deal (95% CI)"
+    )
     for preset in presets:
         for mode in modes:
             mean, half = interval(edges[(preset, mode)])
-            print(f"{preset:<11} {mode:<8} {args.deals:>6}  {mean:+6.1f} ± {half:4.1f}")
+            rate, rate_half = interval(wins[(preset, mode)])
+            won = f"{100 * rate:5.1f}% ± {100 * rate_half:4.1f}"
+            print(
+                f"{preset:<16} {mode:<8} {args.deals:>6}  {won}               "
+                f"{mean:+6.1f} ± {half:4.1f}"
+            )
     print(f"\n{time.perf_counter() - started:.0f} s wall clock")
 
 

@@ -1,13 +1,14 @@
 """django-axes' login records in the admin, said in the moderators' languages.
 
 django-axes ships no Macedonian or Serbian catalogue, and a few of its admin's words are
-in none of its catalogues ("Locked Out"): ``AXES_WORDS`` lists the texts its admin shows,
-so that the accounts' catalogue carries them (Django reads every app's catalogue as
-one). Its rows' names are f-strings that no catalogue can translate ("Access Log for ana
-@ 2026-12-07 02:30:57.505692+00:00"), and the admin makes them its pages' titles, its
-breadcrumbs and its checkboxes' labels: the models are given names said in the reader's
-language and time zone. Its count of the attempts left is a number glued to an English
-word: the attempts' admin says it with a plural of its own.
+in none of its catalogues ("Locked Out"): ``remi_site.axes_words`` lists the texts its
+admin shows, so that the site's catalogue carries them (read before django-axes' own,
+whose Polish "próba dostępu" would otherwise win over ours). Its rows' names are
+f-strings that no catalogue can translate ("Access Log for ana @ 2026-12-07
+02:30:57.505692+00:00"), and the admin makes them its pages' titles, its breadcrumbs and
+its checkboxes' labels: the models are given names said in the reader's language and
+time zone. Its count of the attempts left is a number glued to an English word: the
+attempts' admin says it with a plural of its own.
 """
 
 from __future__ import annotations
@@ -25,37 +26,10 @@ from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
-from django.utils.translation import gettext, gettext_noop, ngettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from remi_site import formats
-
-# The texts django-axes' models and admin show, as django-axes writes them.
-AXES_WORDS = (
-    gettext_noop("access attempt"),
-    gettext_noop("access attempts"),
-    gettext_noop("access log"),
-    gettext_noop("access logs"),
-    gettext_noop("access failure"),
-    gettext_noop("access failures"),
-    # Not in the admin, but named in the lists of permissions to grant.
-    gettext_noop("access attempt expiration"),
-    gettext_noop("access attempt expirations"),
-    gettext_noop("User Agent"),
-    gettext_noop("IP Address"),
-    gettext_noop("Username"),
-    gettext_noop("HTTP Accept"),
-    gettext_noop("Path"),
-    gettext_noop("Attempt Time"),
-    gettext_noop("Logout Time"),
-    gettext_noop("Access lock out"),
-    gettext_noop("GET Data"),
-    gettext_noop("POST Data"),
-    gettext_noop("Failed Logins"),
-    gettext_noop("Form Data"),
-    gettext_noop("Meta Data"),
-    gettext_noop("Locked Out"),
-)
 
 
 def _attempt_name(attempt: Any) -> str:

@@ -3,7 +3,7 @@ of it is left as English says it, but what the rows hold. The pseudo-locale's wa
 (test_admin_pseudo_locale.py) finds text no catalogue marks; this finds text that a
 catalogue marks and no catalogue translates into the language: Django's own admin
 has no Macedonian for its newer words ("Skip to main content", "Toggle theme"), which
-the accounts' catalogue then carries (accounts/admin/django_words.py)."""
+the site's catalogue then carries (remi_site/django_words.py)."""
 
 from __future__ import annotations
 

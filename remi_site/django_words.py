@@ -1,11 +1,18 @@
-"""Django's own words in the admin (its msgids, exactly as Django 5.2 writes them) that
-its Macedonian catalogue lacks: the words of its newer pages and controls ("Skip to
-main content", "Toggle theme", the password-based log-in). Listed here, this app's
-catalogue carries them in every language (where Django's has none: the Serbian and
-Polish entries are Django's own translations); ``accounts.forms`` lists the password
-rules the same way. tests/moderation/test_admin_languages.py finds any other. Words
-Django's catalogues have but get wrong, and every message that names a model, must be in
-the site's catalogues, which are read first: remi_site/admin_model_words.py.
+"""Django's own words (its msgids, exactly as Django 5.2 writes them) said the site's way,
+in the site's catalogue.
+
+Its Macedonian catalogue lacks the words of its newer admin pages and controls ("Skip to
+main content", "Toggle theme", the password-based log-in) and its password rules (it
+holds older msgids with a straight apostrophe); its Serbian and Polish say "Vi"
+("Unesite", "Vaša lozinka") where the site says "ti". Listed here, the site's catalogue
+carries them in every language: Macedonian written for it, Serbian and Polish Django's
+own in the "ti" form. They must be in the site's catalogue, not an app's: Django reads
+the catalogues of ``LOCALE_PATHS`` first and the apps' in the order of
+``INSTALLED_APPS``, where Django's own come before accounts and games, so an app's
+translation of a text Django translates too is never read
+(tests/remi_site/test_our_words_win.py). tests/moderation/test_admin_languages.py finds
+any admin word still in English; every message that names a model is in
+remi_site/admin_model_words.py.
 """
 
 from __future__ import annotations
@@ -83,3 +90,19 @@ DJANGO_ADMIN_WORDS = (
     # ngettext_lazy: the one plural marker makemessages collects without a number.
     ngettext_lazy("entry", "entries"),
 )
+
+# Django's password rules and refusals: its Macedonian catalogue holds older msgids with
+# a straight apostrophe, and its Serbian and Polish say "Vi" ("Vaša lozinka").
+DJANGO_PASSWORD_WORDS = (
+    gettext_noop("Your password can’t be too similar to your other personal information."),
+    gettext_noop("Your password can’t be a commonly used password."),
+    gettext_noop("Your password can’t be entirely numeric."),
+    # ngettext_lazy: the one plural marker makemessages collects without a number.
+    ngettext_lazy(
+        "This password is too short. It must contain at least %d character.",
+        "This password is too short. It must contain at least %d characters.",
+    ),
+)
+
+# The API's refusal of a token; knox's and DRF's catalogues hold it too, in other words.
+API_WORDS = (gettext_noop("Invalid token."),)
