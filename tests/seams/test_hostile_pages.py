@@ -11,7 +11,8 @@ a sanctioned player (muted, with a warning to read, which every page sends him t
   page's own forms each hostile value, by GET and by POST, and the page once with odd
   headers (a malformed Accept-Language, a forged X-Forwarded-For, a junk cookie);
 - and, for a superuser, every admin list with its filters, its order and its search given
-  the same values, and every action of each list on a selection of ids that are none.
+  the same values, every action of each list on a selection of ids that are none, and
+  every field of every add and change form.
 
 Each answer must be below 500; the failures are listed with the request that made them.
 """
@@ -284,4 +285,34 @@ def test_no_admin_list_answers_hostile_input_with_a_server_error(site_data: Site
                 walk.send("post", path, {"action": action, "_selected_action": value, "index": 0})
 
     assert len(lists) >= 20, lists
+    assert not walk.failures, f"{len(walk.failures)} of {walk.sent}:\n" + "\n".join(walk.failures)
+
+
+def admin_forms() -> Iterator[str]:
+    """Every admin's add page, and the change page of its first row where it has one."""
+    for model in admin.site._registry:
+        meta = model._meta
+        yield reverse(f"admin:{meta.app_label}_{meta.model_name}_add")
+        first = model._default_manager.order_by("pk").first()
+        if first is not None:
+            yield reverse(f"admin:{meta.app_label}_{meta.model_name}_change", args=[first.pk])
+
+
+def test_no_admin_form_answers_hostile_input_with_a_server_error(site_data: SiteData) -> None:
+    """Each field of each add and change form posted every breaking value, and several
+    values at once; the forms that may not be opened (no add permission) answer 403."""
+    get_user_model().objects.create_superuser("root", "root@example.org", "pw-root-1")
+    walk = Walk(client_of("root"), "superuser")
+    forms = list(admin_forms())
+    for path in forms:
+        walk.client = client_of("root")  # a change of the root's own row may sign it out
+        page = walk.send("get", path)
+        if not _html(page) or page.status_code != 200:
+            continue
+        fields = form_fields(page.content.decode(errors="replace"))
+        for value in BREAKERS:
+            walk.send("post", path, dict.fromkeys(fields, value))
+        walk.send("post", path, {name: HOSTILE[:3] for name in fields})
+
+    assert len(forms) >= 30, forms
     assert not walk.failures, f"{len(walk.failures)} of {walk.sent}:\n" + "\n".join(walk.failures)
