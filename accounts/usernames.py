@@ -25,8 +25,8 @@ import re
 import unicodedata
 from collections import defaultdict
 from functools import cache
+from typing import Any
 
-from confusable_homoglyphs import confusables
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db.models import Q
@@ -44,16 +44,24 @@ def stored_form(username: str) -> str:
     return unicodedata.normalize("NFKC", username)
 
 
+def _confusables() -> Any:
+    """The library, imported at the first sign-up: its table takes 17 MB, which a
+    process that never signs anyone up (a worker, most web workers) does not keep."""
+    from confusable_homoglyphs import confusables
+
+    return confusables
+
+
 def refuse_mixed_alphabets(username: str) -> None:
     """A field validator: a name whose letters of two alphabets look alike."""
-    if confusables.is_dangerous(stored_form(username)):
+    if _confusables().is_dangerous(stored_form(username)):
         raise ValidationError(MIXED_ALPHABETS, code="mixed_alphabets")
 
 
 def latin_reading(username: str) -> str:
     """``username`` with every letter of another alphabet that looks like a Latin one
     (an ASCII letter) written as that letter: "асе" -> "ace", "Марко" -> "Mapкo"."""
-    found = confusables.is_confusable(username, greedy=True, preferred_aliases=["latin"])
+    found = _confusables().is_confusable(username, greedy=True, preferred_aliases=["latin"])
     reading = {}
     for entry in found or ():
         ascii_letters = [
@@ -70,7 +78,7 @@ def latin_reading(username: str) -> str:
 def _reading_as() -> dict[str, frozenset[str]]:
     """Each ASCII letter (lower case) -> every character whose Latin reading it is."""
     found: defaultdict[str, set[str]] = defaultdict(set)
-    for character in confusables.confusables_data:
+    for character in _confusables().confusables_data:
         reading = latin_reading(character)
         if reading != character and len(reading) == 1:
             found[reading.casefold()].add(character)

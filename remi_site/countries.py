@@ -42,8 +42,15 @@ def name(code: str) -> str:
 
 def choices() -> list[tuple[str, str]]:
     """(code, name) for every country, by name in the active language."""
-    named = formats.locale().territories
-    return sorted(
-        ((code, formats.as_the_library_said(named.get(code, code))) for code in codes()),
-        key=lambda pair: collation.sort_key(pair[1]),
-    )
+    return [(code, formats.as_the_library_said(name)) for code, name in _in_order(formats.locale())]
+
+
+@cache
+def _in_order(locale: Locale) -> tuple[tuple[str, str], ...]:
+    named = locale.territories
+    pairs = [(code, str(named.get(code, code))) for code in codes()]
+    return tuple(collation.in_order(pairs, _name_of))
+
+
+def _name_of(pair: tuple[str, str]) -> str:
+    return pair[1]

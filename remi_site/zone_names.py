@@ -96,8 +96,11 @@ def choices(locale: Locale) -> tuple[tuple[str, str], ...]:
     """``offered()`` as (id, place) pairs, universal time first, then the places in
     the alphabetical order (``collation``)."""
     pairs = [(zone, place(zone, locale)) for zone in offered() if zone != UNIVERSAL]
-    pairs.sort(key=lambda pair: (collation.sort_key(pair[1]), pair[0]))
-    return ((UNIVERSAL, place(UNIVERSAL, locale)), *pairs)
+    return ((UNIVERSAL, place(UNIVERSAL, locale)), *collation.in_order(pairs, _place_of))
+
+
+def _place_of(pair: tuple[str, str]) -> str:
+    return pair[1]
 
 
 @cache
