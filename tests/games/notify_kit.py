@@ -29,6 +29,8 @@ SERBIAN = preset_name("serbian")
 
 # Two zones on either side of UTC, so that a time shown in the wrong one shows.
 ZONES = ("Europe/Belgrade", "America/New_York")
+# How an English email names each (its place, not its IANA id).
+PLACES = {"Europe/Belgrade": "Serbia", "America/New_York": "New York"}
 
 URL = re.compile(r"https?://[^\s<>\"]+")
 

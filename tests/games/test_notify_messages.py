@@ -17,6 +17,7 @@ from games import tasks
 from games.models import Game, GameMute, PlayerSettings
 from games.play.resign import game_resign
 from tests.games.notify_kit import (
+    PLACES,
     SERBIAN,
     ZONES,
     Duel,
@@ -78,7 +79,7 @@ def test_your_turn_names_the_opponent_the_rules_and_the_time_left(game_of, mailo
 
     other = table.waiting.profile.display_name
     assert message.subject == f"Your turn against {other} — {SERBIAN}, 1 day, 23 hours left"
-    assert f"Your move is due by {shown(game.deadline_at, zone)} ({zone})" in message.body
+    assert f"Your move is due by {shown(game.deadline_at, zone)} ({PLACES[zone]})" in message.body
     game_link_opens(message, mover, game.public_id)
     one_click_turns_off(message, mover, "email_turns", PlayerSettings.EmailTurns.OFF)
     assert PlayerSettings.objects.get(user=mover).reminders is True  # that kind only
@@ -99,7 +100,7 @@ def test_a_reminder_says_how_long_is_left_and_when_in_the_players_zone(game_of, 
     assert message.to == [mover.email]
     other = table.waiting.profile.display_name
     assert message.subject == f"3 hours left for your move against {other} — {SERBIAN}"
-    assert f"is due by {shown(deadline, zone)} ({zone}): 3 hours from now" in message.body
+    assert f"is due by {shown(deadline, zone)} ({PLACES[zone]}): 3 hours from now" in message.body
     game_link_opens(message, mover, game.public_id)
     one_click_turns_off(message, mover, "reminders", False)
 
@@ -158,7 +159,8 @@ def test_the_daily_digest_lists_the_games_waiting_with_local_deadlines(game_of, 
     assert message.subject == "1 game waiting for your move"
     due = f"due {shown(game.deadline_at, zone, 'medium')}"
     assert f"{SERBIAN} against {table.waiting.profile.display_name}, {due}" in message.body
-    assert f"Times are in {zone}." in message.body
+    assert f"Times are in {PLACES[zone]}." in message.body
+    assert zone not in message.body
     game_link_opens(message, mover, game.public_id)
     one_click_turns_off(message, mover, "email_turns", PlayerSettings.EmailTurns.OFF)
 
