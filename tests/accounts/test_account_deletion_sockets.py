@@ -47,7 +47,7 @@ async def test_deleting_an_account_closes_its_websockets_at_once(
     assert deleted.status_code in (200, 204), deleted.content
     assert await closed_with(phone) == CLOSE_DELETED
     assert await closed_with(laptop) == CLOSE_DELETED
-    moves = [e["move"] for e in await drain(table) if e["type"] == "move"]
+    moves = [e["move"] for e in await drain(table, expect=1) if e["type"] == "move"]
     assert any(move["type"] == "resign" for move in moves)
     for client in (phone, laptop, table):
         await client.disconnect()

@@ -37,7 +37,7 @@ async def test_a_chat_line_reaches_everyone_watching_and_a_hidden_one_is_withdra
     )
 
     for client in clients:
-        events = await drain(client)
+        events = await drain(client, expect=1)
         assert [e["type"] for e in events] == ["chat"]
         assert events[0]["ply"] == game.ply  # chat does not move the game on
         assert events[0]["message"]["text"] == "nice meld"
@@ -46,7 +46,7 @@ async def test_a_chat_line_reaches_everyone_watching_and_a_hidden_one_is_withdra
     await database_sync_to_async(chat.hide_message)(message=message, moderator=watcher)
 
     for client in clients:
-        events = await drain(client)
+        events = await drain(client, expect=1)
         assert events == [
             {"type": "chat_hidden", "id": message.pk, "game": game.public_id, "ply": game.ply}
         ]
@@ -76,7 +76,7 @@ async def test_a_line_shown_again_comes_back_to_everyone_watching_as_a_chat_even
     assert await database_sync_to_async(chat.show_message)(message=message)
 
     for client in clients:
-        events = await drain(client)
+        events = await drain(client, expect=1)
         assert [e["type"] for e in events] == ["chat"]
         assert events[0]["message"]["id"] == message.pk
         assert events[0]["message"]["text"] == "you fool"

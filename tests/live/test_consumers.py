@@ -83,7 +83,7 @@ async def test_private_hand_goes_only_to_its_owner_and_spectators_get_public_eve
         game=game, user=mover, action=DrawStock(), expected_ply=ply
     )
     drawn = result.move.private["card"]
-    got = {name: await drain(client) for name, client in clients.items()}
+    got = {name: await drain(client, expect=2) for name, client in clients.items()}
 
     # Everyone sees the move in its public form, with the new ply, and whose turn it is.
     for messages in got.values():

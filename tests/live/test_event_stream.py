@@ -22,7 +22,7 @@ from games.play.create import game_create
 from games.play.lobby import game_abort, game_join, game_start
 from games.play.resign import game_resign
 from remi_site.asgi import application
-from tests.live.ws_kit import connect, drain, websocket
+from tests.live.ws_kit import connect, drain, receive_until, websocket
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -101,7 +101,16 @@ async def test_the_stream_starts_with_pending_challenges_games_and_turns(
     game = await database_sync_to_async(game_start)(game=game, user=alice)
     alice_to_move = await database_sync_to_async(mover_of)(game) == 0
 
-    client, first = await streaming(token)
+    client = await connect(token)
+    await client.send_json_to(STREAM)
+    assert await client.receive_json_from() == {"type": "subscribed", "stream": "events"}
+    first = await receive_until(
+        client,
+        lambda frames: (
+            any(frame["type"] == "game_start" for frame in frames)
+            and (not alice_to_move or any(frame["type"] == "your_turn" for frame in frames))
+        ),
+    )
 
     assert [(f["type"], f["direction"], f["challenge"]["id"]) for f in first[:2]] == [
         ("challenge", "in", to_alice.public_id),
@@ -135,7 +144,7 @@ async def test_a_challenge_and_its_acceptance_reach_both_streams_then_the_game_s
     made = await database_sync_to_async(challenges.challenge_create)(
         challenger=alice, destination=bob, preset="serbian"
     )
-    to_bob, to_alice = await drain(bob_ws), await drain(alice_ws)
+    to_bob, to_alice = await drain(bob_ws, expect=1), await drain(alice_ws, expect=1)
 
     assert [(f["type"], f["direction"]) for f in stream_frames(to_bob)] == [("challenge", "in")]
     assert [(f["type"], f["direction"]) for f in stream_frames(to_alice)] == [("challenge", "out")]
@@ -143,7 +152,7 @@ async def test_a_challenge_and_its_acceptance_reach_both_streams_then_the_game_s
     assert to_bob[0]["challenge"]["challenger"]["username"] == "alice"
 
     await database_sync_to_async(challenges.challenge_accept)(public_id=made.public_id, user=bob)
-    to_bob, to_alice = await drain(bob_ws), await drain(alice_ws)
+    to_bob, to_alice = await drain(bob_ws, expect=1), await drain(alice_ws, expect=1)
 
     game_id = await database_sync_to_async(
         lambda: Game.objects.get(challenge__public_id=made.public_id).public_id
@@ -188,7 +197,7 @@ async def test_declined_and_cancelled_challenges_are_told_to_both(
     )
 
     for client, direction in ((alice_ws, "out"), (bob_ws, "in")):
-        frames = stream_frames(await drain(client))
+        frames = stream_frames(await drain(client, expect=2))
         assert [(f["type"], f["direction"], f["challenge"]["id"]) for f in frames] == [
             ("challenge_declined", direction, declined.public_id),
             ("challenge_cancelled", direction, cancelled.public_id),
@@ -213,14 +222,17 @@ async def test_each_new_turn_goes_to_its_mover_and_the_end_to_everyone(
     for _ in range(3):
         ply = await database_sync_to_async(play_a_turn)(game)
         mover = await database_sync_to_async(mover_of)(game)
-        got = {seat: stream_frames(await drain(client)) for seat, client in clients.items()}
+        got = {
+            seat: stream_frames(await drain(client, expect=int(seat == mover)))
+            for seat, client in clients.items()
+        }
         assert [(f["type"], f["ply"], f["seat"]) for f in got[mover]] == [("your_turn", ply, mover)]
         assert got[1 - mover] == []  # the other player is told nothing on the stream
 
     await database_sync_to_async(game_resign)(game=game, user=bob)
 
     for seat, client in clients.items():
-        frames = stream_frames(await drain(client))
+        frames = stream_frames(await drain(client, expect=1))
         assert [(f["type"], f["status"], f["winners"], f["seat"]) for f in frames] == [
             ("game_finish", "finished", [0], seat)
         ]
@@ -238,7 +250,7 @@ async def test_an_aborted_lobby_ends_for_those_who_had_joined(
 
     await database_sync_to_async(game_abort)(game=game, user=alice)
 
-    frames = stream_frames(await drain(bob_ws))
+    frames = stream_frames(await drain(bob_ws, expect=1))
     assert [(f["type"], f["game"], f["status"], f["seat"]) for f in frames] == [
         ("game_finish", game.public_id, "aborted", 1)
     ]
@@ -260,7 +272,7 @@ async def test_only_connections_subscribed_to_the_stream_get_it_until_they_unsub
         challenger=alice, destination=bob, preset="serbian"
     )
 
-    assert kinds(await drain(subscribed)) == ["challenge"]
+    assert kinds(await drain(subscribed, expect=1)) == ["challenge"]
     assert await drain(plain) == []
     await subscribed.send_json_to({"type": "unsubscribe", "stream": "events"})
     assert await subscribed.receive_json_from() == {"type": "unsubscribed", "stream": "events"}

@@ -130,7 +130,7 @@ async def test_everyone_watching_gets_the_frame_and_the_api_still_decides_what_t
 
     frame = {"type": "review_ready", "deal": 1, "game": game.public_id, "ply": game.ply}
     for name, client in clients.items():
-        assert await drain(client) == [frame], name  # the deal's number, nothing more
+        assert await drain(client, expect=1) == [frame], name  # the deal's number, nothing more
     assert await drain(outsider) == []  # not subscribed to the game
     path = f"/api/v1/games/{game.public_id}/deals/1/review"
     review = await database_sync_to_async(lambda: client_for(users[0]).get(path))()

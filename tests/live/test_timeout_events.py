@@ -52,7 +52,7 @@ async def test_a_timeout_tells_the_table_and_sends_the_changed_hands(
 
     assert await database_sync_to_async(time_runs_out)(game) == 1
     await database_sync_to_async(game.refresh_from_db)()
-    heard = [await drain(client) for client in clients]
+    heard = [await drain(client, expect=2) for client in clients]
 
     assert game.ply > ply and game.to_move == 1 - late
     for messages in heard:

@@ -4,6 +4,8 @@ spell."""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from typing import Any
 
 from channels.testing import WebsocketCommunicator
@@ -28,10 +30,33 @@ async def connect(token: str | None) -> WebsocketCommunicator:
     return client
 
 
-async def drain(client: WebsocketCommunicator, quiet: float = 0.3) -> list[dict[str, Any]]:
-    """Every message until none arrives for ``quiet`` seconds."""
-    out = []
-    # (A timed-out receive would cancel the application: ask first.)
+async def drain(
+    client: WebsocketCommunicator, quiet: float = 0.3, expect: int = 0, deadline: float = 10.0
+) -> list[dict[str, Any]]:
+    """Every message until none arrives for ``quiet`` seconds, after the first
+    ``expect`` (waited for up to ``deadline`` seconds: a loaded machine may send what a
+    test knows is coming later than any quiet spell; without ``expect``, the quiet spell
+    is how a test sees that nothing more came)."""
+    return await receive_until(client, lambda out: len(out) >= expect, deadline, quiet)
+
+
+async def receive_until(
+    client: WebsocketCommunicator,
+    done: Callable[[list[dict[str, Any]]], bool],
+    deadline: float = 10.0,
+    quiet: float = 0.3,
+) -> list[dict[str, Any]]:
+    """Every message until ``done(messages)`` holds (an AssertionError after ``deadline``
+    seconds), and any that follow until a quiet spell: for frames the test knows are
+    coming, which a loaded machine may send later than ``drain``'s quiet spell."""
+    out: list[dict[str, Any]] = []
+    loop = asyncio.get_running_loop()
+    end = loop.time() + deadline
+    while not done(out):
+        assert loop.time() < end, f"not done after {deadline} s: {out}"
+        # Polled, not awaited with a timeout: a timed-out receive cancels the application.
+        if not await client.receive_nothing(timeout=0.05):
+            out.append(await client.receive_json_from())
     while not await client.receive_nothing(timeout=quiet):
         out.append(await client.receive_json_from())
     return out

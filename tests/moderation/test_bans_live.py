@@ -60,7 +60,7 @@ async def test_a_ban_closes_the_players_sockets_and_tells_their_table(
 
     assert await closed_with(phone) == CLOSE_BANNED
     assert await closed_with(laptop) == CLOSE_BANNED
-    events = await drain(table)
+    events = await drain(table, expect=2)
     moves = [e["move"] for e in events if e["type"] == "move"]
     assert {"type": "resign", "seat": 0, "reason": "banned"} in moves
     over = next(e for e in events if e["type"] == "game_over")

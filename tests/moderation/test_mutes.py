@@ -126,9 +126,9 @@ async def test_a_muted_player_cannot_chat_over_the_websocket(
     assert refused["type"] == "error" and refused["code"] == "muted"
     assert refused["game"] == game.public_id
     assert refused["details"]["reason"] == "shouting"
-    heard = [e for e in await drain(clients[0]) if e["type"] == "chat"]
+    heard = [e for e in await drain(clients[0], expect=1) if e["type"] == "chat"]
     assert [e["message"]["text"] for e in heard] == ["calm down"]
-    sent = await drain(clients[1])
+    sent = await drain(clients[1], expect=2)
     assert sent[0]["type"] == "chat_sent"
     assert [e["message"]["text"] for e in sent if e["type"] == "chat"] == ["calm down"]
     assert await database_sync_to_async(
