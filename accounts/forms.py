@@ -12,7 +12,7 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from accounts import usernames
+from accounts import display_names, usernames
 from accounts.history import RESULTS
 from accounts.models import CardColours, Language, Profile
 from accounts.scopes import ALL_SCOPES, SCOPE_CHOICES
@@ -101,6 +101,12 @@ class SignupForm(forms.Form):
             raise forms.ValidationError(_("That username is taken."))
         return username
 
+    def clean_display_name(self) -> str:
+        name: str = self.cleaned_data["display_name"]
+        if name:
+            display_names.refuse_posing(name, account=None)
+        return name
+
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}
         password1, password2 = cleaned.get("password1"), cleaned.get("password2")
@@ -140,6 +146,11 @@ class ProfileForm(forms.ModelForm):
             choices=[("", _("Not given")), *countries.choices()],
             required=False,
         )
+
+    def clean_display_name(self) -> str:
+        name: str = self.cleaned_data["display_name"]
+        display_names.refuse_posing(name, account=self.instance.user)
+        return name
 
 
 class TokenCreateForm(forms.Form):
@@ -193,6 +204,15 @@ class SettingsForm(forms.Form):
         help_text=_("Four colours tell the suits apart at a glance: ♦ blue and ♣ green."),
         required=False,
     )
+
+    def __init__(self, *args: Any, account: Any = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.account = account  # whose settings: their own display name is theirs
+
+    def clean_display_name(self) -> str:
+        name: str = self.cleaned_data["display_name"]
+        display_names.refuse_posing(name, account=self.account)
+        return name
 
     def clean(self) -> dict[str, Any]:
         cleaned = super().clean() or {}

@@ -46,7 +46,7 @@ def _settings_page(
 ) -> HttpResponse:
     user = request_user(request)
     context = {
-        "form": form or SettingsForm(initial=preferences.settings_of(user)),
+        "form": form or SettingsForm(initial=preferences.settings_of(user), account=user),
         "email_form": email_form or EmailChangeForm(user=user),
         "notifications_url": NOTIFICATIONS_PATH,
         "vacation_url": VACATION_PATH,
@@ -58,7 +58,7 @@ def _settings_page(
 def settings_page(request: HttpRequest) -> HttpResponse:
     if request.method != "POST":
         return _settings_page(request)
-    form = SettingsForm(request.POST)
+    form = SettingsForm(request.POST, account=request_user(request))
     if not form.is_valid():
         return _settings_page(request, form=form, status=400)
     preferences.settings_update(user=request_user(request), **form.cleaned_data)

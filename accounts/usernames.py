@@ -52,9 +52,14 @@ def _confusables() -> Any:
     return confusables
 
 
+def is_mixed(word: str) -> bool:
+    """Does ``word`` mix alphabets with letters that look alike ("аna", "Мarko")?"""
+    return bool(_confusables().is_dangerous(word))
+
+
 def refuse_mixed_alphabets(username: str) -> None:
     """A field validator: a name whose letters of two alphabets look alike."""
-    if _confusables().is_dangerous(stored_form(username)):
+    if is_mixed(stored_form(username)):
         raise ValidationError(MIXED_ALPHABETS, code="mixed_alphabets")
 
 

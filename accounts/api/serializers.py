@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from accounts import usernames
+from accounts import display_names, usernames
 from accounts.models import ApiToken, is_builtin_bot
 from accounts.scopes import ALL_SCOPES
 from games.bot_ratings import bot_ratings_of
@@ -63,6 +63,20 @@ def validate_avatar(value: str) -> None:
         raise serializers.ValidationError(
             _("Use an emoji (up to 8 characters) or an https:// URL.")
         )
+
+
+class DisplayNameRule:
+    """A serializer's ``display_name`` may not pass for another account's name
+    (``accounts.display_names``); whose it is: the context's ``account`` (absent: an
+    account being signed up)."""
+
+    context: dict[str, Any]
+
+    def validate_display_name(self, value: str) -> str:
+        if value:
+            # DRF reports Django's ValidationError here as the field's error.
+            display_names.refuse_posing(value, account=self.context.get("account"))
+        return value
 
 
 # ------------------------------------------------------------------ output
@@ -253,7 +267,7 @@ class LoginResultSerializer(serializers.Serializer[Any]):
 # ------------------------------------------------------------------ input
 
 
-class SignupSerializer(serializers.Serializer[Any]):
+class SignupSerializer(DisplayNameRule, serializers.Serializer[Any]):
     username = strict.CharField(
         max_length=USERNAME_MAX_LENGTH,
         validators=[UnicodeUsernameValidator(), usernames.refuse_mixed_alphabets],
@@ -297,7 +311,7 @@ class LoginSerializer(serializers.Serializer[Any]):
     )
 
 
-class ProfileUpdateSerializer(serializers.Serializer[Any]):
+class ProfileUpdateSerializer(DisplayNameRule, serializers.Serializer[Any]):
     display_name = strict.CharField(max_length=40, required=False)
     bio = strict.CharField(max_length=500, required=False, allow_blank=True)
     country = strict.RegexField(

@@ -6,7 +6,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from accounts.api.serializers import EmailOrEmptyField
+from accounts.api.serializers import DisplayNameRule, EmailOrEmptyField
 from accounts.models import CardColours, Language
 from games.models import PlayerSettings
 from remi_site import strict_fields as strict
@@ -41,7 +41,7 @@ class SettingsSerializer(serializers.Serializer[Any]):
     card_colours = serializers.ChoiceField(choices=CardColours.choices, help_text=CARD_COLOURS_HELP)
 
 
-class SettingsUpdateSerializer(serializers.Serializer[Any]):
+class SettingsUpdateSerializer(DisplayNameRule, serializers.Serializer[Any]):
     display_name = strict.CharField(max_length=40, required=False)
     language = serializers.ChoiceField(choices=Language.choices, required=False)
     email_turns = serializers.ChoiceField(

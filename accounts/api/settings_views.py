@@ -54,9 +54,9 @@ class SettingsView(APIView):
         responses={200: SettingsSerializer, **error_responses(400, 401)},
     )
     def patch(self, request: Request) -> Response:
-        data = SettingsUpdateSerializer(data=request.data, partial=True)
-        data.is_valid(raise_exception=True)
         user = request_user(request)
+        data = SettingsUpdateSerializer(data=request.data, partial=True, context={"account": user})
+        data.is_valid(raise_exception=True)
         return Response(preferences.settings_update(user=user, **data.validated_data))
 
 

@@ -213,9 +213,9 @@ class MeView(APIView):
         responses={200: MeSerializer, **error_responses(400, 401)},
     )
     def patch(self, request: Request) -> Response:
-        data = ProfileUpdateSerializer(data=request.data, partial=True)
-        data.is_valid(raise_exception=True)
         user = request_user(request)
+        data = ProfileUpdateSerializer(data=request.data, partial=True, context={"account": user})
+        data.is_valid(raise_exception=True)
         user.profile = services.profile_update(user=user, **data.validated_data)
         return Response(MeSerializer(user).data)
 
