@@ -16,7 +16,7 @@ from datetime import datetime
 from functools import partial
 
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -498,12 +498,24 @@ def mark_create(
             code="mark_kind",
         )
     reason = reason_clean(reason)
-    if FairPlayMark.objects.filter(user=user, kind=kind, removed_at__isnull=True).exists():
-        raise Conflict(
-            _("%(user)s is marked for %(kind)s already") % {"user": user, "kind": kind},
-            code="already_marked",
-        )
-    mark = FairPlayMark.objects.create(user=user, kind=kind, reason=reason, created_by=moderator)
+    standing = FairPlayMark.objects.filter(user=user, kind=kind, removed_at__isnull=True)
+    already = Conflict(
+        _("%(user)s is marked for %(kind)s already") % {"user": user, "kind": kind},
+        code="already_marked",
+    )
+    if standing.exists():
+        raise already
+    try:
+        # A savepoint: another moderator's mark of a moment ago passed the same check,
+        # and the partial unique index (one standing mark a kind) refuses this one.
+        with transaction.atomic():
+            mark = FairPlayMark.objects.create(
+                user=user, kind=kind, reason=reason, created_by=moderator
+            )
+    except IntegrityError:
+        if not standing.exists():
+            raise
+        raise already from None
     modlog_record(
         moderator=moderator,
         action=ModAction.Action.MARK,

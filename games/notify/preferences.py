@@ -12,6 +12,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils.translation import gettext, ngettext
 
 from accounts.preferences import settings_update as account_settings_update
@@ -234,7 +235,12 @@ def calendar_secret_for(user: Any) -> str:
     row = preferences_for(user)
     if row.calendar_secret:
         return row.calendar_secret
-    return calendar_reset(user=user)
+    # Set only where none is yet: two first looks at once (two tabs) both get the one
+    # secret written, not a URL the other look has already replaced.
+    rows = PlayerSettings.objects.filter(pk=row.pk)
+    unset = Q(calendar_secret__isnull=True) | Q(calendar_secret="")
+    rows.filter(unset).update(calendar_secret=secrets.token_urlsafe(24))
+    return str(rows.values_list("calendar_secret", flat=True).get())
 
 
 def calendar_reset(*, user: Any) -> str:

@@ -88,6 +88,9 @@ def game_create(
     for bot in bots:
         if not is_builtin_bot(bot):
             raise InvalidRequest(gettext("%(bot)s is not a bot") % {"bot": bot}, code="not_a_bot")
+    if len({bot.pk for bot in bots}) != len(bots):
+        # Else the unique (game, user) of the seats refuses the second seat: a server error.
+        raise InvalidRequest(gettext("each bot may sit once"), code="invalid_players")
     if rated and bots:
         # The server plays for built-in bots: a rated game is between players only.
         raise InvalidRequest(

@@ -8,6 +8,7 @@ import json
 import re
 from collections.abc import Callable
 from typing import Any
+from unittest import mock
 
 import pytest
 from django.test import override_settings
@@ -78,6 +79,20 @@ def test_a_bad_choice_is_shown_and_nothing_is_saved(user):
     assert refused.content.decode().count('class="field-errors"') == 3
     row = preferences.preferences_for(user)
     assert (row.email_turns, row.time_zone, row.reminder_hours) == ("each", "", [24, 2])
+
+
+def test_two_first_looks_at_the_calendar_share_one_secret(user):
+    """Two tabs opening the page for the first time at once: the later one had read
+    the settings before the first wrote a secret, and must not replace it (the first
+    tab's URL would then lead nowhere)."""
+    before_any = preferences.preferences_for(user)
+
+    first = preferences.calendar_secret_for(user)
+    with mock.patch.object(preferences, "preferences_for", return_value=before_any):
+        second = preferences.calendar_secret_for(user)
+
+    assert before_any.calendar_secret is None
+    assert second == first == PlayerSettings.objects.get(user=user).calendar_secret
 
 
 def test_the_page_resets_the_calendar_and_unmutes_a_game(started, client_for):
