@@ -29,12 +29,16 @@ pytestmark = pytest.mark.django_db(transaction=True)
 STREAM = {"type": "subscribe", "stream": "events"}
 
 
-async def streaming(token: str) -> tuple[WebsocketCommunicator, list[dict[str, Any]]]:
-    """A connection subscribed to its event stream, and the frames that came first."""
+async def streaming(
+    token: str, opening: int = 0
+) -> tuple[WebsocketCommunicator, list[dict[str, Any]]]:
+    """A connection subscribed to its event stream, and the frames that came first:
+    the ``opening`` frames the state sends (waited for: a loaded machine sends them
+    later than a quiet spell), and any others."""
     client = await connect(token)
     await client.send_json_to(STREAM)
     assert await client.receive_json_from() == {"type": "subscribed", "stream": "events"}
-    return client, await drain(client)
+    return client, await drain(client, expect=opening)
 
 
 def stream_frames(frames: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -217,7 +221,12 @@ async def test_each_new_turn_goes_to_its_mover_and_the_end_to_everyone(
     game = await database_sync_to_async(game_create)(owner=alice, preset="serbian", players=2)
     await database_sync_to_async(game_join)(game=game, user=bob)
     game = await database_sync_to_async(game_start)(game=game, user=alice)
-    clients = {0: (await streaming(alice_token))[0], 1: (await streaming(bob_token))[0]}
+    first = await database_sync_to_async(mover_of)(game)
+    # Each opens with its game's start, and the mover with their turn.
+    clients = {
+        seat: (await streaming(token, opening=1 + (seat == first)))[0]
+        for seat, token in ((0, alice_token), (1, bob_token))
+    }
 
     for _ in range(3):
         ply = await database_sync_to_async(play_a_turn)(game)
