@@ -1,8 +1,8 @@
 """What could the expert's search gain with better information? A ceiling, not a bot.
 
 The expert (level 4) plays seeded duplicate deals against the careful bot
-(level 3), as in ``bench/bots.py``, but its search worlds are dealt in one
-of three ways:
+(level 3) or, with ``--opponent greedy``, the greedy one (level 2), as in
+``bench/bots.py``, but its search worlds are dealt in one of three ways:
 
 - ``sampled``: from the cards its seat has not seen, as it really plays;
 - ``hands``: the other hands are the real ones, the stock is the real
@@ -16,6 +16,7 @@ the other hands can add; the gap between ``hands`` and ``deal`` is luck no
 bot can have. Only this bench ever hands a bot the real deal.
 
     .venv/bin/python bench/expert_ceiling.py --deals 100 --sims 50
+    .venv/bin/python bench/expert_ceiling.py --opponent greedy --presets serbian
 """
 
 from __future__ import annotations
@@ -34,12 +35,13 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from bots import dealt, interval  # noqa: E402
 
-from games.bots import CarefulBot, ExpertBot  # noqa: E402
+from games.bots import CarefulBot, ExpertBot, GreedyBot  # noqa: E402
 from games.bots.arena import play_deal  # noqa: E402
 from games.bots.base import Budget, Observation  # noqa: E402
 from games.engine import PRESETS, Card, Deal  # noqa: E402
 
 MODES = ("sampled", "hands", "deal")
+OPPONENTS = {"careful": CarefulBot, "greedy": GreedyBot}
 
 
 class InformedExpert(ExpertBot):
@@ -76,10 +78,11 @@ class Task:
     index: int
     seed: str
     sims: int
+    opponent: str = "careful"
 
 
 def run(task: Task) -> tuple[str, str, float, float]:
-    """The expert's edge on one duplicate deal, score(careful) - score(expert), and its
+    """The expert's edge on one duplicate deal, score(opponent) - score(expert), and its
     share of the two games won (a tie half), each the mean of the two seatings."""
     base = dealt(task.preset, task.index, task.seed)
     searching = Budget(time_limit_s=None, simulations=task.sims)
@@ -87,7 +90,8 @@ def run(task: Task) -> tuple[str, str, float, float]:
     edge = wins = 0.0
     for expert_seat in (0, 1):
         expert = InformedExpert(task.mode)
-        bots = [expert, CarefulBot()] if expert_seat == 0 else [CarefulBot(), expert]
+        opponent = OPPONENTS[task.opponent]()
+        bots = [expert, opponent] if expert_seat == 0 else [opponent, expert]
         seat_budgets = [searching if seat == expert_seat else plain for seat in (0, 1)]
         rngs = [random.Random(f"{task.seed}:{task.index}:{expert_seat}:{s}") for s in (0, 1)]
         # A Deal is immutable: both games start from ``base``.
@@ -107,6 +111,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--sims", type=int, default=50, help="the expert's rollouts per turn")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", default="bench")
+    parser.add_argument("--opponent", default="careful", choices=sorted(OPPONENTS))
     args = parser.parse_args(argv)
     modes = args.modes.split(",")
     presets = args.presets.split(",")
@@ -117,7 +122,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.deals < 1 or args.sims < 1:
         parser.error("--deals and --sims must be at least 1")
     tasks = [
-        Task(preset, mode, index, args.seed, args.sims)
+        Task(preset, mode, index, args.seed, args.sims, args.opponent)
         for preset in presets
         for mode in modes
         for index in range(args.deals)
@@ -133,7 +138,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(file=sys.stderr)
     print(" ".join(["bench/expert_ceiling.py", *(argv if argv is not None else sys.argv[1:])]))
     print(
-        f"{'preset':<16} {'worlds':<8} {'deals':>6}  expert v careful: win rate (95% CI)"
+        f"{'preset':<16} {'worlds':<8} {'deals':>6}  expert v {args.opponent}: win rate (95% CI)"
         "   edge, pts/deal (95% CI)"
     )
     for preset in presets:
