@@ -235,18 +235,27 @@ def test_one_sanction_appealed_twice_at_once_has_one_appeal_and_the_second_is_to
 # ------------------------------------------------------------------ seats and challenges
 
 
-def test_two_players_racing_for_the_last_seat_one_sits_and_the_other_is_told_it_is_full(
-    players: Callable[[int], list[APIClient]],
-) -> None:
-    host, first, second, late = players(4)
-    made = host.post("/api/v1/games", {"preset": "serbian", "players": 2}, format="json")
+def joins_raced(
+    host: APIClient, seats: int, first: APIClient, second: APIClient
+) -> tuple[str, str, Race]:
+    """A new serbian table of ``host`` for ``seats`` players, and two joins of it raced:
+    the table's id, its join address and the race."""
+    made = host.post("/api/v1/games", {"preset": "serbian", "players": seats}, format="json")
     join = f"/api/v1/games/{made.json()['id']}/join"
-
     run = race(
         lambda: first.post(join, {}, format="json"),
         lambda: second.post(join, {}, format="json"),
         held_after=Seat,
     )
+    return made.json()["id"], join, run
+
+
+def test_two_players_racing_for_the_last_seat_one_sits_and_the_other_is_told_it_is_full(
+    players: Callable[[int], list[APIClient]],
+) -> None:
+    host, first, second, late = players(4)
+
+    game_id, join, run = joins_raced(host, 2, first, second)
 
     assert run.second_waited
     assert answered(run.first).status_code == 200
@@ -254,7 +263,7 @@ def test_two_players_racing_for_the_last_seat_one_sits_and_the_other_is_told_it_
     in_turn = late.post(join, {}, format="json")
     assert (refused.status_code, in_turn.status_code) == (409, 409)
     assert error_of(refused) == error_of(in_turn) and error_of(refused)["code"] == "game_full"
-    sitting = Seat.objects.filter(game__public_id=made.json()["id"]).values_list("user", flat=True)
+    sitting = Seat.objects.filter(game__public_id=game_id).values_list("user", flat=True)
     assert sorted(sitting) == sorted([user_of(host).pk, user_of(first).pk])
 
 
@@ -263,21 +272,15 @@ def test_one_player_joining_from_two_devices_at_once_takes_one_seat_and_both_are
 ) -> None:
     host, phone = players(2)
     laptop = second_device(phone)
-    made = host.post("/api/v1/games", {"preset": "serbian", "players": 3}, format="json")
-    join = f"/api/v1/games/{made.json()['id']}/join"
 
-    run = race(
-        lambda: phone.post(join, {}, format="json"),
-        lambda: laptop.post(join, {}, format="json"),
-        held_after=Seat,
-    )
+    game_id, join, run = joins_raced(host, 3, phone, laptop)
 
     assert run.second_waited
     first, second = answered(run.first), answered(run.second)
     in_turn = phone.post(join, {}, format="json")
     assert [first.status_code, second.status_code, in_turn.status_code] == [200, 200, 200]
     assert seated(first) == seated(second) == seated(in_turn)
-    game = Game.objects.get(public_id=made.json()["id"])
+    game = Game.objects.get(public_id=game_id)
     assert Seat.objects.filter(game=game, user=user_of(phone)).count() == 1
     assert Seat.objects.filter(game=game).count() == 2
 
@@ -365,12 +368,19 @@ def test_two_accounts_subscribing_one_browser_at_once_leave_it_to_the_second(
     assert list(owners) == [user_of(second).pk]
 
 
+def at_a_table_on_two_devices(
+    players: Callable[[int], list[APIClient]],
+) -> tuple[Any, APIClient, APIClient]:
+    """A started serbian table of two, and its first player's two clients."""
+    table = table_create(players(2), preset="serbian")
+    phone = table.clients[0]
+    return table, phone, second_device(phone)
+
+
 def test_a_game_muted_from_two_devices_at_once_is_muted_once(
     players: Callable[[int], list[APIClient]], deals_seeded: Any
 ) -> None:
-    table = table_create(players(2), preset="serbian")
-    phone = table.clients[0]
-    laptop = second_device(phone)
+    table, phone, laptop = at_a_table_on_two_devices(players)
     mute = table.url("/mute")
 
     run = race(lambda: phone.post(mute), lambda: laptop.post(mute), held_after=GameMute)
@@ -387,9 +397,7 @@ def test_a_game_muted_from_two_devices_at_once_is_muted_once(
 def test_a_note_saved_from_two_devices_at_once_is_one_note_with_the_later_text(
     players: Callable[[int], list[APIClient]], deals_seeded: Any
 ) -> None:
-    table = table_create(players(2), preset="serbian")
-    phone = table.clients[0]
-    laptop = second_device(phone)
+    table, phone, laptop = at_a_table_on_two_devices(players)
     note = table.url("/note")
 
     run = race(
