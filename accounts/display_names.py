@@ -56,7 +56,8 @@ def refuse_posing(name: str, *, account: User | None) -> None:
 
 
 def _current(account: User) -> str:
-    return str(Profile.objects.filter(user=account).values_list("display_name", flat=True).first())
+    """The account's display name as stored (``account.profile`` may be an older read)."""
+    return str(Profile.objects.values_list("display_name", flat=True).get(user=account))
 
 
 def _reads_as_a_username(name: str, accounts: QuerySet[User]) -> bool:

@@ -92,8 +92,6 @@ def challenge_create(
         raise ValueError("the destination of a challenge to several accounts is its first")
     if challenger.pk in {user.pk for user in invited}:
         raise InvalidRequest(_("you cannot challenge yourself"), code="challenge_self")
-    if len(set(bots)) != len(bots):
-        raise InvalidRequest(_("each bot may sit once"), code="invalid_players")
     seated_bots = bot_users(usernames=bots)
     if invited:
         if {user.username for user in invited} & set(bots):

@@ -239,12 +239,16 @@ def calendar_secret_for(user: Any) -> str:
     # secret written, not a URL the other look has already replaced.
     rows = PlayerSettings.objects.filter(pk=row.pk)
     unset = Q(calendar_secret__isnull=True) | Q(calendar_secret="")
-    rows.filter(unset).update(calendar_secret=secrets.token_urlsafe(24))
+    rows.filter(unset).update(calendar_secret=_new_calendar_secret())
     return str(rows.values_list("calendar_secret", flat=True).get())
 
 
 def calendar_reset(*, user: Any) -> str:
     """A new secret for the user's calendar feed: the old URL stops working."""
-    secret = secrets.token_urlsafe(24)
+    secret = _new_calendar_secret()
     PlayerSettings.objects.filter(pk=preferences_for(user).pk).update(calendar_secret=secret)
     return secret
+
+
+def _new_calendar_secret() -> str:
+    return secrets.token_urlsafe(24)

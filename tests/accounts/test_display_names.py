@@ -15,7 +15,8 @@ from django.test import Client
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from accounts import display_names, preferences, services, usernames
+from accounts import deletion, display_names, preferences, services, usernames
+from accounts.moderation import services as moderation
 from tests.accounts.account_kit import web_client
 
 pytestmark = pytest.mark.django_db
@@ -165,6 +166,42 @@ def test_the_pages_say_why_a_display_name_is_refused(user_factory):
     assert settings_page.status_code == 400
     assert "another player" in settings_page.content.decode()
     assert _display_name(petar) == "Petar"
+
+
+@pytest.mark.parametrize(
+    "name", ["a]b", "\\", "^$", "a-z", "[[", "(?", "*+", "{2}", "x|y", "%_", "'\"", "😀"]
+)
+def test_signs_a_pattern_would_read_are_read_as_themselves(client_for, user_factory, name):
+    """The check builds a pattern from the name: its signs are letters to it, never an
+    error, and a name of signs alone passes for nobody."""
+    user_factory("ab")
+    petar = user_factory("petar", display_name="Petar")
+
+    response = client_for(petar).patch(ME, {"display_name": name}, format="json")
+
+    assert response.status_code == 200, response.json()
+    assert _display_name(petar) == name
+
+
+def test_a_deleted_accounts_name_is_free_and_a_banned_ones_is_not(
+    client_for, user_factory, password
+):
+    """Deletion frees a username (the account becomes "deleted-…"), so a display name
+    may read as it again; a ban keeps the account and its name."""
+    gone = user_factory("marko")
+    banned = user_factory("jovan")
+    admin = get_user_model().objects.create_superuser("root", "root@example.org", "pw-root-1")
+    petar = user_factory("petar", display_name="Petar")
+    deletion.account_delete(user=gone, password=password)
+    moderation.ban_create(user=banned, moderator=admin, reason="abuse", permanent=True)
+    client = client_for(petar)
+
+    freed = client.patch(ME, {"display_name": "Marko"}, format="json")
+    kept = client.patch(ME, {"display_name": "Jovan"}, format="json")
+
+    assert freed.status_code == 200, freed.json()
+    assert kept.status_code == 400
+    assert _display_name(petar) == "Marko"
 
 
 # Letters that look alike across alphabets, compatibility forms and case.

@@ -185,3 +185,20 @@ def test_private_and_unknown_games_are_404(started, client_for, user_factory):
         assert response.status_code == 404
         assert error_of(response)["code"] == "not_found"
         SchemaChecker(outsider).check("GET", "/api/v1/games/{game_id}", 404, response.json())
+
+
+def test_a_bot_named_twice_for_one_table_is_refused_not_a_server_error(players, bots):
+    (host,) = players(1)
+    twice = [bots[0].username, bots[0].username]
+
+    made = host.post(
+        "/api/v1/games", {"preset": "serbian", "players": 3, "bots": twice}, format="json"
+    )
+    challenged = host.post(
+        "/api/v1/challenges", {"preset": "serbian", "bots": twice}, format="json"
+    )
+
+    assert (made.status_code, challenged.status_code) == (400, 400)
+    assert error_of(made) == error_of(challenged)
+    assert error_of(made)["code"] == "invalid_players"
+    assert not Game.objects.exists()

@@ -327,25 +327,6 @@ def test_both_players_asking_for_a_rematch_at_once_make_one_and_the_second_ask_a
     assert Game.objects.get(pk=rematch.game_id).status == Game.Status.ACTIVE
 
 
-def test_a_bot_named_twice_for_one_table_is_refused_not_a_server_error(
-    players: Callable[[int], list[APIClient]], bots: list[User]
-) -> None:
-    (host,) = players(1)
-    twice = [bots[0].username, bots[0].username]
-
-    made = host.post(
-        "/api/v1/games", {"preset": "serbian", "players": 3, "bots": twice}, format="json"
-    )
-    challenged = host.post(
-        "/api/v1/challenges", {"preset": "serbian", "bots": twice}, format="json"
-    )
-
-    assert (made.status_code, challenged.status_code) == (400, 400)
-    assert error_of(made) == error_of(challenged)
-    assert error_of(made)["code"] == "invalid_players"
-    assert not Game.objects.exists()
-
-
 # ------------------------------------------------------------------ a player's own rows
 
 
