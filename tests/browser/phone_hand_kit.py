@@ -14,6 +14,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from games.models import Game, Seat
 from games.play.create import game_create
 from games.play.lobby import game_join, game_start
+from tests.browser.boxes import first_box
 from tests.browser.deal_end import PASSWORD
 from tests.gamekit import current_engine_deal
 
@@ -101,16 +102,12 @@ def one_screen_problems(page: Page, width: int, height: int, where: str) -> list
     if extent["width"] > width:
         problems.append(f"{where}: the page is {extent['width']} px wide")
     for what, selector in ON_SCREEN.items():
-        # The table draws itself again on each event (presence, a clock): an element
-        # replaced just then has no box for a moment.
-        element = page.locator(selector).first
         try:
-            element.wait_for(state="visible")
+            box = first_box(page, selector)
         except PlaywrightTimeoutError:
             problems.append(f"{where}: {what} is not shown")
             continue
-        box = element.bounding_box()
-        if box is None or not inside(box, width, height):
+        if not inside(box, width, height):
             problems.append(f"{where}: {what} is not on the screen ({box})")
     cards = page.evaluate(MEASURE_HAND)
     if len(cards) != 15:

@@ -16,6 +16,7 @@ from playwright.sync_api import Page, expect
 
 from accounts.models import Profile
 from tests import pseudo_locale_kit as pseudo
+from tests.browser.boxes import first_box
 from tests.browser.deal_end import PASSWORD
 from tests.browser.phone_hand_kit import one_screen_problems, phone_table
 from tests.browser.player_kit import ROOT
@@ -71,14 +72,13 @@ def empty_pile_problems(page: Page, where: str) -> list[str]:
 def selecting_moves_nothing(page: Page, where: str) -> list[str]:
     """Select the last card and put it down again: the line that says what is selected
     changes, the hand does not move."""
-    hand = page.locator("#hand")
-    before = hand.bounding_box()
-    first = page.locator("#hand .hand-card").first.bounding_box()
+    before = first_box(page, "#hand")
+    first = first_box(page, "#hand .hand-card")
     page.locator("#hand .hand-card").last.tap(position={"x": 8, "y": 20})
     expect(page.locator("#hand .hand-card.selected")).to_have_count(1)
     expect(page.locator("#selection-info")).to_contain_text("1 selected")
-    after = hand.bounding_box()
-    first_after = page.locator("#hand .hand-card").first.bounding_box()
+    after = first_box(page, "#hand")
+    first_after = first_box(page, "#hand .hand-card")
     page.locator("#hand .hand-card").last.tap(position={"x": 8, "y": 20})
     expect(page.locator("#hand .hand-card.selected")).to_have_count(0)
     if before != after or first != first_after:

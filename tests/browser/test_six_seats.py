@@ -17,6 +17,7 @@ from games.engine import parse_cards
 from games.engine.seating import SeatingDraw
 from games.models import ChipLedger, Game
 from games.play import shuffle
+from tests.browser.boxes import boxes, first_box, shown_boxes
 from tests.browser.six_seats_kit import DRAWS, overlap
 from tests.gamekit import current_engine_deal
 
@@ -29,19 +30,12 @@ pytestmark = [
 PASSWORD = "correct-horse-battery-staple"
 
 
-def boxes(page: Page, selector: str) -> list[dict[str, float]]:
-    items = page.locator(selector)
-    found = [items.nth(i).bounding_box() for i in range(items.count())]
-    assert all(box is not None for box in found)
-    return [box for box in found if box is not None]
-
-
 def assert_six_seats_laid_out(page: Page, width: int) -> None:
     """Five other seats and one's own, none over another, all on the screen, and every
     seat's fan of cards inside its seat."""
     expect(page.locator("#opponents .seat[data-seat]")).to_have_count(5)
-    seats = boxes(page, "#opponents .seat[data-seat]")
-    me = boxes(page, "#me")[0]
+    seats = shown_boxes(page, "#opponents .seat[data-seat]")
+    me = first_box(page, "#me")
     for a, b in combinations([*seats, me], 2):
         assert not overlap(a, b), (a, b)
     for seat in seats:
@@ -50,9 +44,9 @@ def assert_six_seats_laid_out(page: Page, width: int) -> None:
         selector = f'#opponents .seat[data-seat="{position}"]'
         if not page.locator(selector).count():
             continue
-        (seat,) = boxes(page, selector)
+        (seat,) = shown_boxes(page, selector)
         # Names, points, badges and the clock stay in their seat too.
-        for part in boxes(page, f"{selector} .seat-info > *"):
+        for part in shown_boxes(page, f"{selector} .seat-info > *"):
             assert (
                 part["x"] >= seat["x"] - 1
                 and part["x"] + part["width"] <= seat["x"] + seat["width"] + 1
@@ -62,7 +56,7 @@ def assert_six_seats_laid_out(page: Page, width: int) -> None:
                 seat,
             )
         # On a phone the fan is one card back with the count (table-phone.css).
-        for card in boxes(page, f"{selector} .fan-card >> visible=true"):
+        for card in filter(None, boxes(page, f"{selector} .fan-card")):
             assert (
                 card["x"] >= seat["x"] - 2
                 and card["x"] + card["width"] <= seat["x"] + seat["width"] + 2

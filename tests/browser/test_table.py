@@ -5,6 +5,7 @@ var/screens/."""
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -13,6 +14,8 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from games.models import Game, Move
+from games.play.act import game_act
+from tests.browser.boxes import shown_boxes
 from tests.browser.deal_end import DRY_HAND, LAST_CARD, PASSWORD, stage_the_dry_hand
 from tests.browser.table_kit import OPENING_HAND, bot_cards, started_game
 from tests.gamekit import current_engine_deal
@@ -192,8 +195,8 @@ def test_a_phone_shows_the_whole_hand_and_the_starter_lays_off_and_swaps(
     page = mover.page
     # The serbian starter has 15 cards and plays without drawing.
     expect(page.locator("#hand .pcard")).to_have_count(15)
-    last = page.locator("#hand .pcard").last.bounding_box()
-    assert last is not None and last["x"] + last["width"] <= 390
+    last = shown_boxes(page, "#hand .pcard")[-1]
+    assert last["x"] + last["width"] <= 390
     page.click("#sort-suit")
     mover.screenshot("table-phone")
 
@@ -317,6 +320,52 @@ def test_moves_reach_the_other_table_through_the_websocket(
     mover.page.click("#discard")
     expect(other.page.locator('#discard .pcard[data-card="5D"]')).to_be_visible(timeout=5000)
     expect(other.page.locator("#prompt")).to_contain_text("Your turn")
+
+
+THROTTLED = {"error": {"code": "throttled", "message": "Too many requests.", "details": {}}}
+
+
+def test_a_push_that_comes_while_the_players_own_move_is_answered_is_read_after_it(
+    serbian_game: tuple[Game, list[Any]], asgi_player_factory: Callable[..., Any]
+) -> None:
+    # The answer to a move is the game as that move left it. A push that announces a
+    # later move (here the other player's draw) may come while that answer is on its
+    # way: the table reads the state again once the answer is in, rather than wait for
+    # the next poll (15 s with the socket open). The move log, which would also notice,
+    # is refused meanwhile (too many requests): the table must not depend on it.
+    game, users = serbian_game
+    starter = users[current_engine_deal(game).to_move]
+    other = next(user for user in users if user != starter)
+    mover = asgi_player_factory(starter.username)
+    mover.log_in(starter.username, PASSWORD)
+    mover.goto(f"/games/{game.public_id}/")
+    page = mover.page
+    expect(page.locator("#opponents .fan-count")).to_have_text("14")
+    page.wait_for_function("() => window.__remiLive && window.__remiLive.connected")
+    page.evaluate(
+        """() => { window.__plies = [];
+        window.__remiLive.socket.addEventListener("message", (message) => {
+          const frame = JSON.parse(message.data);
+          if (typeof frame.ply === "number") window.__plies.push(frame.ply);
+        }); }"""
+    )
+    page.route(re.compile(r"/moves\?"), lambda route: route.fulfill(status=429, json=THROTTLED))
+    held: list[Any] = []
+    page.route("**/actions", lambda route: held.append(route))
+    mover.select("5D")
+    page.click("#discard")
+    deadline = time.monotonic() + 10
+    while not held:  # the route's handler runs while Playwright waits
+        assert time.monotonic() < deadline, "the discard never reached the server"
+        page.wait_for_timeout(20)
+    answer = held[0].fetch()  # the discard is played; its answer is held back
+    after_discard = Game.objects.get(pk=game.pk).ply
+    game_act(game=game, user=other, action={"type": "draw"}, expected_ply=after_discard)
+    page.wait_for_function(f"() => window.__plies.some((ply) => ply > {after_discard})")
+    held[0].fulfill(response=answer)
+    page.unroute("**/actions")
+    expect(page.locator("#opponents .fan-count")).to_have_text("15", timeout=5000)
+    expect(page.locator('#discard .pcard[data-card="5D"]')).to_be_visible()
 
 
 @pytest.fixture

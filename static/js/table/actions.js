@@ -24,6 +24,11 @@ import { discardPileRefusal } from "./pile-refusal.js";
 import { toast } from "./toast.js";
 import { can, deal, mySeat, myTurn, ruleset } from "./view.js";
 
+// A request of ours is over: a push that came meanwhile is read now.
+function idle() {
+  if (setBusy(false)) refresh();
+}
+
 // One request that is not a move (join, start, resign…); null if it was refused.
 export async function call(path, options = {}) {
   if (state.busy) return null;
@@ -36,7 +41,7 @@ export async function call(path, options = {}) {
     if (error.status === 409 || error.status === 403) await refresh();
     return null;
   } finally {
-    setBusy(false);
+    idle();
     root.classList.remove("busy");
   }
 }
@@ -63,7 +68,7 @@ export async function act(action, { quiet = false } = {}) {
     }
     return false;
   } finally {
-    setBusy(false);
+    idle();
     root.classList.remove("busy");
   }
 }
@@ -137,7 +142,7 @@ export async function layGroup() {
     toast(error.message);
     return;
   } finally {
-    setBusy(false);
+    idle();
   }
   if (!meld.valid) {
     toast(meld.message);

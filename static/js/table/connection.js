@@ -8,7 +8,7 @@ import { GAME, WS_URL } from "./page.js";
 import { refresh } from "./refresh.js";
 import { onRematchFrame, reloadRematch } from "./rematch.js";
 import { onReviewReady } from "./review.js";
-import { state } from "./store.js";
+import { notePushWhileBusy, state } from "./store.js";
 
 const POLL_MS = 2000;
 
@@ -36,7 +36,11 @@ export function connect(chat) {
       // the poll reads the rematch.
       if (!event && !live.connected) reloadRematch();
       if (event && event.type === "absent_decided") noteDecidedBy(event.by);
-      if (!state.busy && !state.missing) await refresh();
+      if (state.missing) return;
+      // Our own request is under way: its answer comes first, then the state is read
+      // again for this push (actions.js), which may announce moves made after it.
+      if (state.busy) notePushWhileBusy();
+      else await refresh();
     },
   });
   window.__remiLive = live; // for the browser tests: is the push channel up?

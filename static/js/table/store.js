@@ -19,6 +19,7 @@ const state = {
   missing: false, // 404: a private game we may join with the invite code
   loaded: false,
   busy: false,
+  pushWhileBusy: false, // a push came while a request of ours was under way
   lastError: null,
   hand: {
     order: [], // the hand as the player arranged it (card ids)
@@ -114,8 +115,19 @@ export function markLoaded() {
   state.loaded = true;
 }
 
+// Ending a request returns whether a push came meanwhile (``notePushWhileBusy``): the
+// request's answer may be older than what the push announced, so the caller reads the
+// state again.
 export function setBusy(busy) {
   state.busy = busy;
+  if (busy) return false;
+  const missed = state.pushWhileBusy;
+  state.pushWhileBusy = false;
+  return missed;
+}
+
+export function notePushWhileBusy() {
+  state.pushWhileBusy = true;
 }
 
 export function setLastError(error) {
