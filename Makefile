@@ -31,8 +31,11 @@ $(RUN_STAMP): requirements.txt | $(VPY)
 	$(VPY) -m pip install --disable-pip-version-check -q -r requirements.txt
 	@touch $@
 
+# The test virtualenvs skip pip's byte-compiling of every installed module (half of a
+# fresh install's time, docs/development.md): Python compiles the modules a run imports
+# as it first imports them.
 $(DEV_STAMP): requirements.txt requirements-dev.txt | $(VPY)
-	$(VPY) -m pip install --disable-pip-version-check -q -r requirements-dev.txt
+	$(VPY) -m pip install --disable-pip-version-check -q --no-compile -r requirements-dev.txt
 	@touch $@ $(RUN_STAMP)
 
 # ---------------------------------------------------------------- run
@@ -71,7 +74,7 @@ typecheck: $(DEV_STAMP)
 runtime-venv:
 	rm -rf $(RUNTIME_VENV)
 	$(PYTHON) -m venv $(RUNTIME_VENV)
-	$(RUNTIME_VENV)/bin/python -m pip install --disable-pip-version-check -q -r requirements.txt
+	$(RUNTIME_VENV)/bin/python -m pip install --disable-pip-version-check -q --no-compile -r requirements.txt
 	@touch $(RUNTIME_VENV)/.installed-requirements
 
 pytest: $(DEV_STAMP)
