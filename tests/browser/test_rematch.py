@@ -6,6 +6,7 @@ or by the table's poll)."""
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -14,6 +15,7 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from accounts import services as account_services
+from games.challenges.services import challenge_decline
 from games.models import Challenge, Game
 from games.play.create import game_create
 from games.play.lobby import game_join, game_start
@@ -79,3 +81,55 @@ def test_a_rematch_offered_at_the_table_starts_when_the_other_person_accepts(
     for player in (mila, vera):
         expect(player.page).to_have_url(re.compile(f"/games/{challenge.game.public_id}/$"))
         expect(player.page.locator("#hand .pcard").first).to_be_visible()
+
+
+# Every frame the page's websockets receive, kept in window.__frames from before the
+# page's own scripts run.
+RECORD_FRAMES = """window.__frames = [];
+const NativeWebSocket = window.WebSocket;
+window.WebSocket = class extends NativeWebSocket {
+  constructor(...args) {
+    super(...args);
+    this.addEventListener("message", (message) => {
+      try { window.__frames.push(JSON.parse(message.data)); } catch { /* not JSON */ }
+    });
+  }
+};"""
+
+
+def test_a_decline_that_comes_while_the_offer_is_answered_is_not_hidden_by_the_answer(
+    asgi_player_factory: Callable[..., Any],
+) -> None:
+    # The answer to "offer a rematch" is the offer as it was made. A frame that mila
+    # declined may come while that answer is on its way: the panel must end on the
+    # decline, not on the older answer (with the stream open, nothing polls the offer).
+    game, _bot_name = finished_with_a_bot()
+    vera = asgi_player_factory("vera")
+    vera.log_in("vera", PASSWORD)
+    page = vera.page
+    page.add_init_script(RECORD_FRAMES)
+    vera.goto(f"/games/{game.public_id}/")
+    expect(page.locator("#rematch-offer")).to_be_visible()
+    page.wait_for_function(
+        "() => window.__frames.some((f) => f.type === 'subscribed' && f.stream === 'events')"
+    )
+    held: list[Any] = []
+    page.route(
+        "**/rematch",
+        lambda route: held.append(route) if route.request.method == "POST" else route.continue_(),
+    )
+    page.get_by_role("button", name="Offer a rematch").click()
+    deadline = time.monotonic() + 10
+    while not held:  # the route's handler runs while Playwright waits
+        assert time.monotonic() < deadline, "the offer never reached the server"
+        page.wait_for_timeout(20)
+    answer = held[0].fetch()  # the offer is made; its answer is held back
+    offer = Challenge.objects.get(rematch_of=game)
+    mila = get_user_model().objects.get(username="mila")
+    challenge_decline(public_id=offer.public_id, user=mila)
+    page.wait_for_function(
+        "() => window.__frames.some((f) => f.challenge && f.challenge.status === 'declined')"
+    )
+    held[0].fulfill(response=answer)
+    page.unroute("**/rematch")
+    expect(page.locator("#rematch-status")).to_have_text("The rematch was declined.", timeout=5000)

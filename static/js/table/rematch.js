@@ -53,6 +53,12 @@ export async function reloadRematch() {
 export function onRematchFrame(frame) {
   const challenge = frame && frame.challenge;
   if (!challenge || challenge.rematch_of !== GAME) return false;
+  // Our own request's answer is on its way and may be older than this frame: the offer
+  // is read again once it is in (act).
+  if (state.rematch.busy) {
+    updateRematch({ frameWhileBusy: true });
+    return true;
+  }
   if (state.rematch.shown) {
     updateRematch({ offer: challenge });
     draw();
@@ -62,7 +68,7 @@ export function onRematchFrame(frame) {
 
 async function act(path) {
   if (state.rematch.busy) return;
-  updateRematch({ busy: true });
+  updateRematch({ busy: true, frameWhileBusy: false });
   showError(null);
   try {
     updateRematch({ offer: await api(path, { method: "POST" }) });
@@ -72,6 +78,10 @@ async function act(path) {
     updateRematch({ busy: false });
   }
   draw();
+  if (state.rematch.frameWhileBusy) {
+    updateRematch({ frameWhileBusy: false });
+    await reloadRematch();
+  }
 }
 
 function showError(error) {

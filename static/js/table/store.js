@@ -61,6 +61,7 @@ const state = {
     offer: null, // the rematch as the API shows it; null while none was offered
     shown: false, // the panel is shown (the viewer's game is finished)
     busy: false, // a request of the panel's is under way
+    frameWhileBusy: false, // a frame about the offer came meanwhile: read it again after
     leavingFor: null, // the started rematch's page this one is loading (once)
     follow: () => {}, // subscribes the page's live connection to the account's events
   },
