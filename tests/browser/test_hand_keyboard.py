@@ -17,6 +17,7 @@ from playwright.sync_api import Browser, Page, expect
 from games.engine import Card, Discard, LayDown, parse_cards
 from games.models import Game
 from games.play.act import game_act
+from tests.browser.boxes import first_box
 from tests.browser.player_kit import TIMEOUT_MS, Player
 from tests.browser.table_kit import started_game
 from tests.gamekit import current_engine_deal
@@ -68,11 +69,7 @@ def _starter_at_table(
 def _strip(page: Page, card: str) -> tuple[float, float]:
     """The middle of a hand card's visible strip (cards overlap to the right). A refresh
     of the table may be drawing the hand anew: its card has no box until it is back."""
-    card_in_hand = page.locator(f'#hand .pcard[data-card="{card}"]').first
-    deadline = time.monotonic() + TIMEOUT_MS / 1000
-    while (box := card_in_hand.bounding_box()) is None:
-        assert time.monotonic() < deadline, f"{card} never showed in the hand"
-        time.sleep(0.05)
+    box = first_box(page, f'#hand .pcard[data-card="{card}"]')
     return box["x"] + 8, box["y"] + box["height"] / 2
 
 

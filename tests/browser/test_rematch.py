@@ -6,7 +6,6 @@ or by the table's poll)."""
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -21,6 +20,7 @@ from games.play.create import game_create
 from games.play.lobby import game_join, game_start
 from games.play.resign import game_resign
 from tests.browser.deal_end import PASSWORD
+from tests.browser.network_kit import Held, record_frames
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -83,20 +83,6 @@ def test_a_rematch_offered_at_the_table_starts_when_the_other_person_accepts(
         expect(player.page.locator("#hand .pcard").first).to_be_visible()
 
 
-# Every frame the page's websockets receive, kept in window.__frames from before the
-# page's own scripts run.
-RECORD_FRAMES = """window.__frames = [];
-const NativeWebSocket = window.WebSocket;
-window.WebSocket = class extends NativeWebSocket {
-  constructor(...args) {
-    super(...args);
-    this.addEventListener("message", (message) => {
-      try { window.__frames.push(JSON.parse(message.data)); } catch { /* not JSON */ }
-    });
-  }
-};"""
-
-
 def test_a_decline_that_comes_while_the_offer_is_answered_is_not_hidden_by_the_answer(
     asgi_player_factory: Callable[..., Any],
 ) -> None:
@@ -107,29 +93,21 @@ def test_a_decline_that_comes_while_the_offer_is_answered_is_not_hidden_by_the_a
     vera = asgi_player_factory("vera")
     vera.log_in("vera", PASSWORD)
     page = vera.page
-    page.add_init_script(RECORD_FRAMES)
+    record_frames(page)
     vera.goto(f"/games/{game.public_id}/")
     expect(page.locator("#rematch-offer")).to_be_visible()
     page.wait_for_function(
         "() => window.__frames.some((f) => f.type === 'subscribed' && f.stream === 'events')"
     )
-    held: list[Any] = []
-    page.route(
-        "**/rematch",
-        lambda route: held.append(route) if route.request.method == "POST" else route.continue_(),
-    )
+    offers = Held(page, "**/rematch", method="POST")
     page.get_by_role("button", name="Offer a rematch").click()
-    deadline = time.monotonic() + 10
-    while not held:  # the route's handler runs while Playwright waits
-        assert time.monotonic() < deadline, "the offer never reached the server"
-        page.wait_for_timeout(20)
-    answer = held[0].fetch()  # the offer is made; its answer is held back
+    offered, answer = offers.played_late()
     offer = Challenge.objects.get(rematch_of=game)
     mila = get_user_model().objects.get(username="mila")
     challenge_decline(public_id=offer.public_id, user=mila)
     page.wait_for_function(
         "() => window.__frames.some((f) => f.challenge && f.challenge.status === 'declined')"
     )
-    held[0].fulfill(response=answer)
-    page.unroute("**/rematch")
+    offered.fulfill(response=answer)
+    offers.stop()
     expect(page.locator("#rematch-status")).to_have_text("The rematch was declined.", timeout=5000)

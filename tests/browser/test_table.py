@@ -5,7 +5,6 @@ var/screens/."""
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -17,6 +16,7 @@ from games.models import Game, Move
 from games.play.act import game_act
 from tests.browser.boxes import shown_boxes
 from tests.browser.deal_end import DRY_HAND, LAST_CARD, PASSWORD, stage_the_dry_hand
+from tests.browser.network_kit import Held, record_frames
 from tests.browser.table_kit import OPENING_HAND, bot_cards, started_game
 from tests.gamekit import current_engine_deal
 
@@ -94,17 +94,13 @@ def test_two_people_meet_in_the_lobby_and_play_an_opening_turn(
     # The server says what the staged melds are worth; until it has, the row says so.
     mover.select("7H", "8H", "9H", "10H")
     expect(page.locator("#selection-info")).to_have_text("Run worth 34")
-    held: list[Any] = []
-    page.route("**/melds/check", lambda route: held.append(route))
+    checks = Held(page, "**/melds/check")
     page.click("#lay-group")
     expect(page.locator("#staging-total")).to_have_text("checking…")
     expect(page.locator("#open-button")).to_be_disabled()
-    while not held:
-        page.wait_for_timeout(20)
+    checks.first()
     mover.screenshot("table-opening-checking")
-    for route in held:
-        route.continue_()
-    page.unroute("**/melds/check")
+    checks.release()
     expect(page.locator("#staging-total")).to_have_text("34 / 51")
     expect(page.locator("#open-button")).to_be_disabled()
     mover.select("QS", "QD", "QC")
@@ -338,32 +334,21 @@ def test_a_push_that_comes_while_the_players_own_move_is_answered_is_read_after_
     other = next(user for user in users if user != starter)
     mover = asgi_player_factory(starter.username)
     mover.log_in(starter.username, PASSWORD)
-    mover.goto(f"/games/{game.public_id}/")
     page = mover.page
+    record_frames(page)
+    mover.goto(f"/games/{game.public_id}/")
     expect(page.locator("#opponents .fan-count")).to_have_text("14")
     page.wait_for_function("() => window.__remiLive && window.__remiLive.connected")
-    page.evaluate(
-        """() => { window.__plies = [];
-        window.__remiLive.socket.addEventListener("message", (message) => {
-          const frame = JSON.parse(message.data);
-          if (typeof frame.ply === "number") window.__plies.push(frame.ply);
-        }); }"""
-    )
     page.route(re.compile(r"/moves\?"), lambda route: route.fulfill(status=429, json=THROTTLED))
-    held: list[Any] = []
-    page.route("**/actions", lambda route: held.append(route))
+    actions = Held(page, "**/actions")
     mover.select("5D")
     page.click("#discard")
-    deadline = time.monotonic() + 10
-    while not held:  # the route's handler runs while Playwright waits
-        assert time.monotonic() < deadline, "the discard never reached the server"
-        page.wait_for_timeout(20)
-    answer = held[0].fetch()  # the discard is played; its answer is held back
+    discard, answer = actions.played_late()
     after_discard = Game.objects.get(pk=game.pk).ply
     game_act(game=game, user=other, action={"type": "draw"}, expected_ply=after_discard)
-    page.wait_for_function(f"() => window.__plies.some((ply) => ply > {after_discard})")
-    held[0].fulfill(response=answer)
-    page.unroute("**/actions")
+    page.wait_for_function(f"() => window.__frames.some((frame) => frame.ply > {after_discard})")
+    discard.fulfill(response=answer)
+    actions.stop()
     expect(page.locator("#opponents .fan-count")).to_have_text("15", timeout=5000)
     expect(page.locator('#discard .pcard[data-card="5D"]')).to_be_visible()
 

@@ -19,6 +19,7 @@ import {
   setMissing,
   stage,
   state,
+  takePushWhileBusy,
 } from "./store.js";
 import { discardPileRefusal } from "./pile-refusal.js";
 import { toast } from "./toast.js";
@@ -26,7 +27,8 @@ import { can, deal, mySeat, myTurn, ruleset } from "./view.js";
 
 // A request of ours is over: a push that came meanwhile is read now.
 function idle() {
-  if (setBusy(false)) refresh();
+  setBusy(false);
+  if (takePushWhileBusy()) refresh();
 }
 
 // One request that is not a move (join, start, resign…); null if it was refused.

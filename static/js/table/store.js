@@ -116,19 +116,21 @@ export function markLoaded() {
   state.loaded = true;
 }
 
-// Ending a request returns whether a push came meanwhile (``notePushWhileBusy``): the
-// request's answer may be older than what the push announced, so the caller reads the
-// state again.
 export function setBusy(busy) {
   state.busy = busy;
-  if (busy) return false;
+}
+
+// A push came while a request of ours was under way: the request's answer may be older
+// than what the push announced, so the state is read again once it is in (actions.js).
+export function notePushWhileBusy() {
+  state.pushWhileBusy = true;
+}
+
+// Whether a push came during the request just ended (and forget it).
+export function takePushWhileBusy() {
   const missed = state.pushWhileBusy;
   state.pushWhileBusy = false;
   return missed;
-}
-
-export function notePushWhileBusy() {
-  state.pushWhileBusy = true;
 }
 
 export function setLastError(error) {
