@@ -16,6 +16,12 @@ TEST_WORKERS ?= 3
 # site from it, so a module the site needs that only requirements-dev.txt installs fails
 # the suite (pip's download and wheel cache keeps the clean reinstall to seconds).
 RUNTIME_VENV := .venv-runtime
+# Python keeps the bytecode it compiles (in __pycache__, which git ignores) even where the
+# environment says not to (PYTHONDONTWRITEBYTECODE=1): with it, each of the suite's
+# processes (the xdist workers, the sites, the Celery workers, the settings checks: 74 in
+# a run) compiled every module it imported again, 4 s of CPU each, the test virtualenvs
+# being installed without bytecode (bench/bytecode.py, docs/development.md).
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: help run test lint typecheck pytest services runtime-venv migrate collectstatic clean
 
