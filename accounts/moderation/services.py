@@ -26,6 +26,7 @@ from accounts.models import (
     REPORT_TEXT_MAX_LENGTH,
     FairPlayMark,
     ModAction,
+    Profile,
     Report,
     Sanction,
     is_builtin_bot,
@@ -108,6 +109,9 @@ def report_create(
             code="report_not_seated",
         )
     with transaction.atomic():
+        # One reporter's reports are made one at a time: the same report sent twice at
+        # once (a double tap, two devices) would pass the check below twice.
+        Profile.objects.select_for_update().filter(user=reporter).first()
         if report_open_exists(
             reporter=reporter, reported=reported, game=game, chat_message=chat_message
         ):

@@ -27,7 +27,7 @@ from django.db.models.signals import post_save
 from rest_framework.test import APIClient
 
 from accounts import services as account_services
-from accounts.models import Appeal, FairPlayMark
+from accounts.models import Appeal, FairPlayMark, Report
 from accounts.moderation import appeals
 from accounts.moderation import services as moderation
 from accounts.moderation.errors import Conflict
@@ -230,6 +230,28 @@ def test_one_sanction_appealed_twice_at_once_has_one_appeal_and_the_second_is_to
         appeal("again")
     assert (refused.code, refused.message) == (in_turn.value.code, in_turn.value.message)
     assert list(Appeal.objects.values_list("pk", "text")) == [(made.pk, "a mistake")]
+
+
+def test_one_report_sent_from_two_devices_at_once_is_one_open_report_and_the_second_is_told_so(
+    players: Callable[[int], list[APIClient]],
+) -> None:
+    phone, rival = players(2)
+    laptop = second_device(phone)
+    report = {"username": user_of(rival).username, "reason": "name", "text": "rude"}
+
+    def send(client: APIClient) -> Any:
+        return client.post("/api/v1/reports", report, format="json")
+
+    run = race(lambda: send(phone), lambda: send(laptop), held_after=Report)
+
+    assert run.second_waited
+    made, refused = answered(run.first), answered(run.second)
+    in_turn = send(phone)
+    assert made.status_code == 201
+    assert (refused.status_code, error_of(refused)) == (409, error_of(in_turn))
+    assert error_of(refused)["code"] == "already_reported"
+    reports = Report.objects.filter(reporter=user_of(phone), status=Report.Status.OPEN)
+    assert list(reports.values_list("pk", flat=True)) == [made.json()["id"]]
 
 
 # ------------------------------------------------------------------ seats and challenges
