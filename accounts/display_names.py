@@ -18,6 +18,9 @@ name it has even if a look-alike username signed up after it.
 
 from __future__ import annotations
 
+from collections import Counter
+from typing import Any
+
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db.models import Q, QuerySet
@@ -37,6 +40,15 @@ MIXED_ALPHABETS = _(
 def reading(name: str) -> str:
     """How ``name`` reads: its look-alike letters in Latin, case and spacing folded."""
     return " ".join(usernames.latin_reading(usernames.stored_form(name)).casefold().split())
+
+
+def named_apart(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``entries`` (each with a ``display_name``), each marked ``named_apart`` where another
+    entry's display name reads the same: a list of people then shows their usernames."""
+    counts = Counter(reading(entry["display_name"]) for entry in entries)
+    return [
+        {**entry, "named_apart": counts[reading(entry["display_name"])] > 1} for entry in entries
+    ]
 
 
 def refuse_posing(name: str, *, account: User | None) -> None:

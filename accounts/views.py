@@ -18,7 +18,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from accounts import selectors, services
+from accounts import display_names, selectors, services
 from accounts.authentication import request_user
 from accounts.emails import send_verification_email
 from accounts.forms import THROTTLED, LoginForm, ProfileForm, SignupForm, TokenCreateForm
@@ -140,7 +140,7 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
     context = {
         "rules": rules,
         "families": list(PRESETS),
-        "players": ratings.leaderboard(rules=rules),
+        "players": display_names.named_apart(ratings.leaderboard(rules=rules)),
     }
     return render(request, "accounts/leaderboard.html", context)
 

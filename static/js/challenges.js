@@ -5,6 +5,7 @@
 import { api } from "./api.js";
 import { $, button, el } from "./dom.js";
 import { formatList, gettext, interpolate } from "./i18n.js";
+import { namedAlone } from "./names.js";
 import { paceText } from "./pace.js";
 
 const REASONS = {
@@ -20,7 +21,7 @@ const REASONS = {
 const POLL_MS = 10000;
 
 function name(user) {
-  return user.title ? `${user.display_name} (${user.title})` : user.display_name;
+  return user.title ? `${user.display_name} (${user.title})` : namedAlone(user);
 }
 
 // The rules' names in the page's language, by preset (GET /api/v1/rulesets, as the

@@ -10,6 +10,7 @@ import { api } from "./api.js";
 import { reportButton } from "./chat-report.js";
 import { el } from "./dom.js";
 import { formatNumber, formatTime, gettext } from "./i18n.js";
+import { shownName } from "./names.js";
 
 const MAX_LENGTH = 300;
 // How often a poll reads the whole chat rather than the lines after the last one seen.
@@ -29,6 +30,8 @@ export class TableChat {
     this.lastId = 0;
     this.wholeAt = Date.now(); // when the whole chat was last read
     this.shown = new Set();
+    this.writers = new Map(); // username -> the user, of every line shown
+    this.people = []; // the users seated at the table
     this.syncing = null;
     this.canWrite = false;
     this.sending = false;
@@ -47,6 +50,12 @@ export class TableChat {
     this.note.hidden = this.canWrite;
     this.note.textContent =
       status === "aborted" ? gettext("The game was aborted: the chat is closed.") : gettext("Spectators read the players' chat.");
+  }
+
+  // The table's seated users: a line's writer is named apart from them too.
+  setPeople(users) {
+    this.people = users;
+    this.nameWriters();
   }
 
   // A websocket event (or null for a poll). Returns true if it was a chat event.
@@ -140,6 +149,7 @@ export class TableChat {
     const item = el("li");
     item.dataset.id = String(message.id);
     const who = el("b", null, message.user.display_name);
+    who.dataset.username = message.user.username;
     if (message.user.is_bot) who.classList.add("chat-bot");
     const text = el("span", null, ` ${message.text}`); // el() sets textContent: a line is never HTML
     const time = el("time", null, formatTime(message.sent_at));
@@ -156,6 +166,19 @@ export class TableChat {
     const nearBottom = this.list.scrollHeight - this.list.scrollTop - this.list.clientHeight < 60;
     if (nearBottom || !later) this.list.scrollTop = this.list.scrollHeight;
     this.list.closest(".chat").classList.remove("chat-empty");
+    this.writers.set(message.user.username, message.user);
+    this.nameWriters();
+  }
+
+  // Each line's writer by their name among the chat's writers and the seated players: a
+  // second "Marko" puts both Markos' usernames beside their names, on the lines already
+  // there too.
+  nameWriters() {
+    const company = [...this.writers.values(), ...this.people];
+    for (const who of this.list.querySelectorAll("b[data-username]")) {
+      const writer = this.writers.get(who.dataset.username);
+      if (writer) who.textContent = shownName(writer, company);
+    }
   }
 
   remove(id) {
@@ -169,7 +192,8 @@ export class TableChat {
     const node = this.list.querySelector(`li[data-id="${Number(line.id)}"]`);
     if (!node || node.classList.contains("chat-hidden") === Boolean(line.hidden)) return;
     const old = node.querySelector(".chat-mod");
-    const message = { ...line, user: line.user || { display_name: node.querySelector("b").textContent } };
+    const writer = this.writers.get(node.querySelector("b").dataset.username);
+    const message = { ...line, user: line.user || writer };
     if (old) old.replaceWith(this.moderation.control(message, (next) => this.mark(next)));
     node.classList.toggle("chat-hidden", Boolean(line.hidden));
   }

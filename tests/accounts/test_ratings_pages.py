@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from accounts.models import RatingChange
+from accounts.models import Rating, RatingChange
 from games.play.resign import game_resign
 from tests.gamekit import everyone_moves
 
@@ -71,3 +71,23 @@ def test_rating_changes_are_read_only_in_the_admin(rated_game, admin_client):
     assert (add.status_code, edit.status_code, delete.status_code) == (403, 403, 403)
     assert RatingChange.objects.get(pk=change.pk).rating_after == change.rating_after
     assert admin_client.get("/admin/accounts/rating/").status_code == 200
+
+
+def test_the_leaderboard_shows_the_usernames_of_players_whose_names_read_the_same(
+    user_factory,
+):
+    for username, display_name, rating in [
+        ("marko", "Marko", 2100),
+        ("petar", "MARKO", 2000),
+        ("nina", "Nina", 1900),
+    ]:
+        player = user_factory(username=username, display_name=display_name)
+        Rating.objects.create(
+            user=player, rules="serbian", mu=25, sigma=4.0, rating=rating, games=30
+        )
+
+    page = Client().get("/accounts/leaderboard/", {"rules": "serbian"}).content.decode()
+
+    assert '>Marko</a> <span class="muted">@marko</span>' in page
+    assert '>MARKO</a> <span class="muted">@petar</span>' in page
+    assert ">Nina</a>" in page and "@nina" not in page

@@ -79,3 +79,30 @@ def test_a_line_hidden_by_a_moderator_leaves_a_page_that_only_polls(
     # A poll reads the whole chat every ten seconds (static/js/chat.js): within 20 s.
     expect(lines).to_have_count(1, timeout=20_000)
     expect(lines).to_contain_text("a line to keep")
+
+
+def test_two_players_of_one_display_name_are_told_apart_at_the_table_and_in_the_chat(
+    serbian_game: tuple[Game, list[Any]], player_factory: Callable[..., Any]
+) -> None:
+    """Display names need not be unique: where two people at one table read the same,
+    each is shown with their username, on the seats, in the turn line and in the chat."""
+    game, users = serbian_game
+    for user in users:
+        user.profile.display_name = "Marko"
+        user.profile.save(update_fields=["display_name"])
+    mila, nina = users
+    chat.post_message(game=game, user=nina, text="I am the real Marko")
+    person = player_factory(mila.username)
+    person.log_in(mila.username, PASSWORD)
+    person.goto(f"/games/{game.public_id}/")
+    page = person.page
+
+    expect(page.locator("#me-seat .seat-label")).to_have_text(f"Marko (@{mila.username})")
+    expect(page.locator("#opponents .seat-label")).to_contain_text([f"Marko (@{nina.username})"])
+    expect(page.locator("#chat-log li b")).to_have_text([f"Marko (@{nina.username})"])
+
+    page.fill("#chat-input", "no, I am")
+    page.keyboard.press("Enter")
+    expect(page.locator("#chat-log li b")).to_have_text(
+        [f"Marko (@{nina.username})", f"Marko (@{mila.username})"]
+    )

@@ -4,6 +4,7 @@
 import { cardElement, sortBySuit } from "../cards.js";
 import { $, el } from "../dom.js";
 import { formatNumber, gettext, interpolate, ngettext } from "../i18n.js";
+import { shownName } from "../names.js";
 
 function cardsOf(ids, cards, className) {
   const row = el("div", className);
@@ -11,14 +12,14 @@ function cardsOf(ids, cards, className) {
   return row;
 }
 
-function seatBlock(seat, state, cards, lastMover, total) {
+function seatBlock(seat, name, state, cards, lastMover, total) {
   const position = seat.position;
   const block = el("section", "replay-seat");
   block.dataset.seat = String(position);
   if (state.to_move === position) block.classList.add("seat-to-move");
   if (lastMover === position) block.classList.add("replay-last-mover");
   const head = el("div", "replay-seat-head");
-  head.append(el("strong", "seat-label", seat.user.display_name || seat.user.username));
+  head.append(el("strong", "seat-label", name));
   const hand = state.hands[position];
   head.append(el("span", "muted small", interpolate(ngettext("%(count)s card", "%(count)s cards", hand.length), { count: hand.length }, true)));
   if (state.opened[position]) head.append(el("span", "replay-tag", gettext("opened")));
@@ -27,7 +28,7 @@ function seatBlock(seat, state, cards, lastMover, total) {
   // Sorted by suit, as a player would hold them: easier to read than the order dealt.
   const sorted = sortBySuit(hand.map((id) => ({ id, card: cards[id] }))).map((pair) => pair.id);
   block.append(head, cardsOf(sorted, cards, "replay-hand"));
-  block.setAttribute("aria-label", seat.user.display_name || seat.user.username);
+  block.setAttribute("aria-label", name);
   return block;
 }
 
@@ -39,7 +40,7 @@ export function renderState(replay, deal, index) {
   const totals = deal.result && index === deal.states.length - 1 ? deal.result.totals : null;
   seats.replaceChildren(
     ...replay.seats.map((seat) =>
-      seatBlock(seat, state, cards, move ? move.seat : null, totals ? totals[seat.position] : null),
+      seatBlock(seat, seatName(replay, seat.position), state, cards, move ? move.seat : null, totals ? totals[seat.position] : null),
     ),
   );
   const melds = $("replay-melds");
@@ -70,7 +71,7 @@ export function renderState(replay, deal, index) {
 export function seatName(replay, position) {
   const seat = replay.seats.find((s) => s.position === position);
   if (!seat) return interpolate(gettext("seat %(seat)s"), { seat: position }, true);
-  return seat.user.display_name || seat.user.username;
+  return shownName(seat.user, replay.seats.map((other) => other.user));
 }
 
 export function renderResult(replay, deal, atEnd) {

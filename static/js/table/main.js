@@ -67,6 +67,7 @@ function onView(chat, before) {
   if (!state.loaded) chat.sync();
   markLoaded();
   chat.setWriter(view.you !== null && view.you !== undefined, view.status);
+  chat.setPeople(view.seats.map((seat) => seat.user));
   syncHand(before);
   render();
   loadAbsent();

@@ -7,6 +7,7 @@
 import { api } from "../api.js";
 import { $ } from "../dom.js";
 import { gettext, interpolate } from "../i18n.js";
+import { shownName } from "../names.js";
 import { API, GAME, root } from "./page.js";
 import { state, updateRematch } from "./store.js";
 
@@ -88,13 +89,13 @@ function showError(error) {
   $("rematch-error").textContent = error ? error.message : "";
 }
 
-// Display names by username, from the seats of the finished game.
-function names() {
-  const byUsername = {};
-  for (const seat of state.view.seats || []) {
-    if (seat.user) byUsername[seat.user.username] = seat.user.display_name;
-  }
-  return byUsername;
+// The users of the finished game's seats, by whom the offer's people are named apart.
+function seated() {
+  return (state.view.seats || []).map((seat) => seat.user).filter(Boolean);
+}
+
+function nameOf(user) {
+  return shownName(user, seated());
 }
 
 const ANSWERS = {
@@ -116,7 +117,7 @@ function answerRow(name, answer) {
 function statusText() {
   const { offer } = state.rematch;
   if (!offer) return gettext("Play the same table again: everyone at it is asked, the bots accept at once.");
-  const by = offer.challenger.display_name;
+  const by = nameOf(offer.challenger);
   if (offer.status === "accepted") return gettext("Everyone accepted: the new game has started.");
   if (offer.status === "declined") return gettext("The rematch was declined.");
   if (offer.status === "cancelled") return offer.cancel_message || gettext("The rematch was cancelled.");
@@ -132,12 +133,12 @@ function draw() {
   const list = $("rematch-answers");
   list.replaceChildren();
   if (offer) {
-    const byUsername = names();
-    list.append(answerRow(offer.challenger.display_name, "accepted"));
-    for (const bot of offer.bots) list.append(answerRow(byUsername[bot] || bot, "accepted"));
+    const seatedBot = (username) => seated().find((user) => user.username === username);
+    list.append(answerRow(nameOf(offer.challenger), "accepted"));
+    for (const bot of offer.bots) list.append(answerRow(seatedBot(bot) ? nameOf(seatedBot(bot)) : bot, "accepted"));
     // A table of built-in bots only: the one asked in its name accepted at once.
-    if (!offer.invitees.length && offer.destination) list.append(answerRow(offer.destination.display_name, "accepted"));
-    for (const invitee of offer.invitees) list.append(answerRow(invitee.user.display_name, invitee.answer));
+    if (!offer.invitees.length && offer.destination) list.append(answerRow(nameOf(offer.destination), "accepted"));
+    for (const invitee of offer.invitees) list.append(answerRow(nameOf(invitee.user), invitee.answer));
   }
   list.hidden = !offer;
   $("rematch-offer").hidden = Boolean(offer);

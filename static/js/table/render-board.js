@@ -167,7 +167,8 @@ function renderLobby(box) {
     const item = el("li", seat ? "lobby-seat" : "lobby-seat lobby-seat-free");
     if (seat) {
       item.append(el("span", "avatar-dot", initials(seat.user.display_name)));
-      item.append(el("span", null, position === v.you ? interpolate(gettext("%(name)s (you)"), { name: seat.user.display_name }, true) : seat.user.display_name));
+      const name = seatName(position, { you: false });
+      item.append(el("span", null, position === v.you ? interpolate(gettext("%(name)s (you)"), { name }, true) : name));
       if (seat.user.username === v.owner) item.append(el("span", "badge", gettext("host")));
       if (seat.user.is_bot) item.append(el("span", "badge badge-bot", gettext("bot")));
     } else {

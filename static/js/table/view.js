@@ -2,6 +2,7 @@
 // seat is whose, what the viewer may do. Nothing is worked out that the API did not say.
 
 import { gettext, interpolate } from "../i18n.js";
+import { shownName } from "../names.js";
 import { state } from "./store.js";
 
 export function deal() {
@@ -19,7 +20,7 @@ export function seatOf(position) {
 export function seatName(position, { you = true } = {}) {
   if (you && position === mySeat()) return gettext("You");
   const seat = seatOf(position);
-  return seat ? seat.user.display_name || seat.user.username : interpolate(gettext("Seat %(number)s"), { number: position + 1 }, true);
+  return seat ? shownName(seat.user, state.view.seats.map((other) => other.user)) : interpolate(gettext("Seat %(number)s"), { number: position + 1 }, true);
 }
 
 export function myTurn() {

@@ -1,0 +1,32 @@
+// The name a person is shown by: their display name, with their username after it where
+// someone else in the same company (a table's seats, a chat's writers) goes by a name
+// that reads the same. Display names need not be unique (docs/accounts.md), and two
+// people called "Marko" at one table must still be told apart.
+
+import { gettext, interpolate } from "./i18n.js";
+
+// Two names read the same when they differ only in case, width or spacing.
+function reading(name) {
+  return name.normalize("NFKC").toLocaleLowerCase().replace(/\s+/gu, " ").trim();
+}
+
+function displayed(user) {
+  return user.display_name || user.username;
+}
+
+function withUsername(user) {
+  return interpolate(gettext("%(name)s (@%(username)s)"), { name: displayed(user), username: user.username }, true);
+}
+
+// ``user`` and each of ``company``: an API user ({username, display_name}).
+export function shownName(user, company) {
+  const read = reading(displayed(user));
+  const twin = company.some((other) => other && other.username !== user.username && reading(displayed(other)) === read);
+  return twin ? withUsername(user) : displayed(user);
+}
+
+// A person named with nobody beside them (a challenge's sender): the username too,
+// unless the display name reads as it, so that nobody passes for a friend by name.
+export function namedAlone(user) {
+  return reading(displayed(user)) === reading(user.username) ? displayed(user) : withUsername(user);
+}

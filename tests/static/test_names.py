@@ -1,0 +1,85 @@
+"""How the pages name a person (static/js/names.js): by display name, with the username
+beside it where another person in the same company reads the same, and always beside
+a name shown alone that does not read as the username. Run in node, with the browser's
+globals stubbed."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+NAMES = Path(__file__).resolve().parents[2] / "static" / "js" / "names.js"
+# node: installed by scripts/ensure_services.sh, as for the AsyncAPI parser.
+NODE = shutil.which("node") or "node"
+HARNESS = """
+globalThis.window = globalThis;
+globalThis.document = { documentElement: { lang: "en", dataset: {} } };
+const { namedAlone, shownName } = await import(process.argv[2]);
+const cases = JSON.parse(process.argv[3]);
+console.log(JSON.stringify({
+  shown: cases.shown.map(([user, company]) => shownName(user, company)),
+  alone: cases.alone.map((user) => namedAlone(user)),
+}));
+"""
+
+
+def user(username: str, display_name: str) -> dict[str, str]:
+    return {"username": username, "display_name": display_name}
+
+
+MARKO, PETAR = user("marko", "Marko"), user("petar", "Marko")
+
+
+def named(
+    tmp_path: Path,
+    shown: list[tuple[dict[str, str], list[dict[str, str]]]],
+    alone: list[dict[str, str]],
+) -> dict[str, list[str]]:
+    harness = tmp_path / "harness.mjs"
+    harness.write_text(HARNESS)
+    cases = json.dumps({"shown": shown, "alone": alone})
+    run = subprocess.run(
+        [str(NODE), str(harness), NAMES.as_uri(), cases],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    result: dict[str, list[str]] = json.loads(run.stdout.strip().splitlines()[-1])
+    return result
+
+
+def test_people_who_read_the_same_in_one_company_are_shown_with_their_usernames(
+    tmp_path: Path,
+) -> None:
+    wide = user("vera", "ＭＡＲＫＯ")
+    company = [MARKO, PETAR, user("nina", "Nina")]
+
+    result = named(
+        tmp_path,
+        [
+            (MARKO, company),
+            (PETAR, company),
+            (company[2], company),
+            (wide, [wide, user("ana", "marko  ")]),
+            (MARKO, [MARKO, user("iva", "Marta")]),
+            (user("jana", ""), [user("jana", "")]),
+        ],
+        [],
+    )
+
+    assert result["shown"] == [
+        "Marko (@marko)",
+        "Marko (@petar)",
+        "Nina",
+        "ＭＡＲＫＯ (@vera)",
+        "Marko",
+        "jana",
+    ]
+
+
+def test_a_name_shown_alone_has_the_username_unless_it_reads_as_it(tmp_path: Path) -> None:
+    result = named(tmp_path, [], [MARKO, PETAR, user("Ana_1", "ana_1"), user("zoe", "")])
+
+    assert result["alone"] == ["Marko", "Marko (@petar)", "ana_1", "zoe"]
