@@ -3,7 +3,8 @@
 The API is fuzzed from its schema (tests/api/test_schemathesis.py); the pages have no
 schema, so this walk takes every route of the site's pages from the URL resolver (a new
 route is walked without being listed here) and, for a visitor, a player, a moderator and
-a sanctioned player (muted, with a warning to read, which every page sends him to):
+a sanctioned player (muted, with a warning to read, to which each page he navigates to
+sends him, the hostile path and query in its ``next``):
 
 - fills each route's parameters with real objects and with hostile ones (a NUL byte, a
   number past any column's range, text far past any field's length, a path climbing out);
@@ -219,8 +220,11 @@ def _html(response: Any) -> bool:
     return response is not None and response.get("Content-Type", "").startswith("text/html")
 
 
-def client_of(username: str | None) -> Client:
-    client = Client()
+def client_of(username: str | None, *, navigating: bool = False) -> Client:
+    """A client signed in as ``username``; ``navigating``: its GETs load pages as a
+    browser's navigations do (``Sec-Fetch-Dest: document``), which the middleware that
+    shows a player an unread warning answers."""
+    client = Client(headers={"Sec-Fetch-Dest": "document"} if navigating else None)
     if username:
         client.force_login(get_user_model().objects.get(username=username))
     return client
@@ -234,18 +238,23 @@ def site_data() -> SiteData:
 @pytest.mark.parametrize("who", ["visitor", "player", "moderator", "sanctioned"])
 def test_no_page_answers_hostile_input_with_a_server_error(site_data: SiteData, who: str) -> None:
     real = real_values(site_data)
-    walk = Walk(client_of(USER_OF_ROLE.get(who)), who)
+    # The sanctioned player's GETs navigate: each is sent to his warning, with the
+    # hostile path and query in its ``next`` (the other roles' walks reach the views).
+    navigating = who == "sanctioned"
+    walk = Walk(client_of(USER_OF_ROLE.get(who), navigating=navigating), who)
     routes = site_routes()
     for route in routes:
         if who != "visitor":
             # A POST may have signed the client out (a session ended by a changed
             # password): every route starts signed in as its walker.
-            walk.client = client_of(USER_OF_ROLE[who])
+            walk.client = client_of(USER_OF_ROLE[who], navigating=navigating)
         real_path, hostile = paths(route, real)
         walk.by_design = BY_DESIGN.get(route.name, set())
         walk.route(real_path, hostile, post=route.name not in NOT_POSTED)
 
     assert len(routes) >= 50, routes  # the resolver's routes were found
+    if navigating:
+        assert walk.client.get("/").url.startswith("/moderation/warning/?next=")
     assert not walk.failures, f"{len(walk.failures)} of {walk.sent}:\n" + "\n".join(walk.failures)
 
 
