@@ -8,7 +8,9 @@ from typing import Any
 from django import forms
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.forms import AdminUserCreationForm
 from django.contrib.auth.models import User
+from django.db import connection
 from django.db.models import Exists, OuterRef, QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
@@ -239,11 +241,30 @@ class StandingFilter(admin.SimpleListFilter):
 admin.site.unregister(User)
 
 
+class AccountCreationForm(AdminUserCreationForm):
+    """Django's form for adding an account in the admin, safe from two staff members
+    adding one username at once: the check that the name is free and the account's
+    insert run in the admin's one transaction, so the second waits here until the
+    first's ends and is then told the name is taken (its insert would have broken the
+    unique index: a server error). SQLite's transactions already queue (IMMEDIATE)."""
+
+    def clean_username(self) -> str:
+        username = self.cleaned_data.get("username")
+        if username and connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT pg_advisory_xact_lock(hashtext(%s))", [f"username:{username.lower()}"]
+                )
+        name: str = super().clean_username()
+        return name
+
+
 @admin.register(User)
 class AccountAdmin(ObjectActionsMixin, HiddenColumnsGuard, PermissionLabels, UserAdmin):
     """Django's user admin, plus the account's moderation: its standing in the list,
     its record on its page, and the moderator actions as buttons."""
 
+    add_form = AccountCreationForm
     object_actions = ACCOUNT_ACTIONS
     list_display = ("username", "email", "is_staff", "is_active", "standing", "date_joined")
     list_filter = (StandingFilter, "is_staff", "is_superuser", "is_active", "groups")

@@ -12,6 +12,7 @@ lock that every competing writer takes.
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -24,6 +25,7 @@ from django.contrib.auth.models import User
 from django.db import connection
 from django.db.models import Model
 from django.db.models.signals import post_save
+from django.test import Client
 from rest_framework.test import APIClient
 
 from accounts import services as account_services
@@ -185,6 +187,36 @@ def test_two_sign_ups_of_one_name_at_once_make_one_account_and_the_second_is_tol
         sign_up()
     assert str(taken) == str(in_turn.value)
     assert list(User.objects.filter(username="marko").values_list("pk", flat=True)) == [made.pk]
+
+
+def test_two_staff_adding_one_username_in_the_admin_at_once_make_one_account(
+    password: str,
+) -> None:
+    """The admin's add form is told the name is taken, as it would be a moment later."""
+    staff = [
+        User.objects.create_superuser(f"root{number}", f"root{number}@example.org", password)
+        for number in (1, 2)
+    ]
+    clients = [Client(), Client()]
+    for client, person in zip(clients, staff, strict=True):
+        client.force_login(person)
+    page = clients[0].get("/admin/auth/user/add/").content.decode()
+    # The page's hidden fields (its inlines' management forms), as a browser sends them.
+    form = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', page))
+    form |= {"username": "marko", "password1": password, "password2": password}
+    form |= {"usable_password": "true"}
+
+    def add(client: Client) -> Any:
+        return client.post("/admin/auth/user/add/", form)
+
+    run = race(lambda: add(clients[0]), lambda: add(clients[1]), held_after=User)
+
+    assert run.second_waited
+    made, refused = answered(run.first), answered(run.second)
+    assert made.status_code == 302
+    assert refused.status_code == 200
+    assert "A user with that username already exists." in refused.content.decode()
+    assert User.objects.filter(username="marko").count() == 1
 
 
 def test_two_moderators_marking_one_account_at_once_make_one_mark_and_the_second_is_told_so(
