@@ -5,6 +5,7 @@ import { api } from "./api.js";
 import { $, el } from "./dom.js";
 import { houseRulesList } from "./house-rules.js";
 import { formatNumber, formatUnit, gettext, interpolate, ngettext } from "./i18n.js";
+import { namedAlone } from "./names.js";
 import { paceWithBank } from "./pace.js";
 
 const form = $("new-game");
@@ -327,7 +328,9 @@ function describeGame(game) {
   let pace = paceWithBank(tc);
   if (game.time_control.rated) pace += ` · ${gettext("rated")}`;
   if (game.stake) pace += ` · ${interpolate(ngettext("stake %(count)s chip", "stake %(count)s chips", game.stake), { count: game.stake }, true)}`;
-  const hostName = `${host ? host.user.display_name : game.owner}${host && host.user.title ? ` (${host.user.title})` : ""}`;
+  // A bot by its title; a person with their username unless the name reads as it: a
+  // table is joined for its host, whom nobody may pass for by taking their name.
+  const hostName = !host ? game.owner : host.user.title ? `${host.user.display_name} (${host.user.title})` : namedAlone(host.user);
   const seats = interpolate(gettext("%(taken)s/%(players)s players"), { taken: game.seats.length, players: game.players }, true);
   return {
     title: `${info.title} · ${seats}`,

@@ -65,10 +65,15 @@ def test_macedonian_scoring_set_in_the_form_is_shown_to_everyone_before_joining(
         "winner -30, others ×1, never opened 100"
     )
 
+    # The host goes by a name of her own: the lobby names her with her username too.
+    profile = get_user_model().objects.get(username="ana").profile
+    profile.display_name = "Ana B"
+    profile.save(update_fields=["display_name"])
     guest = player_factory("boris")
     guest.log_in("boris", PASSWORD)
     guest.goto("/play/")
     row = guest.page.locator("#open-games .game-row").first
+    expect(row).to_contain_text("Host Ana B (@ana)")
     expect(row.locator(".house-rules-shown li")).to_have_count(3)
     expect(row.locator('li[data-field="dry_hand_close"]')).to_contain_text("others ×3")
     expect(row.locator('li[data-field="joker_close_doubles"]')).to_contain_text("by the book: yes")
