@@ -193,7 +193,7 @@ export class TableChat {
     if (!node || node.classList.contains("chat-hidden") === Boolean(line.hidden)) return;
     const old = node.querySelector(".chat-mod");
     const writer = this.writers.get(node.querySelector("b").dataset.username);
-    const message = { ...line, user: line.user || writer };
+    const message = { ...line, user: line.user || writer || { display_name: node.querySelector("b").textContent } };
     if (old) old.replaceWith(this.moderation.control(message, (next) => this.mark(next)));
     node.classList.toggle("chat-hidden", Boolean(line.hidden));
   }
