@@ -24,6 +24,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db.models import Q, QuerySet
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts import usernames
@@ -49,6 +50,16 @@ def named_apart(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [
         {**entry, "named_apart": counts[reading(entry["display_name"])] > 1} for entry in entries
     ]
+
+
+def named_alone(display_name: str, username: str) -> str:
+    """How a person is named with nobody beside them (a challenge's mail and push): the
+    display name, and the username after it unless the name reads as it, so that nobody
+    passes for a friend by taking their display name (``static/js/names.js`` names
+    people the same way on the pages)."""
+    if reading(display_name) == reading(username):
+        return display_name
+    return gettext("%(name)s (@%(username)s)") % {"name": display_name, "username": username}
 
 
 def refuse_posing(name: str, *, account: User | None) -> None:

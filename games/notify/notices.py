@@ -14,6 +14,7 @@ from django.core.cache import cache
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from accounts import display_names
 from games import clock
 from games.models import Game, Move, PlayerSettings, Seat
 from games.notify import links, push, recipients, wording
@@ -299,6 +300,8 @@ def challenge_notice(
     target = url if url.startswith(("http://", "https://")) else links.absolute(url)
     sent = 0
     with recipient_locale(user, prefs):
+        if from_username:
+            challenger = display_names.named_alone(challenger, from_username)
         preset_label = wording.preset_label(preset) if preset else ""
         if by_email:
             context = {"challenger": challenger, "preset": preset_label, "challenges_url": target}

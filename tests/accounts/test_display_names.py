@@ -263,3 +263,21 @@ def _assert_passes_for_nobody(account: Any) -> None:
     chosen = display_names.reading(_display_name(account))
     others = get_user_model().objects.exclude(pk=account.pk).values_list("username", flat=True)
     assert chosen not in {display_names.reading(other) for other in others}, chosen
+
+
+def test_a_person_named_alone_has_the_username_beside_a_name_that_does_not_read_as_it():
+    assert display_names.named_alone("Marko", "marko") == "Marko"
+    assert display_names.named_alone("MARKO ", "marko") == "MARKO "
+    assert display_names.named_alone("Marko", "petar") == "Marko (@petar)"
+
+
+def test_a_list_marks_the_people_whose_display_names_read_the_same():
+    entries = [
+        {"display_name": "Marko", "username": "marko"},
+        {"display_name": "marko", "username": "petar"},
+        {"display_name": "Nina", "username": "nina"},
+    ]
+
+    marked = display_names.named_apart(entries)
+
+    assert [entry["named_apart"] for entry in marked] == [True, True, False]

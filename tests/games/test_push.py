@@ -231,7 +231,11 @@ def test_a_challenge_is_pushed_through_the_hook_when_opted_in(
     client.patch("/api/v1/me/notifications", {"push_challenges": True}, format="json")
     assert (
         notices.challenge_notice(
-            user_id=player.pk, challenger="Jova", url="/play/", preset="macedonian"
+            user_id=player.pk,
+            challenger="Jova",
+            url="/play/",
+            preset="macedonian",
+            from_username="petar",
         )
         == 1
     )
@@ -239,7 +243,8 @@ def test_a_challenge_is_pushed_through_the_hook_when_opted_in(
     assert len(push_service.received) == 1
     assert browser.read(push_service.received[0].body) == {
         "kind": "challenge",
-        "title": "Jova challenges you",
+        # A display name with the username beside it: nobody passes for a friend.
+        "title": "Jova (@petar) challenges you",
         "body": preset_name("macedonian"),
         "url": f"{settings.SITE_URL}/play/",
         "tag": "",
