@@ -8,7 +8,7 @@ from typing import Any
 from django import forms
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
-from django.contrib.auth.forms import AdminUserCreationForm
+from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.contrib.auth.models import User
 from django.db import connection
 from django.db.models import Exists, OuterRef, QuerySet
@@ -241,21 +241,36 @@ class StandingFilter(admin.SimpleListFilter):
 admin.site.unregister(User)
 
 
+def _queue_on_username(username: str | None) -> None:
+    """Wait for any other admin transaction that is giving an account this username.
+
+    The admin checks that a name is free and writes it in one transaction; two staff
+    members giving one name at once would both pass the check, and the second's write
+    break the unique index (a server error). Here the second waits until the first's
+    transaction ends, and its check then finds the name taken. SQLite's transactions
+    already queue (IMMEDIATE)."""
+    if username and connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_advisory_xact_lock(hashtext(%s))", [f"username:{username.lower()}"]
+            )
+
+
 class AccountCreationForm(AdminUserCreationForm):
-    """Django's form for adding an account in the admin, safe from two staff members
-    adding one username at once: the check that the name is free and the account's
-    insert run in the admin's one transaction, so the second waits here until the
-    first's ends and is then told the name is taken (its insert would have broken the
-    unique index: a server error). SQLite's transactions already queue (IMMEDIATE)."""
+    """Django's form for adding an account, one username at a time."""
 
     def clean_username(self) -> str:
-        username = self.cleaned_data.get("username")
-        if username and connection.vendor == "postgresql":
-            with connection.cursor() as cursor:
-                cursor.execute(
-                    "SELECT pg_advisory_xact_lock(hashtext(%s))", [f"username:{username.lower()}"]
-                )
+        _queue_on_username(self.cleaned_data.get("username"))
         name: str = super().clean_username()
+        return name
+
+
+class AccountChangeForm(UserChangeForm):
+    """Django's form for changing an account, one username at a time."""
+
+    def clean_username(self) -> str:
+        name: str = self.cleaned_data.get("username", "")
+        _queue_on_username(name)
         return name
 
 
@@ -265,6 +280,7 @@ class AccountAdmin(ObjectActionsMixin, HiddenColumnsGuard, PermissionLabels, Use
     its record on its page, and the moderator actions as buttons."""
 
     add_form = AccountCreationForm
+    form = AccountChangeForm
     object_actions = ACCOUNT_ACTIONS
     list_display = ("username", "email", "is_staff", "is_active", "standing", "date_joined")
     list_filter = (StandingFilter, "is_staff", "is_superuser", "is_active", "groups")

@@ -189,20 +189,41 @@ def test_two_sign_ups_of_one_name_at_once_make_one_account_and_the_second_is_tol
     assert list(User.objects.filter(username="marko").values_list("pk", flat=True)) == [made.pk]
 
 
+def signed_in_staff(password: str) -> list[Client]:
+    """Two superusers' admin clients."""
+    clients = []
+    for number in (1, 2):
+        person = User.objects.create_superuser(
+            f"root{number}", f"root{number}@example.org", password
+        )
+        client = Client()
+        client.force_login(person)
+        clients.append(client)
+    return clients
+
+
+# An admin form's fields as the page has them filled in (a checkbox only when checked).
+FILLED = re.compile(r'<input type="(\w+)" name="([^"]+)"(?: value="([^"]*)")?([^>]*)>')
+
+
+def filled_form(page: str) -> dict[str, str]:
+    """What a browser posts of the page's inputs untouched (text, hidden, checkboxes)."""
+    form = {}
+    for kind, name, value, rest in FILLED.findall(page):
+        if kind == "checkbox":
+            if " checked" in rest:
+                form[name] = "on"
+        elif kind not in ("submit", "button", "password"):
+            form[name] = value
+    return form
+
+
 def test_two_staff_adding_one_username_in_the_admin_at_once_make_one_account(
     password: str,
 ) -> None:
     """The admin's add form is told the name is taken, as it would be a moment later."""
-    staff = [
-        User.objects.create_superuser(f"root{number}", f"root{number}@example.org", password)
-        for number in (1, 2)
-    ]
-    clients = [Client(), Client()]
-    for client, person in zip(clients, staff, strict=True):
-        client.force_login(person)
-    page = clients[0].get("/admin/auth/user/add/").content.decode()
-    # The page's hidden fields (its inlines' management forms), as a browser sends them.
-    form = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', page))
+    clients = signed_in_staff(password)
+    form = filled_form(clients[0].get("/admin/auth/user/add/").content.decode())
     form |= {"username": "marko", "password1": password, "password2": password}
     form |= {"usable_password": "true"}
 
@@ -217,6 +238,31 @@ def test_two_staff_adding_one_username_in_the_admin_at_once_make_one_account(
     assert refused.status_code == 200
     assert "A user with that username already exists." in refused.content.decode()
     assert User.objects.filter(username="marko").count() == 1
+
+
+def test_two_staff_renaming_two_accounts_to_one_name_at_once_rename_one(
+    password: str, user_factory: Callable[..., Any]
+) -> None:
+    clients = signed_in_staff(password)
+    accounts = [user_factory(username="first"), user_factory(username="second")]
+    forms = []
+    for client, account in zip(clients, accounts, strict=True):
+        page = client.get(f"/admin/auth/user/{account.pk}/change/").content.decode()
+        forms.append(filled_form(page) | {"username": "marko"})
+
+    def rename(index: int) -> Any:
+        path = f"/admin/auth/user/{accounts[index].pk}/change/"
+        return clients[index].post(path, forms[index])
+
+    run = race(lambda: rename(0), lambda: rename(1), held_after=User)
+
+    assert run.second_waited
+    renamed, refused = answered(run.first), answered(run.second)
+    assert renamed.status_code == 302
+    assert refused.status_code == 200
+    assert "A user with that username already exists." in refused.content.decode()
+    names = User.objects.filter(pk__in=[a.pk for a in accounts]).order_by("pk")
+    assert list(names.values_list("username", flat=True)) == ["marko", "second"]
 
 
 def test_two_moderators_marking_one_account_at_once_make_one_mark_and_the_second_is_told_so(
