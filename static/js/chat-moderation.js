@@ -6,6 +6,7 @@
 import { api } from "./api.js";
 import { button } from "./dom.js";
 import { gettext, interpolate } from "./i18n.js";
+import { namedAlone } from "./names.js";
 
 export class ChatModeration {
   constructor({ path, report = "" }) {
@@ -23,7 +24,7 @@ export class ChatModeration {
 
   // The control at the end of a line: hide it, or show it again.
   control(message, onChange) {
-    const name = message.user.display_name;
+    const name = namedAlone(message.user);
     const hidden = Boolean(message.hidden);
     const label = hidden ? gettext("Show again") : gettext("Hide line");
     const aria = hidden

@@ -5,6 +5,7 @@
 import { api } from "./api.js";
 import { button, el } from "./dom.js";
 import { gettext, interpolate } from "./i18n.js";
+import { namedAlone } from "./names.js";
 
 const TEXT_MAX_LENGTH = 2000; // accounts.models.REPORT_TEXT_MAX_LENGTH
 
@@ -23,7 +24,7 @@ let dialog = null;
 
 // The small "Report" control at the end of someone else's chat line.
 export function reportButton(message) {
-  const name = message.user.display_name;
+  const name = namedAlone(message.user);
   return button(gettext("Report"), "chat-report", (event) => openReport(message, event.currentTarget), {
     "aria-label": interpolate(gettext("Report this message from %(name)s"), { name }, true),
     "data-report": String(message.id),
@@ -35,7 +36,7 @@ function openReport(message, trigger) {
   dialog = parts;
   parts.message = message;
   parts.trigger = trigger;
-  parts.quote.textContent = `${message.user.display_name}: ${message.text}`;
+  parts.quote.textContent = `${namedAlone(message.user)}: ${message.text}`;
   parts.reason.value = "abuse";
   parts.text.value = "";
   parts.status.textContent = "";

@@ -25,8 +25,10 @@ export function shownName(user, company) {
   return twin ? withUsername(user) : displayed(user);
 }
 
-// A person named with nobody beside them (a challenge's sender): the username too,
-// unless the display name reads as it, so that nobody passes for a friend by name.
+// A person named with nobody beside them (a challenge's sender, the writer of a line
+// being reported): the username too, unless the display name reads as it, so that
+// nobody passes for a friend by name and a report says whom it is about.
 export function namedAlone(user) {
-  return reading(displayed(user)) === reading(user.username) ? displayed(user) : withUsername(user);
+  if (!user.username || reading(displayed(user)) === reading(user.username)) return displayed(user);
+  return withUsername(user);
 }

@@ -100,6 +100,10 @@ def test_two_players_of_one_display_name_are_told_apart_at_the_table_and_in_the_
     expect(page.locator("#me-seat .seat-label")).to_have_text(f"Marko (@{mila.username})")
     expect(page.locator("#opponents .seat-label")).to_contain_text([f"Marko (@{nina.username})"])
     expect(page.locator("#chat-log li b")).to_have_text([f"Marko (@{nina.username})"])
+    # Whom a report is about, said in full.
+    expect(page.locator("#chat-log .chat-report")).to_have_attribute(
+        "aria-label", f"Report this message from Marko (@{nina.username})"
+    )
 
     page.fill("#chat-input", "no, I am")
     page.keyboard.press("Enter")

@@ -80,6 +80,7 @@ def test_people_who_read_the_same_in_one_company_are_shown_with_their_usernames(
 
 
 def test_a_name_shown_alone_has_the_username_unless_it_reads_as_it(tmp_path: Path) -> None:
-    result = named(tmp_path, [], [MARKO, PETAR, user("Ana_1", "ana_1"), user("zoe", "")])
+    nameless = {"display_name": "Marko"}  # a line whose writer the page did not record
+    result = named(tmp_path, [], [MARKO, PETAR, user("Ana_1", "ana_1"), user("zoe", ""), nameless])
 
-    assert result["alone"] == ["Marko", "Marko (@petar)", "ana_1", "zoe"]
+    assert result["alone"] == ["Marko", "Marko (@petar)", "ana_1", "zoe", "Marko"]
