@@ -133,9 +133,12 @@ function draw() {
   const list = $("rematch-answers");
   list.replaceChildren();
   if (offer) {
-    const seatedBot = (username) => seated().find((user) => user.username === username);
+    const people = seated();
     list.append(answerRow(nameOf(offer.challenger), "accepted"));
-    for (const bot of offer.bots) list.append(answerRow(seatedBot(bot) ? nameOf(seatedBot(bot)) : bot, "accepted"));
+    for (const username of offer.bots) {
+      const bot = people.find((user) => user.username === username);
+      list.append(answerRow(bot ? nameOf(bot) : username, "accepted"));
+    }
     // A table of built-in bots only: the one asked in its name accepted at once.
     if (!offer.invitees.length && offer.destination) list.append(answerRow(nameOf(offer.destination), "accepted"));
     for (const invitee of offer.invitees) list.append(answerRow(nameOf(invitee.user), invitee.answer));

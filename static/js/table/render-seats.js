@@ -133,7 +133,7 @@ export function renderMe() {
   } else {
     const seat = seatOf(v.you);
     const name = el("div", "seat-name");
-    name.append(el("span", "avatar-dot avatar-me", initials(seat.user.display_name)), el("span", "seat-label", seatName(v.you, { you: false })));
+    name.append(el("span", "avatar-dot avatar-me", initials(seat.user.display_name)), el("span", "seat-label", seat.user.display_name));
     const line = el("div", "seat-line");
     line.append(el("span", "seat-total", pointsText(seat.total)), seatBadges(v.you));
     const bank = bankChip(v.you);
