@@ -5,6 +5,7 @@ lost bot task (Redis flushed) recovered by the bot sweep; Ctrl-C stops everythin
 from __future__ import annotations
 
 import signal
+import sqlite3
 import subprocess
 from pathlib import Path
 
@@ -87,6 +88,36 @@ def _full_log(site) -> str:
     return site.log_path.read_text(errors="replace")
 
 
+def _takes_the_write_lock(database: Path) -> bool:
+    """Whether a writer gets the SQLite file's write lock within half a second."""
+    probe = sqlite3.connect(database, timeout=0.5, isolation_level=None)
+    try:
+        probe.execute("BEGIN IMMEDIATE")
+        probe.execute("ROLLBACK")
+        return True
+    except sqlite3.OperationalError:  # "database is locked"
+        return False
+    finally:
+        probe.close()
+
+
+def _stop_the_worker_between_writes(site) -> None:
+    """SIGSTOP the worker at a moment it holds no write lock. Stopped inside a
+    transaction (a sweep, a move's after-commit work) it would keep every writer, our
+    move included, waiting for the lock: a frozen process, not the lost task this test
+    is about."""
+    database = site.var_dir / "remi.sqlite3"
+
+    def stopped_between_writes() -> bool:
+        assert site.signal_role("worker", signal.SIGSTOP), f"no worker to stop:\n{site.log()}"
+        if _takes_the_write_lock(database):
+            return True
+        site.signal_role("worker", signal.SIGCONT)
+        return False
+
+    wait_for(stopped_between_writes, timeout=30, what="the worker between two writes")
+
+
 def _lose_the_queued_bot_task(site, api: httpx.Client) -> dict:
     """Our move hands the turn to the bot while the worker is stopped, Redis is flushed
     (the queued task is gone) and the stopped worker is killed (with whatever it had
@@ -96,8 +127,7 @@ def _lose_the_queued_bot_task(site, api: httpx.Client) -> dict:
         json={"preset": "polish51", "bots": 1, "level": 2, "time_control": "correspondence"},
     ).json()
     view = _wait_for_my_turn(api, view["id"], view["you"])
-    stopped = site.signal_role("worker", signal.SIGSTOP)
-    assert stopped, f"no worker to stop:\n{site.log()}"
+    _stop_the_worker_between_writes(site)
     view = _play(api, view)
     assert view["to_move"] != view["you"]
     client = redis.Redis(unix_socket_path=str(site.var_dir / "redis.sock"))
