@@ -152,7 +152,8 @@ class ErrorDetailSerializer(serializers.Serializer[Any]):
     message = serializers.CharField(help_text="Human-readable explanation.")
     details = serializers.DictField(
         help_text="Structured extras: `fields` for validation errors, `retry_after` when "
-        "throttled, `current_ply` for a stale move (`stale_ply`: the game's ply now)."
+        "throttled or unavailable, `current_ply` for a stale move (`stale_ply`: the game's "
+        "ply now)."
     )
 
 
@@ -172,6 +173,8 @@ _DESCRIPTIONS = {
     413: "`payload_too_large`: the body is larger than the site's limit (`details.max_bytes`).",
     415: "`unsupported_media_type`: the body is not `application/json`.",
     429: "Too many requests; see the `Retry-After` header.",
+    503: "`service_unavailable`: the database did not answer; send the same request again "
+    "after `Retry-After` seconds (`details.retry_after`).",
 }
 
 

@@ -53,11 +53,23 @@ def heartbeat_age(now: float | None = None, *, process: Process = WORKER) -> flo
     return max(0.0, (time.time() if now is None else now) - float(beat))
 
 
+# How long /healthz waits for a pooled connection: a monitor or load balancer waits a
+# few seconds for an answer, and the pool's own wait (DB_POOL_TIMEOUT, 10 s) would let
+# a lost database look like a hung site instead of a clear 503.
+POOL_WAIT_S = 2.0
+
+
 def database_ok() -> bool:
     try:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT 1")
-            cursor.fetchone()
+        pool = getattr(connection, "pool", None)  # PostgreSQL's pool, if the site has one
+        if pool is None:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT 1")
+                cursor.fetchone()
+        else:
+            pool.open()  # as Django's first connection would
+            with pool.connection(timeout=POOL_WAIT_S) as pooled:
+                pooled.execute("SELECT 1").fetchone()
     except Exception:
         logger.exception("health check: database unreachable")
         return False

@@ -6,6 +6,7 @@ every operation of a kind can give, so that no view has to remember them.
   methods (a session client's CSRF failure);
 - a path parameter: 404;
 - throttles: 429;
+- every operation: 503 when the database does not answer (``remi_site.views``);
 - a token's scope: the scope the operation needs (``x-token-scope`` and a sentence in
   the description), and 403 ``insufficient_scope`` for a token without it.
 
@@ -83,4 +84,5 @@ class AutoSchema(openapi.AutoSchema):
             statuses.append(404)
         if self.view.get_throttles():
             statuses.append(429)
+        statuses.append(503)
         return statuses

@@ -163,14 +163,14 @@ elif env.int("DB_POOL_SIZE", default=8) > 0:
         DATABASES["default"]["OPTIONS"]["prepare_threshold"] = 5
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
-    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
-# The site's queries read a page of rows by an index. For a player with 10,000 seats
-# PostgreSQL plans some of them for parallel workers, and starting two of them for 2 ms
-# of work made a request wait 7 to 30 ms: the connection's own process runs every
-# query. (DB_PARALLEL_WORKERS: for a reporting replica.)
+# The site's queries read a page of rows by an index; for a player with 10,000 seats
+# PostgreSQL planned some for two parallel workers, and starting them for 2 ms of work
+# made a request wait 7 to 30 ms. (DB_PARALLEL_WORKERS: for a reporting replica.)
 POSTGRES_SESSION = f"-c max_parallel_workers_per_gather={env.int('DB_PARALLEL_WORKERS', default=0)}"
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {})["options"] = POSTGRES_SESSION
+    # A kept connection is checked before use: after a PostgreSQL restart all are dead.
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = env.bool("DB_CONN_CHECKS", default=True)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

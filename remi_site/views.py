@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import sys
+
+from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template import loader
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
@@ -32,7 +36,7 @@ def _wants_json(request: HttpRequest) -> bool:
 
 def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     if _wants_json(request):
-        return error_json_response("not_found", "Not found.", status=404)
+        return error_json_response("not_found", _("Not found."), status=404)
     return render(request, "404.html", status=404)
 
 
@@ -44,8 +48,35 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
     return HttpResponse(loader.get_template("400.html").render(), status=400)
 
 
+# The database did not answer: PostgreSQL down or restarting, the connection pool empty
+# for DB_POOL_TIMEOUT, SQLite's write lock held past its timeout, a deadlock. Passing:
+# the same request may well succeed a moment later.
+DATABASE_DOWN = (OperationalError, InterfaceError)
+RETRY_AFTER_S = 10
+
+
 def server_error(request: HttpRequest) -> HttpResponse:
+    """The 500 handler, which Django calls inside the ``except`` that caught the error,
+    so ``sys.exc_info()`` names it (asgiref carries it into the handler's thread)."""
+    # The reader's language from the cookie or Accept-Language: what failed may have
+    # been the session or account lookup that would have chosen it.
+    with translation.override(translation.get_language_from_request(request)):
+        if isinstance(sys.exc_info()[1], DATABASE_DOWN):
+            return _unavailable(request)
+        if _wants_json(request):
+            return error_json_response("server_error", _("Internal server error."), status=500)
+        # Rendered without the request's context processors: what failed may fail again.
+        return HttpResponse(loader.get_template("500.html").render(), status=500)
+
+
+def _unavailable(request: HttpRequest) -> HttpResponse:
+    """503 with Retry-After: the request was sound, the database did not answer."""
+    response: HttpResponse
     if _wants_json(request):
-        return error_json_response("server_error", "Internal server error.", status=500)
-    # Rendered without the request's context processors: what failed may fail again.
-    return HttpResponse(loader.get_template("500.html").render(), status=500)
+        message = _("The site cannot reach its database just now. Try again in a moment.")
+        details = {"retry_after": RETRY_AFTER_S}
+        response = error_json_response("service_unavailable", message, status=503, details=details)
+    else:
+        response = HttpResponse(loader.get_template("503.html").render(), status=503)
+    response["Retry-After"] = str(RETRY_AFTER_S)
+    return response

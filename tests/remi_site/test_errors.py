@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.db import OperationalError
 from django.test import RequestFactory
 from rest_framework.throttling import SimpleRateThrottle
 
@@ -136,6 +137,50 @@ def test_server_errors_elsewhere_are_a_page():
 
     assert response.status_code == 500
     assert b"Something went wrong" in response.content
+
+
+def _server_error_while_handling(failure: Exception, request):
+    """The 500 handler as Django calls it: inside the ``except`` that caught ``failure``."""
+    try:
+        raise failure
+    except Exception:
+        return views.server_error(request)
+
+
+def test_a_database_that_does_not_answer_is_503_with_retry_after_in_the_readers_language():
+    # SQLite's write lock held past its timeout (the embedded mode); PostgreSQL lost is
+    # walked end to end in tests/remi_site/test_lost_services.py.
+    request = RequestFactory().get("/api/v1/games/x", headers={"accept-language": "pl"})
+
+    response = _server_error_while_handling(OperationalError("database is locked"), request)
+
+    assert response.status_code == 503
+    assert response["Retry-After"] == "10"
+    error = error_of(response)
+    assert error["code"] == "service_unavailable" and error["details"] == {"retry_after": 10}
+    assert error["message"].startswith("Serwis nie może teraz połączyć się")
+
+
+def test_a_database_that_does_not_answer_is_a_page_that_says_to_reload():
+    request = RequestFactory().get("/games/x/", headers={"accept-language": "sr-latn"})
+
+    response = _server_error_while_handling(OperationalError("server closed"), request)
+
+    assert response.status_code == 503 and response["Retry-After"] == "10"
+    assert "Vraćamo se za trenutak" in response.content.decode()
+
+
+def test_other_failures_stay_server_errors_in_the_readers_language():
+    request = RequestFactory().get("/api/v1/games/x", headers={"accept-language": "mk"})
+
+    response = _server_error_while_handling(ValueError("a bug"), request)
+
+    assert response.status_code == 500
+    assert error_of(response) == {
+        "code": "server_error",
+        "message": "Внатрешна грешка на серверот.",
+        "details": {},
+    }
 
 
 def test_unknown_pages_are_a_page(client):
