@@ -25,6 +25,14 @@ export function shownName(user, company) {
   return twin ? withUsername(user) : displayed(user);
 }
 
+// ``shownName`` in two parts, for a box too narrow for the whole: the display name and,
+// where ``shownName`` adds it, the username (null otherwise). The box cuts the display
+// name short but keeps the username, or two "Marko"s would look alike again.
+export function shownNameParts(user, company) {
+  const name = displayed(user);
+  return { name, username: shownName(user, company) === name ? null : user.username };
+}
+
 // A person named with nobody beside them (a challenge's sender, the writer of a line
 // being reported): the username too, unless the display name reads as it, so that
 // nobody passes for a friend by name and a report says whom it is about.

@@ -99,7 +99,11 @@ def test_two_players_of_one_display_name_are_told_apart_at_the_table_and_in_the_
 
     # One's own seat is one's own (on a phone its box has room for the name alone).
     expect(page.locator("#me-seat .seat-label")).to_have_text("Marko")
-    expect(page.locator("#opponents .seat-label")).to_contain_text([f"Marko (@{nina.username})"])
+    # Another seat: the display name and the handle that tells it apart.
+    other = page.locator("#opponents .seat-label")
+    expect(other.locator(".name-main")).to_have_text(["Marko"])
+    expect(other.locator(".name-tail")).to_have_text([f"@{nina.username}"])
+    expect(other).to_have_attribute("title", f"Marko (@{nina.username})")
     expect(page.locator("#chat-log li b")).to_have_text([f"Marko (@{nina.username})"])
     # Whom a report is about, said in full.
     expect(page.locator("#chat-log .chat-report")).to_have_attribute(

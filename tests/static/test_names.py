@@ -9,6 +9,7 @@ import json
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 NAMES = Path(__file__).resolve().parents[2] / "static" / "js" / "names.js"
 # node: installed by scripts/ensure_services.sh, as for the AsyncAPI parser.
@@ -16,10 +17,11 @@ NODE = shutil.which("node") or "node"
 HARNESS = """
 globalThis.window = globalThis;
 globalThis.document = { documentElement: { lang: "en", dataset: {} } };
-const { namedAlone, shownName } = await import(process.argv[2]);
+const { namedAlone, shownName, shownNameParts } = await import(process.argv[2]);
 const cases = JSON.parse(process.argv[3]);
 console.log(JSON.stringify({
   shown: cases.shown.map(([user, company]) => shownName(user, company)),
+  parts: cases.shown.map(([user, company]) => shownNameParts(user, company)),
   alone: cases.alone.map((user) => namedAlone(user)),
 }));
 """
@@ -36,7 +38,7 @@ def named(
     tmp_path: Path,
     shown: list[tuple[dict[str, str], list[dict[str, str]]]],
     alone: list[dict[str, str]],
-) -> dict[str, list[str]]:
+) -> dict[str, list[Any]]:
     harness = tmp_path / "harness.mjs"
     harness.write_text(HARNESS)
     cases = json.dumps({"shown": shown, "alone": alone})
@@ -46,7 +48,7 @@ def named(
         text=True,
         check=True,
     )
-    result: dict[str, list[str]] = json.loads(run.stdout.strip().splitlines()[-1])
+    result: dict[str, list[Any]] = json.loads(run.stdout.strip().splitlines()[-1])
     return result
 
 
@@ -84,3 +86,16 @@ def test_a_name_shown_alone_has_the_username_unless_it_reads_as_it(tmp_path: Pat
     result = named(tmp_path, [], [MARKO, PETAR, user("Ana_1", "ana_1"), user("zoe", ""), nameless])
 
     assert result["alone"] == ["Marko", "Marko (@petar)", "ana_1", "zoe", "Marko"]
+
+
+def test_a_name_in_parts_gives_the_username_only_where_it_tells_two_apart(
+    tmp_path: Path,
+) -> None:
+    company = [MARKO, PETAR, user("nina", "Nina")]
+
+    result = named(tmp_path, [(PETAR, company), (company[2], company)], [])
+
+    assert result["parts"] == [
+        {"name": "Marko", "username": "petar"},
+        {"name": "Nina", "username": None},
+    ]

@@ -8,7 +8,7 @@ import { seatBalance } from "./chips.js";
 import { hasBank } from "./clock.js";
 import { initials } from "./format.js";
 import { state } from "./store.js";
-import { awaited, can, deal, myTurn, othersInOrder, ruleset, seatName, seatOf } from "./view.js";
+import { awaited, can, deal, myTurn, othersInOrder, ruleset, seatName, seatNameParts, seatOf } from "./view.js";
 
 // A fan shows at most this many backs; the count beside it says how many there are.
 const FAN_MAX = 15;
@@ -103,7 +103,7 @@ export function renderOpponents() {
     }
     const info = el("div", "seat-info");
     const name = el("div", "seat-name");
-    name.append(el("span", "avatar-dot", initials(seatName(position, { you: false }))), el("span", "seat-label", seatName(position)));
+    name.append(el("span", "avatar-dot", initials(seatName(position, { you: false }))), seatLabel(position));
     const line = el("div", "seat-line");
     line.append(el("span", "seat-total", pointsText(seat.total)), seatBadges(position));
     const bank = bankChip(position);
@@ -121,6 +121,22 @@ export function renderOpponents() {
     node.append(fan, info);
     box.append(node);
   }
+}
+
+// The label of another player's seat. Where a username tells the player apart it is
+// shown as a handle ("@mila") beside the display name, or under it on a phone's
+// crowded table, and the display name is what gets cut short (.name-parts).
+function seatLabel(position) {
+  const parts = seatNameParts(position);
+  const label = el("span", "seat-label");
+  if (!parts.username) {
+    label.textContent = parts.name;
+    return label;
+  }
+  label.classList.add("name-parts");
+  label.title = seatName(position);
+  label.append(el("span", "name-main", parts.name), el("span", "name-tail", `@${parts.username}`));
+  return label;
 }
 
 export function renderMe() {

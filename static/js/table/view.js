@@ -2,7 +2,7 @@
 // seat is whose, what the viewer may do. Nothing is worked out that the API did not say.
 
 import { gettext, interpolate } from "../i18n.js";
-import { shownName } from "../names.js";
+import { shownName, shownNameParts } from "../names.js";
 import { state } from "./store.js";
 
 export function deal() {
@@ -21,6 +21,14 @@ export function seatName(position, { you = true } = {}) {
   if (you && position === mySeat()) return gettext("You");
   const seat = seatOf(position);
   return seat ? shownName(seat.user, state.view.seats.map((other) => other.user)) : interpolate(gettext("Seat %(number)s"), { number: position + 1 }, true);
+}
+
+// Another player's seat name in parts (names.js ``shownNameParts``), for a label that
+// cuts the display name short and keeps the username that tells two alike apart.
+export function seatNameParts(position) {
+  const seat = seatOf(position);
+  if (!seat) return { name: seatName(position, { you: false }), username: null };
+  return shownNameParts(seat.user, state.view.seats.map((other) => other.user));
 }
 
 export function myTurn() {
