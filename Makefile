@@ -83,8 +83,12 @@ runtime-venv:
 	$(RUNTIME_VENV)/bin/python -m pip install --disable-pip-version-check -q --no-compile -r requirements.txt
 	@touch $(RUNTIME_VENV)/.installed-requirements
 
+# Every checkout on a machine uses the same test databases (test_remi_gwN) and Redis's
+# numbered databases, so a second run waits for the first rather than failing on them.
+TEST_LOCK ?= /tmp/remi-tests.lock
 pytest: $(DEV_STAMP)
-	REMI_RUNTIME_VENV=$(abspath $(RUNTIME_VENV)) $(VENV)/bin/pytest -n $(TEST_WORKERS) --dist worksteal
+	@flock --nonblock $(TEST_LOCK) true || echo "pytest: waiting for the other test run on this machine ($(TEST_LOCK))"
+	REMI_RUNTIME_VENV=$(abspath $(RUNTIME_VENV)) flock $(TEST_LOCK) $(VENV)/bin/pytest -n $(TEST_WORKERS) --dist worksteal
 
 clean:
 	rm -rf var $(RUNTIME_VENV) staticfiles .mypy_cache .ruff_cache .pytest_cache
