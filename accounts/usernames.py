@@ -80,13 +80,24 @@ def latin_reading(username: str) -> str:
 
 
 @cache
-def _reading_as() -> dict[str, frozenset[str]]:
-    """Each ASCII letter (lower case) -> every character whose Latin reading it is."""
-    found: defaultdict[str, set[str]] = defaultdict(set)
+def look_alike_letters() -> dict[str, str]:
+    """Each character that ``latin_reading`` writes as one Latin letter -> that letter
+    ("М" -> "M", "а" -> "a"): a name's reading is its letters', one by one, which is
+    how the pages read names too (scripts/latin_reading_js.py)."""
+    found = {}
     for character in _confusables().confusables_data:
         reading = latin_reading(character)
         if reading != character and len(reading) == 1:
-            found[reading.casefold()].add(character)
+            found[character] = reading
+    return found
+
+
+@cache
+def _reading_as() -> dict[str, frozenset[str]]:
+    """Each ASCII letter (lower case) -> every character whose Latin reading it is."""
+    found: defaultdict[str, set[str]] = defaultdict(set)
+    for character, letter in look_alike_letters().items():
+        found[letter.casefold()].add(character)
     return {letter: frozenset(characters) for letter, characters in found.items()}
 
 

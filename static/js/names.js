@@ -4,10 +4,22 @@
 // people called "Marko" at one table must still be told apart.
 
 import { gettext, interpolate } from "./i18n.js";
+import { FOLDS, READS_AS } from "./latin-reading.js";
 
-// Two names read the same when they differ only in case, width or spacing.
-function reading(name) {
-  return name.normalize("NFKC").toLocaleLowerCase().replace(/\s+/gu, " ").trim();
+const LATIN = new Map(Object.entries(READS_AS).flatMap(([letter, alike]) => Array.from(alike, (character) => [character, letter])));
+const FOLDED = new Map(Object.entries(FOLDS));
+
+// ``text`` with each character (a code point) that ``table`` holds replaced.
+function each(text, table) {
+  return Array.from(text, (character) => table.get(character) ?? character).join("");
+}
+
+// How a name reads, as the server reads it (accounts/display_names.py ``reading``): two
+// names read the same when they differ only in case, width, spacing or look-alike
+// letters of another alphabet ("Марко", all Cyrillic, and "Mapko").
+export function reading(name) {
+  const latin = each(name.normalize("NFKC"), LATIN);
+  return each(latin.toLowerCase(), FOLDED).replace(/\s+/gu, " ").trim();
 }
 
 function displayed(user) {
