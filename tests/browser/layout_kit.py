@@ -43,6 +43,30 @@ CLIPPED = """() => [...document.querySelectorAll(
     + node.textContent.trim())"""
 
 
+# Buttons, tags and badges cut off by a box that holds them and hides what overflows
+# (a crowded seat's "DEALER" in a longer language): whole in themselves, half out of
+# sight. A box that scrolls is SCROLLED_SIDEWAYS's; one whose words are moved out of
+# sight on purpose (a negative text-indent) is left alone.
+CUT_BY_THEIR_BOX = """() => [...document.querySelectorAll(
+  "button, .button, .badge, .turn-tag, .pile-label, .chips-tag"
+)].filter((node) => node.checkVisibility() && node.getBoundingClientRect().width > 1
+  && parseFloat(getComputedStyle(node).textIndent) >= 0)
+  .filter((node) => {
+    const box = node.getBoundingClientRect();
+    for (let outer = node.parentElement; outer && outer !== document.body; outer = outer.parentElement) {
+      const style = getComputedStyle(outer);
+      const edge = outer.getBoundingClientRect();
+      const across = ["hidden", "clip"].includes(style.overflowX);
+      const down = ["hidden", "clip"].includes(style.overflowY);
+      if (across && (box.left < edge.left - 1 || box.right > edge.right + 1)) return true;
+      if (down && (box.top < edge.top - 1 || box.bottom > edge.bottom + 1)) return true;
+    }
+    return false;
+  })
+  .map((node) => `${node.tagName.toLowerCase()}#${node.id}.${node.className}: `
+    + node.textContent.trim())"""
+
+
 # Labels with a word broken across two lines ("DISCA / RD"): a label too narrow for its
 # longest word must get smaller or wider, not cut the word. A word's range then has
 # line boxes on two lines (a break after a hyphen, "10-J- / Q-K-A", or between the
@@ -221,6 +245,7 @@ def layout_problems(page: Page, where: str, *, tables_as_cards: bool) -> list[st
             for table in page.evaluate(TABLES_CUT_AT_PHONE_WIDTH)
         ]
     problems += [f"{where}: clipped {text}" for text in page.evaluate(CLIPPED)]
+    problems += [f"{where}: cut by its box {text}" for text in page.evaluate(CUT_BY_THEIR_BOX)]
     problems += [f"{where}: broken mid-word {text}" for text in page.evaluate(BROKEN_MID_WORD)]
     problems += [f"{where}: too small {text}" for text in page.evaluate(TOO_SMALL)]
     problems += [f"{where}: room on top in {text}" for text in page.evaluate(ROOM_ON_TOP)]

@@ -16,6 +16,7 @@ from games.models import Seat
 from games.play.create import game_create
 from games.play.lobby import game_join, game_start
 from tests import pseudo_locale_kit as pseudo
+from tests.browser.layout_kit import layout_problems
 from tests.browser.phone_hand_kit import HAND
 from tests.browser.site_pages import DESKTOP, PHONE
 from tests.gamekit import current_engine_deal
@@ -72,3 +73,5 @@ def test_on_a_crowded_table_the_username_beside_a_shared_display_name_is_never_c
             expect(page.locator("#opponents .name-tail", has_text=f"@{username}")).to_have_count(1)
         player.screenshot(f"alike-names-{size['width']}-{language}", full_page=False)
         assert page.evaluate(USERNAMES_CUT) == [], (language, size)
+        where = f"{language} at {size['width']}"
+        assert layout_problems(page, where, tables_as_cards=False) == []

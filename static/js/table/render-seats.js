@@ -28,6 +28,8 @@ function seatBadges(position) {
     badges.append(el("span", "badge badge-vacation", interpolate(gettext("on vacation until %(date)s"), { date: until }, true)));
   }
   if (v.winners && v.winners.includes(position)) badges.append(el("span", "badge badge-win", gettext("winner")));
+  // Whole on hover where a crowded seat cuts one short (.seat .badge).
+  for (const badge of badges.children) badge.title = badge.textContent;
   return badges;
 }
 
