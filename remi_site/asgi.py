@@ -22,6 +22,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from accounts.ws_auth import TokenAuthMiddleware  # noqa: E402
 from games.live.routing import websocket_urlpatterns  # noqa: E402
 from remi_site.client_ip import ClientAddressMiddleware  # noqa: E402
+from remi_site.outage import WebsocketDatabaseGuard  # noqa: E402
 from remi_site.ws_origin import OriginCheck  # noqa: E402
 
 application = ClientAddressMiddleware(
@@ -29,7 +30,9 @@ application = ClientAddressMiddleware(
         {
             "http": django_asgi_app,
             "websocket": OriginCheck(
-                AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))
+                WebsocketDatabaseGuard(
+                    AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))
+                )
             ),
         }
     )

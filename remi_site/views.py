@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 
-from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template import loader
@@ -15,6 +14,7 @@ from django.views.decorators.http import require_GET
 
 from remi_site import health
 from remi_site.api_errors import error_json_response
+from remi_site.outage import DATABASE_DOWN, RETRY_AFTER_S
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -46,13 +46,6 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
     # Without the request's context, as the 500 page: a request refused for its Host
     # header would be refused again by anything that asks for the host.
     return HttpResponse(loader.get_template("400.html").render(), status=400)
-
-
-# The database did not answer: PostgreSQL down or restarting, the connection pool empty
-# for DB_POOL_TIMEOUT, SQLite's write lock held past its timeout, a deadlock. Passing:
-# the same request may well succeed a moment later.
-DATABASE_DOWN = (OperationalError, InterfaceError)
-RETRY_AFTER_S = 10
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

@@ -51,6 +51,7 @@ from games.stream_events import STREAM
 from remi_site import formats
 from remi_site.client_ip import client_ip_from_scope
 from remi_site.language import header_language
+from remi_site.outage import DATABASE_DOWN
 from remi_site.throttling import ScopedRateThrottle
 
 logger = logging.getLogger(__name__)
@@ -69,7 +70,7 @@ CLOSE_CODES_BY_REASON = {
 CLOSE_TOO_MANY_CONNECTIONS = 4429
 CLOSE_FLOODING = 1008  # RFC 6455: policy violation
 CLOSE_SERVICE_RESTART = 1012  # RFC 6455: the channel layer (Redis) was lost: reconnect
-CLOSE_TRY_AGAIN_LATER = 1013  # RFC 6455: the channel layer is down at the handshake
+CLOSE_TRY_AGAIN_LATER = 1013  # RFC 6455: the channel layer or the database is down
 MAX_SUBSCRIPTIONS = 50
 MAX_FRAME_CHARS = 4096  # the largest legitimate message is a few dozen characters
 # A game's public id (games.models.new_public_id); anything else is no game.
@@ -225,6 +226,15 @@ class GameEventsConsumer(AsyncJsonWebsocketConsumer):
                 self._refresher.cancel()
             with contextlib.suppress(Exception):
                 await send({"type": "websocket.close", "code": CLOSE_SERVICE_RESTART})
+        except DATABASE_DOWN:
+            # Release what the connection holds (its slot, its groups): the client comes
+            # back, and a slot kept would count against it. The guard around every
+            # websocket (remi_site.outage) closes it with 1013.
+            if self._refresher is not None:
+                self._refresher.cancel()
+            with contextlib.suppress(Exception):
+                await self.disconnect(CLOSE_TRY_AGAIN_LATER)
+            raise
 
     async def disconnect(self, code: int) -> None:
         if self._refresher is not None:

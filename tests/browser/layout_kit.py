@@ -53,7 +53,8 @@ CUT_BY_THEIR_BOX = """() => [...document.querySelectorAll(
   && parseFloat(getComputedStyle(node).textIndent) >= 0)
   .filter((node) => {
     const box = node.getBoundingClientRect();
-    for (let outer = node.parentElement; outer && outer !== document.body; outer = outer.parentElement) {
+    let outer = node.parentElement;
+    for (; outer && outer !== document.body; outer = outer.parentElement) {
       const style = getComputedStyle(outer);
       const edge = outer.getBoundingClientRect();
       const across = ["hidden", "clip"].includes(style.overflowX);

@@ -5,15 +5,18 @@ Redis lost: moves still commit to PostgreSQL, nothing answers a 500, and once Re
 back the stalled bot plays, notifications flow again and the move log has no gap and no
 double. PostgreSQL restarted: no request fails on a connection the site kept. PostgreSQL
 lost: every request is told 503 with Retry-After (the API in its error shape, a page in
-the reader's language), /healthz says so at once, no move is half made, and once the
+the reader's language), a websocket is closed with 1013 (Try Again Later), /healthz
+says so at once, no move is half made, and once the
 database is back the same requests succeed."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import psycopg
@@ -184,6 +187,32 @@ def _first_move(view: dict) -> dict:
     return {"type": "discard", "card": deal["hand"][0]["card"]}
 
 
+async def _close_codes_across_the_cut(
+    url: str, token: str, game_id: str, cut: Callable[[], None]
+) -> list[int | None]:
+    """The close codes of a websocket opened before ``cut`` that then subscribes to
+    the game (a database read), and of one opened after it (its token's lookup)."""
+    ws_url = url.replace("http://", "ws://") + "/ws/v1/"
+    headers = {"Authorization": f"Bearer {token}", "Origin": url}
+
+    async def closed(socket: Any) -> int | None:
+        with contextlib.suppress(websockets.ConnectionClosed):
+            async with asyncio.timeout(30):
+                while True:
+                    await socket.recv()
+        code: int | None = socket.close_code
+        return code
+
+    async with websockets.connect(ws_url, additional_headers=headers) as held:
+        assert json.loads(await held.recv())["type"] == "hello"
+        cut()
+        await held.send(json.dumps({"type": "subscribe", "game": game_id, "ply": 0}))
+        codes = [await closed(held)]
+    async with websockets.connect(ws_url, additional_headers=headers) as opened:
+        codes.append(await closed(opened))
+    return codes
+
+
 def _told_to_come_back(response: httpx.Response) -> httpx.Response:
     assert response.status_code == 503, response.text
     assert response.headers["Retry-After"] == "10"
@@ -193,7 +222,7 @@ def _told_to_come_back(response: httpx.Response) -> httpx.Response:
 def test_while_the_database_is_down_every_request_is_told_to_retry_and_none_half_happens(
     production_site: Site, database_url: str
 ):
-    api, _token = _signed_in(production_site.url, "vesna")
+    api, token = _signed_in(production_site.url, "vesna")
     started = api.post(
         "/games/play-now",
         json={"preset": "macedonian", "bots": 1, "level": 2, "time_control": "correspondence"},
@@ -206,8 +235,17 @@ def test_while_the_database_is_down_every_request_is_told_to_retry_and_none_half
     reads = [api.get(f"/games/{view['id']}") for _ in range(8)]
     assert [read.status_code for read in reads] == [200] * 8, production_site.log()
 
-    _database_accepts_connections(database_url, False)
     try:
+        # A websocket is asked to come back later (1013), whether it was open or opens.
+        codes = asyncio.run(
+            _close_codes_across_the_cut(
+                production_site.url,
+                token,
+                view["id"],
+                lambda: _database_accepts_connections(database_url, False),
+            )
+        )
+        assert codes == [1013, 1013], codes
         move = _first_move(view)
         error = _told_to_come_back(_act(api, view, move)).json()["error"]
         assert error["code"] == "service_unavailable" and error["details"] == {"retry_after": 10}
