@@ -25,6 +25,7 @@ from games.chips import services as chips
 from games.notify import digests, notices, push, reminders
 from games.play import bot_turns, premoves, timeouts
 from games.review import compute as review
+from remi_site.outage import DATABASE_DOWN
 
 logger = logging.getLogger(__name__)
 
@@ -127,8 +128,20 @@ def sweep_deadlines() -> int:
 # Queued by name by the publisher after a commit (games.live.publisher); the work is
 # in games.notify.
 
+# A message whose task finds the database down goes once it is back, rather than
+# never: retried after 5, 10, 20 s … (at most 5 min apart; about 15 minutes in all).
+# Its first read is the database's, before anything is sent, and a notice claims its
+# one sending in Redis: a retry sends nothing twice.
+WHILE_THE_DATABASE_IS_DOWN = {
+    "autoretry_for": DATABASE_DOWN,
+    "retry_backoff": 5,
+    "retry_backoff_max": 300,
+    "retry_jitter": True,
+    "max_retries": 8,
+}
 
-@shared_task(name="games.tasks.your_turn_email", ignore_result=True)
+
+@shared_task(name="games.tasks.your_turn_email", ignore_result=True, **WHILE_THE_DATABASE_IS_DOWN)
 def your_turn_email(game_pk: int, ply: int, user_id: int, again: bool = False) -> bool:
     """Tell the player it is their turn at ``ply`` (an email, a push), if the game
     still waits for them and they want to hear of it. While they have the table in
@@ -141,7 +154,7 @@ def your_turn_email(game_pk: int, ply: int, user_id: int, again: bool = False) -
     return turn is notices.Turn.SENT
 
 
-@shared_task(name="games.tasks.strike_notice", ignore_result=True)
+@shared_task(name="games.tasks.strike_notice", ignore_result=True, **WHILE_THE_DATABASE_IS_DOWN)
 def strike_notice(game_id: str, ply: int, position: int, strikes: int, out: bool) -> bool:
     """Tell a player their time ran out and the server played their turn."""
     return notices.strike_notice(
@@ -149,7 +162,7 @@ def strike_notice(game_id: str, ply: int, position: int, strikes: int, out: bool
     )
 
 
-@shared_task(name="games.tasks.game_over_notice", ignore_result=True)
+@shared_task(name="games.tasks.game_over_notice", ignore_result=True, **WHILE_THE_DATABASE_IS_DOWN)
 def game_over_notice(game_id: str) -> int:
     """Tell the players of a finished game its result."""
     return notices.game_over_notice(game_id=game_id)
@@ -161,13 +174,13 @@ def sweep_expired_challenges() -> int:
     return len(challenges.challenges_expire())
 
 
-@shared_task(name="games.tasks.deal_review", ignore_result=True)
+@shared_task(name="games.tasks.deal_review", ignore_result=True, **WHILE_THE_DATABASE_IS_DOWN)
 def deal_review(game_id: str, number: int) -> bool:
     """Review an ended deal (``games.review``); whether there is a review now."""
     return review.deal_review_compute(game_id=game_id, number=number) is not None
 
 
-@shared_task(name="games.tasks.challenge_notice", ignore_result=True)
+@shared_task(name="games.tasks.challenge_notice", ignore_result=True, **WHILE_THE_DATABASE_IS_DOWN)
 def challenge_notice(
     user_id: int,
     challenger: str,
@@ -196,6 +209,7 @@ def challenge_notice(
     ignore_result=True,
     soft_time_limit=settings.PUSH_NOTICE_BUDGET_S + 10,
     time_limit=settings.PUSH_NOTICE_BUDGET_S + 20,
+    **WHILE_THE_DATABASE_IS_DOWN,
 )
 def push_deliver(user_id: int, payload: dict[str, str], ttl: int) -> int:
     """Send a notice's push to every browser of the user."""

@@ -11,12 +11,14 @@ from typing import Any
 import pytest
 from django.conf import settings
 from django.contrib.auth.models import Group
+from django.db import OperationalError
 from rest_framework.test import APIClient
 
 from accounts.moderation import services as moderation
 from accounts.moderation.roles import MODERATOR_GROUP
 from games import tasks
 from games.live import presence
+from games.notify import notices
 from games.models import Game
 from games.play.create import game_create
 from games.play.lobby import game_join, game_start
@@ -92,6 +94,39 @@ def test_each_new_turn_still_gets_its_notice(
 
     assert len(turn_mails(mailoutbox, second)) == 2
     assert len(turn_mails(mailoutbox, first)) == 1
+
+
+def test_a_notice_whose_task_finds_the_database_down_is_sent_once_it_answers(
+    user_factory: Callable[..., Any],
+    deals_seeded: Any,
+    mailoutbox: list[Any],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The worker's first read fails as it does while PostgreSQL restarts; the task is
+    tried again (at once here: Celery runs eagerly in the tests, and retries eagerly
+    where a failure is not propagated to the caller, as a worker's is not) and sends
+    one mail."""
+    monkeypatch.setitem(tasks.your_turn_email.app.conf, "task_eager_propagates", False)
+    table = duel(user_factory)
+    mover, waiting = table.mover, table.waiting
+    tries: list[int] = []
+    notice = notices.turn_notice
+
+    def database_down_once(**kwargs: Any) -> Any:
+        tries.append(kwargs["ply"])
+        if len(tries) == 1:
+            raise OperationalError("server closed the connection unexpectedly")
+        return notice(**kwargs)
+
+    monkeypatch.setattr(notices, "turn_notice", database_down_once)
+    mailoutbox.clear()
+
+    play_turn(table.game_id, mover)
+
+    assert len(tries) == 2 and tries[0] == tries[1]
+    assert len(turn_mails(mailoutbox, waiting)) == 1
+    for task in (tasks.your_turn_email, tasks.game_over_notice, tasks.push_deliver):
+        assert task.autoretry_for == tasks.WHILE_THE_DATABASE_IS_DOWN["autoretry_for"]
 
 
 # ------------------------------------------------------------------ seen or not
