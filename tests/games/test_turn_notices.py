@@ -18,8 +18,8 @@ from accounts.moderation import services as moderation
 from accounts.moderation.roles import MODERATOR_GROUP
 from games import tasks
 from games.live import presence
-from games.notify import notices
 from games.models import Game
+from games.notify import notices
 from games.play.create import game_create
 from games.play.lobby import game_join, game_start
 from games.play.moderation import ban_enforce
