@@ -41,14 +41,22 @@ def test_the_benchmarks_are_found():
 
 # The benchmarks that start a stack of their own (Redis and a scratch database), those of
 # them with a web server, and every benchmark with a scratch database.
-STACK_SCRIPTS = {"api.py", "scale.py", "soak.py", "notify.py", "timeouts.py", "stats.py"}
+STACK_SCRIPTS = {
+    "api.py",
+    "scale.py",
+    "soak.py",
+    "notify.py",
+    "timeouts.py",
+    "stats.py",
+    "db_restart.py",
+}
 DATABASE_SCRIPTS = STACK_SCRIPTS | {
     "move_cost.py",
     "turn_cost.py",
     "move_reads.py",
     "round_trips.py",
 }
-WEB_SCRIPTS = {"api.py", "soak.py", "notify.py"}
+WEB_SCRIPTS = {"api.py", "soak.py", "notify.py", "db_restart.py"}
 
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=lambda path: path.name)
