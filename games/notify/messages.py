@@ -6,6 +6,7 @@ one click."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
@@ -21,6 +22,8 @@ from games.notify.preferences import zone_of
 from games.notify.tokens import Kind, Unsubscribe, unsubscribe_token
 from games.notify.wording import display_name
 from remi_site import formats, zone_names
+
+logger = logging.getLogger(__name__)
 
 
 def language_of(user: Any) -> str:
@@ -83,8 +86,15 @@ def email_build(
 
 def email_send(**build: Any) -> bool:
     """Build (see ``email_build``) and send an email; False when the user has no
-    address, or when the account is closed or banned (``recipients.is_reachable``)."""
+    address, when the account is closed or banned (``recipients.is_reachable``), or
+    when the mail server refused it or is away (logged): a notice's push, and the
+    other players' mail, still go."""
     if not build["user"].email or not recipients.is_reachable(build["user"].pk):
         return False
-    email_build(**build).send()
+    user, template = build["user"], build["template"]
+    try:
+        email_build(**build).send()
+    except OSError:  # smtplib's errors are OSErrors, as a refused connection is
+        logger.exception("the %s email to user %s was not sent", template, user.pk)
+        return False
     return True

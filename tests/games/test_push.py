@@ -31,6 +31,7 @@ from games.play.resign import game_resign
 from games.read.catalogue import preset_name
 from tests.games.notify_kit import SERBIAN, Duel, duel, play_turn
 from tests.games.push_kit import FakeDNS, fake_dns, silent_listener
+from tests.sites import free_port
 
 __all__ = ["fake_dns"]  # a fixture
 
@@ -194,6 +195,25 @@ def test_your_turn_is_pushed_encrypted_and_signed(table, client_for, push_servic
     assert message["kind"] == "turn" and message["title"] == "Your turn"
     assert message["body"] == f"Your turn against {mover.profile.display_name} ({SERBIAN})."
     assert message["url"].endswith(f"/games/{table.game_id}/")
+
+
+def test_a_mail_server_that_is_away_keeps_no_push_back(
+    table, client_for, push_service, settings, caplog
+):
+    """The player wants each turn by email and by push; the mail server refuses every
+    connection (nothing listens on its port): the push still goes, and the mail's
+    failure is logged, not raised into the move's after-commit work."""
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST, settings.EMAIL_PORT, settings.EMAIL_TIMEOUT = "127.0.0.1", free_port(), 5
+    mover, waiting = table.mover, table.waiting
+    assert waiting.email
+    subscribe(client_for(waiting), push_service, "phone", push_turns=True)
+
+    play_turn(table.game_id, mover)
+
+    assert [request.path for request in push_service.received] == ["/push/phone"]
+    assert f"the turn email to user {waiting.pk} was not sent" in caplog.text
+    assert "after-commit work" not in caplog.text
 
 
 def test_only_the_kinds_opted_in_are_pushed(table, client_for, push_service):
