@@ -3,8 +3,9 @@ empty for DB_POOL_TIMEOUT, SQLite's write lock held past its timeout, a deadlock
 
 Passing, and nothing a client did wrong: the same request may well succeed a moment
 later. An HTTP request is answered 503 with Retry-After (``remi_site.views``); a
-websocket is closed with 1013, Try Again Later (``accounts.ws_auth``,
-``games.live.consumers``); /healthz says ``database: fail`` (docs/operations.md).
+websocket is closed with 1013, Try Again Later (``WebsocketDatabaseGuard`` below; the
+consumer first lets go of what a connection it holds had taken); /healthz says
+``database: fail`` (docs/operations.md).
 """
 
 from __future__ import annotations
