@@ -70,6 +70,7 @@ def _unavailable(request: HttpRequest) -> HttpResponse:
         details = {"retry_after": RETRY_AFTER_S}
         response = error_json_response("service_unavailable", message, status=503, details=details)
     else:
-        response = HttpResponse(loader.get_template("503.html").render(), status=503)
+        page = loader.get_template("503.html").render({"retry_after": RETRY_AFTER_S})
+        response = HttpResponse(page, status=503)
     response["Retry-After"] = str(RETRY_AFTER_S)
     return response

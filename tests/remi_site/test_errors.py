@@ -167,7 +167,10 @@ def test_a_database_that_does_not_answer_is_a_page_that_says_to_reload():
     response = _server_error_while_handling(OperationalError("server closed"), request)
 
     assert response.status_code == 503 and response["Retry-After"] == "10"
-    assert "Vraćamo se za trenutak" in response.content.decode()
+    page = response.content.decode()
+    assert "Vraćamo se za trenutak" in page
+    # The page tries again by itself when Retry-After says to.
+    assert '<meta http-equiv="refresh" content="10">' in page
 
 
 def test_other_failures_stay_server_errors_in_the_readers_language():
