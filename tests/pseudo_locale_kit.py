@@ -7,27 +7,13 @@ from __future__ import annotations
 
 import calendar
 import functools
-import importlib.util
 import re
 from collections.abc import Iterable
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.script_kit import load_script
 
-
-def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "pseudo_locale", ROOT / "scripts" / "pseudo_locale.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-pseudo_locale = _script()
+pseudo_locale = load_script("pseudo_locale")
 LANGUAGE: str = pseudo_locale.LANGUAGE
 OPEN: str = pseudo_locale.OPEN
 CLOSE: str = pseudo_locale.CLOSE

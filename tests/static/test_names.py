@@ -5,7 +5,6 @@ globals stubbed."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
 import shutil
@@ -16,6 +15,7 @@ from typing import Any
 import pytest
 
 from accounts import display_names, usernames
+from tests.script_kit import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 NAMES = ROOT / "static" / "js" / "names.js"
@@ -110,18 +110,8 @@ def test_a_name_in_parts_gives_the_username_only_where_it_tells_two_apart(
     ]
 
 
-def _generator() -> Any:
-    spec = importlib.util.spec_from_file_location(
-        "latin_reading_js", ROOT / "scripts" / "latin_reading_js.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_the_pages_table_of_look_alike_letters_is_the_servers() -> None:
-    generator = _generator()
+    generator = load_script("latin_reading_js")
 
     assert generator.MODULE.read_text(encoding="utf-8") == generator.module_text(), (
         "static/js/latin-reading.js is stale: run scripts/latin_reading_js.py"
