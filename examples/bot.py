@@ -18,7 +18,10 @@ that token). The bot:
   open (``POST /api/v1/games/{id}/melds/check``), lays off what the seat's ``legal``
   moves allow, and discards the card least likely to make a meld. Every move carries
   the ``ply`` it was read at and an ``Idempotency-Key``; a ``409 stale_ply`` means:
-  read again.
+  read again;
+- waits out ``429 throttled`` and ``503 service_unavailable`` (the site's database
+  restarting) for the ``Retry-After`` seconds and sends the same request again: a move
+  that did commit is then refused as stale, never made twice.
 
 ``--trace`` prints every websocket frame (``<`` received, ``>`` sent) as one JSON line.
 """
@@ -162,6 +165,28 @@ class Refused(Exception):
     """The site answered a request with an error (its JSON error says why)."""
 
 
+class Patient(httpx.AsyncBaseTransport):
+    """``inner``, sending a request again after a 429 or a 503 once its ``Retry-After``
+    seconds are over (at most a minute each, ``tries`` in all)."""
+
+    def __init__(self, inner: httpx.AsyncBaseTransport, tries: int = 6) -> None:
+        self.inner = inner
+        self.tries = tries
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        for _ in range(self.tries - 1):
+            response = await self.inner.handle_async_request(request)
+            if response.status_code not in (429, 503):
+                return response
+            wait = response.headers.get("Retry-After", "1")
+            await response.aclose()
+            await asyncio.sleep(min(float(wait) if wait.isdigit() else 1.0, 60.0))
+        return await self.inner.handle_async_request(request)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
 @dataclass
 class Bot:
     server: str
@@ -181,8 +206,9 @@ class Bot:
 
     async def run(self) -> None:
         headers = {"Authorization": f"Bearer {self.token}"}
+        patient = Patient(httpx.AsyncHTTPTransport())
         async with httpx.AsyncClient(
-            base_url=self.server, headers=headers, timeout=30
+            base_url=self.server, headers=headers, timeout=30, transport=patient
         ) as self._api:
             me = await self.get("/api/v1/me")
             self.say(f"signed in as {me['username']} (bot account: {me['is_bot']})")

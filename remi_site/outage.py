@@ -10,6 +10,7 @@ consumer first lets go of what a connection it holds had taken); /healthz says
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from typing import Any
 
@@ -55,9 +56,11 @@ class WebsocketDatabaseGuard:
             logger.warning("websocket closed: the database did not answer (%s)", error)
             if seen["close"]:
                 return None
-            if not seen["accept"]:
-                if not seen["connect"]:
-                    await receive()  # the handshake, before it may be answered
-                await send({"type": "websocket.accept"})
-            await send({"type": "websocket.close", "code": CLOSE_TRY_AGAIN_LATER})
+            # A client already gone makes the server refuse these: nothing to tell then.
+            with contextlib.suppress(Exception):
+                if not seen["accept"]:
+                    if not seen["connect"]:
+                        await receive()  # the handshake, before it may be answered
+                    await send({"type": "websocket.accept"})
+                await send({"type": "websocket.close", "code": CLOSE_TRY_AGAIN_LATER})
             return None

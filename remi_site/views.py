@@ -51,9 +51,10 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
 def server_error(request: HttpRequest) -> HttpResponse:
     """The 500 handler, which Django calls inside the ``except`` that caught the error,
     so ``sys.exc_info()`` names it (asgiref carries it into the handler's thread)."""
-    # The reader's language from the cookie or Accept-Language: what failed may have
-    # been the session or account lookup that would have chosen it.
-    with translation.override(translation.get_language_from_request(request)):
+    # The language the locale middleware chose, if it ran; else the cookie's or
+    # Accept-Language's: what failed may be the account lookup that would choose it.
+    language = getattr(request, "LANGUAGE_CODE", None)
+    with translation.override(language or translation.get_language_from_request(request)):
         if isinstance(sys.exc_info()[1], DATABASE_DOWN):
             return _unavailable(request)
         if _wants_json(request):

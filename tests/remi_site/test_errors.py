@@ -210,3 +210,14 @@ def test_a_forged_host_is_the_400_page_elsewhere(client, settings):
 
     assert response.status_code == 400
     assert b"The request could not be read" in response.content
+
+
+def test_a_server_error_keeps_the_language_the_middleware_chose_for_the_account():
+    # The account's saved language (mk) was chosen before the view failed; the browser
+    # asks for Polish.
+    request = RequestFactory().get("/api/v1/games/x", headers={"accept-language": "pl"})
+    request.LANGUAGE_CODE = "mk"
+
+    response = _server_error_while_handling(OperationalError("server closed"), request)
+
+    assert error_of(response)["message"].startswith("Страницата моментално")
